@@ -1,0 +1,62 @@
+#pragma once
+/// \file
+/// \brief Merges per-rank .prof files into one mpimon-matrices HDF5 file.
+
+#include <array>
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "mpimon/prof.hpp"
+
+namespace mpimon {
+
+enum class MatrixLayout { automatic, dense, csr };
+
+struct MergeOptions {
+  MatrixLayout layout = MatrixLayout::automatic;
+  /// With the automatic layout, dumps of more processes than this are stored as CSR.
+  std::uint32_t csr_above = 2048;
+  std::string generator;  ///< recorded in the root attribute `generator`
+  /// Told the temporary file's path when it is created, and "" once it is renamed or removed
+  /// (front-ends use it to delete the temporary when interrupted).
+  std::function<void(const std::string&)> on_temporary;
+};
+
+struct ClassTotals {
+  std::uint64_t messages = 0;
+  std::uint64_t bytes = 0;
+  std::uint64_t pairs = 0;  ///< directed pairs with a line of this class
+};
+
+struct DumpSummary {
+  std::string name;
+  std::uint32_t nprocs = 0;
+  std::size_t ranks_present = 0;
+  bool internal_distinguished = false;
+  std::array<ClassTotals, kTrafficClassCount> totals{};
+  std::size_t histograms = 0;
+  std::size_t communicators = 0;
+  std::string layout;
+};
+
+/// One dump's input files, sorted by rank.
+struct DumpInputs {
+  std::string name;
+  std::vector<std::pair<std::uint32_t, std::string>> files;  ///< (rank, path)
+};
+
+/// Groups paths by dump name (sorted by name) and rank; rejects names that are not NAME.RANK.prof,
+/// files that do not exist, and two files for the same rank of the same dump.
+std::vector<DumpInputs> plan_dumps(const std::vector<std::string>& paths);
+
+/// Called after each input file: files done, files in all.
+using MergeProgress = std::function<void(std::size_t done, std::size_t total)>;
+
+/// Reads every file and writes `output`. The file is written under a temporary name in the same
+/// directory and renamed at the end; on any error nothing is left at `output` (nor the temporary).
+std::vector<DumpSummary> merge_prof_files(const std::vector<std::string>& paths, const std::string& output,
+                                          const MergeOptions& options, const MergeProgress& progress = {});
+
+}  // namespace mpimon

@@ -1,0 +1,103 @@
+#pragma once
+/// \file
+/// \brief Reader for the per-rank `NAME.RANK.prof` files written by Open MPI's monitoring.
+///
+/// The format is documented in docs/prof-format.md. A file holds what one process (its "rank",
+/// in MPI_COMM_WORLD numbering) sent to each peer, in five classes, plus per-communicator
+/// collective records.
+
+#include <array>
+#include <cstddef>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace mpimon {
+
+/// The five traffic classes of a .prof file, in the order the HDF5 file lists them.
+enum class TrafficClass : std::uint8_t {
+  external = 0,  ///< `E`: point-to-point with user tags (all PML traffic when enable = 1)
+  internal,      ///< `I`: point-to-point with library-internal (negative) tags, enable >= 2 only
+  osc_sent,      ///< `S`: one-sided, data the rank put/accumulated to the peer
+  osc_recv,      ///< `R`: one-sided, data the rank fetched from the peer
+  coll,          ///< `C`: collective traffic at the API level
+};
+inline constexpr std::size_t kTrafficClassCount = 5;
+inline constexpr std::array<TrafficClass, kTrafficClassCount> kAllTrafficClasses = {
+    TrafficClass::external, TrafficClass::internal, TrafficClass::osc_sent, TrafficClass::osc_recv,
+    TrafficClass::coll};
+
+/// "external", "internal", "osc_sent", "osc_recv", "coll": the HDF5 group names.
+std::string_view class_name(TrafficClass c);
+/// The one-letter tag of a class in .prof files: E I S R C.
+char class_letter(TrafficClass c);
+/// Parses a class name ("external") or letter ("E"); nullopt when it is neither.
+std::optional<TrafficClass> parse_class(std::string_view text);
+
+/// Buckets of Open MPI's message-size histogram: bucket 0 counts empty messages, bucket k >= 1
+/// counts messages of [2^(k-1), 2^k) bytes.
+inline constexpr std::size_t kHistogramBuckets = 66;
+using Histogram = std::array<std::uint64_t, kHistogramBuckets>;
+
+/// One `E`, `I`, `S`, `R` or `C` line.
+struct PairRecord {
+  TrafficClass traffic_class;
+  std::uint32_t peer;    ///< MPI_COMM_WORLD rank of the peer
+  std::uint64_t bytes;   ///< payload bytes sent to the peer
+  std::uint64_t count;   ///< messages (or one-sided operations) sent to the peer
+  std::size_t line;      ///< 1-based line number in the file
+};
+
+/// The size histogram of all point-to-point messages (E and I together) to one peer.
+struct PeerHistogram {
+  std::uint32_t peer;
+  Histogram buckets;
+  std::size_t line;  ///< 1-based line number of the line that carried it
+};
+
+/// Bytes and calls of one collective pattern on one communicator.
+struct CollectiveTotals {
+  std::uint64_t bytes = 0;
+  std::uint64_t calls = 0;  ///< Open MPI labels this "msgs sent"; it counts collective calls
+};
+
+/// A `D` line and the `O2A`, `A2O`, `A2A` lines that follow it.
+struct CommunicatorRecord {
+  std::string name;                    ///< may contain spaces
+  std::vector<std::uint32_t> members;  ///< world ranks, in communicator rank order
+  CollectiveTotals one_to_all;
+  CollectiveTotals all_to_one;
+  CollectiveTotals all_to_all;
+  std::size_t line;
+};
+
+/// Everything one .prof file says.
+struct RankProfile {
+  std::uint32_t rank = 0;
+  std::vector<PairRecord> pairs;  ///< in file order
+  std::vector<PeerHistogram> histograms;
+  std::vector<CommunicatorRecord> communicators;
+  /// Size of MPI_COMM_WORLD, from its `D` line, when the file has one.
+  std::optional<std::uint32_t> world_size;
+  bool has_internal_lines = false;  ///< any `I` line: internal and external were distinguished
+};
+
+/// Parses the text of a .prof file written by `rank`. `path` is used in error messages only.
+/// Throws mpimon::Error (input) naming path:line and the reason on any malformed content.
+RankProfile parse_prof(std::string_view text, const std::string& path, std::uint32_t rank);
+
+/// Reads and parses a file; errors name the file.
+RankProfile read_prof_file(const std::string& path, std::uint32_t rank);
+
+/// What a file name says: `dir/phase_1.3.prof` is rank 3 of dump `phase_1`.
+struct ProfName {
+  std::string dump;
+  std::uint32_t rank;
+};
+/// Splits a path into dump name and rank; throws an input error for names that do not end in
+/// `.RANK.prof`.
+ProfName parse_prof_name(const std::string& path);
+
+}  // namespace mpimon

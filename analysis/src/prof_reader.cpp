@@ -1,0 +1,396 @@
+#include <algorithm>
+#include <cerrno>
+#include <charconv>
+#include <cstring>
+#include <fstream>
+#include <iterator>
+#include <tuple>
+
+#include "mpimon/error.hpp"
+#include "mpimon/prof.hpp"
+
+namespace mpimon {
+
+std::string_view class_name(TrafficClass c) {
+  switch (c) {
+    case TrafficClass::external: return "external";
+    case TrafficClass::internal: return "internal";
+    case TrafficClass::osc_sent: return "osc_sent";
+    case TrafficClass::osc_recv: return "osc_recv";
+    case TrafficClass::coll: return "coll";
+  }
+  return "?";
+}
+
+char class_letter(TrafficClass c) {
+  static constexpr char letters[] = {'E', 'I', 'S', 'R', 'C'};
+  return letters[static_cast<std::size_t>(c)];
+}
+
+std::optional<TrafficClass> parse_class(std::string_view text) {
+  for (TrafficClass c : kAllTrafficClasses) {
+    if (text == class_name(c) || (text.size() == 1 && text[0] == class_letter(c))) return c;
+  }
+  return std::nullopt;
+}
+
+namespace {
+
+enum class Section { none, point_to_point, osc, collectives };
+
+/// Walks the TAB-separated fields of one line.
+class FieldCursor {
+ public:
+  explicit FieldCursor(std::string_view line) : rest_(line) {}
+  [[nodiscard]] bool at_end() const { return done_; }
+  std::string_view next() {
+    std::size_t tab = rest_.find('\t');
+    std::string_view field = rest_.substr(0, tab);
+    if (tab == std::string_view::npos) {
+      done_ = true;
+      rest_ = {};
+    } else {
+      rest_.remove_prefix(tab + 1);
+    }
+    return field;
+  }
+
+ private:
+  std::string_view rest_;
+  bool done_ = false;
+};
+
+class ProfParser {
+ public:
+  ProfParser(const std::string& path, std::uint32_t rank) : path_(path) { profile_.rank = rank; }
+
+  RankProfile run(std::string_view text) {
+    check_is_text(text);
+    std::size_t start = 0;
+    while (start < text.size()) {
+      std::size_t end = text.find('\n', start);
+      if (end == std::string_view::npos) {
+        ++line_;
+        fail("last line has no newline: the file looks truncated");
+      }
+      std::string_view line = text.substr(start, end - start);
+      if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
+      ++line_;
+      if (!line.empty()) parse_line(line);
+      start = end + 1;
+    }
+    finish();
+    return std::move(profile_);
+  }
+
+ private:
+  [[noreturn]] void fail(const std::string& reason) const { raise_input_error(path_, line_, reason); }
+
+  void check_is_text(std::string_view text) const {
+    if (text.empty()) raise_input_error(path_, 0, "empty file");
+    const void* nul = std::memchr(text.data(), '\0', text.size());
+    if (nul != nullptr) {
+      auto offset = static_cast<const char*>(nul) - text.data();
+      raise_input_error(path_, 0, "binary data (NUL byte at offset " + std::to_string(offset) + "), not a .prof file");
+    }
+  }
+
+  void parse_line(std::string_view line) {
+    FieldCursor fields(line);
+    std::string_view tag = fields.next();
+    if (tag.starts_with('#')) return parse_header(line);
+    if (tag.size() == 1) {
+      if (auto cls = parse_class(tag)) return parse_pair(*cls, fields);
+      if (tag == "D") return parse_communicator(line);
+    }
+    if (tag == "O2A" || tag == "A2O" || tag == "A2A") return parse_collective_totals(tag, fields);
+    fail("unrecognised line '" + printable_prefix(line) + "'");
+  }
+
+  void parse_header(std::string_view line) {
+    static constexpr std::string_view names[] = {"# POINT TO POINT", "# OSC", "# COLLECTIVES"};
+    for (std::size_t i = 0; i < std::size(names); ++i) {
+      if (line != names[i]) continue;
+      auto expected = static_cast<Section>(static_cast<int>(section_) + 1);
+      if (static_cast<Section>(i + 1) != expected) {
+        fail("section header '" + std::string(line) + "' out of order");
+      }
+      section_ = expected;
+      return;
+    }
+    fail("unknown section header '" + printable_prefix(line) + "'");
+  }
+
+  static Section section_of(TrafficClass c) {
+    switch (c) {
+      case TrafficClass::external:
+      case TrafficClass::internal: return Section::point_to_point;
+      case TrafficClass::osc_sent:
+      case TrafficClass::osc_recv: return Section::osc;
+      case TrafficClass::coll: return Section::collectives;
+    }
+    return Section::none;
+  }
+
+  void parse_pair(TrafficClass cls, FieldCursor& fields) {
+    if (section_of(cls) != section_) {
+      fail(std::string(1, class_letter(cls)) + " line outside its section");
+    }
+    PairRecord record{cls, 0, 0, 0, line_};
+    check_own_rank(required_field(fields, "recording rank"));
+    record.peer = parse_rank(required_field(fields, "peer rank"), "peer rank");
+    record.bytes = parse_suffixed(required_field(fields, "byte count"), " bytes", "byte count");
+    record.count = parse_suffixed(required_field(fields, "message count"), " msgs sent", "message count");
+    if (!fields.at_end()) {
+      std::string_view histogram = fields.next();
+      if (cls != TrafficClass::external && cls != TrafficClass::internal) {
+        fail(std::string(1, class_letter(cls)) + " line has an unexpected extra field");
+      }
+      if (!fields.at_end()) fail("too many fields");
+      profile_.histograms.push_back({record.peer, parse_histogram(histogram), line_});
+    }
+    if (cls == TrafficClass::internal) profile_.has_internal_lines = true;
+    profile_.pairs.push_back(record);
+  }
+
+  void parse_communicator(std::string_view line) {
+    if (section_ != Section::collectives) fail("D line outside the '# COLLECTIVES' section");
+    check_block_complete();
+    std::size_t first_tab = line.find('\t');
+    std::size_t last_tab = line.rfind('\t');
+    if (first_tab == last_tab) fail("D line needs a name and a 'procs:' field");
+    std::string_view members = line.substr(last_tab + 1);
+    if (!members.starts_with("procs:")) fail("D line does not end with a 'procs:' field");
+    members.remove_prefix(6);
+    if (members.starts_with(' ')) members.remove_prefix(1);
+
+    CommunicatorRecord record;
+    record.name = std::string(line.substr(first_tab + 1, last_tab - first_tab - 1));
+    record.line = line_;
+    while (!members.empty()) {
+      std::size_t comma = members.find(',');
+      record.members.push_back(parse_rank(members.substr(0, comma), "communicator member"));
+      if (comma == std::string_view::npos) break;
+      members.remove_prefix(comma + 1);
+      if (members.empty()) fail("trailing comma in the 'procs:' list");
+    }
+    if (record.name == "MPI_COMM_WORLD") set_world_size(record.members.size());
+    profile_.communicators.push_back(std::move(record));
+    next_block_line_ = "O2A";
+  }
+
+  void parse_collective_totals(std::string_view tag, FieldCursor& fields) {
+    if (next_block_line_.empty()) fail(std::string(tag) + " line without a preceding D line");
+    if (tag != next_block_line_) {
+      fail("expected " + std::string(next_block_line_) + " line, found " + std::string(tag));
+    }
+    check_own_rank(required_field(fields, "recording rank"));
+    CollectiveTotals totals;
+    totals.bytes = parse_suffixed(required_field(fields, "byte count"), " bytes", "byte count");
+    totals.calls = parse_suffixed(required_field(fields, "call count"), " msgs sent", "call count");
+    if (!fields.at_end()) fail("too many fields");
+    CommunicatorRecord& comm = profile_.communicators.back();
+    if (tag == "O2A") {
+      comm.one_to_all = totals;
+      next_block_line_ = "A2O";
+    } else if (tag == "A2O") {
+      comm.all_to_one = totals;
+      next_block_line_ = "A2A";
+    } else {
+      comm.all_to_all = totals;
+      next_block_line_ = {};
+    }
+  }
+
+  void check_block_complete() const {
+    if (next_block_line_.empty()) return;
+    raise_input_error(path_, profile_.communicators.back().line,
+                      "communicator block has no " + std::string(next_block_line_) + " line");
+  }
+
+  void set_world_size(std::size_t size) {
+    if (size == 0 || size > kMaxRank) fail("MPI_COMM_WORLD has an invalid number of members");
+    auto n = static_cast<std::uint32_t>(size);
+    if (profile_.world_size && *profile_.world_size != n) {
+      fail("second MPI_COMM_WORLD line disagrees on the number of processes");
+    }
+    profile_.world_size = n;
+  }
+
+  void finish() {
+    if (section_ != Section::collectives) {
+      raise_input_error(path_, 0, "file ends before the '# COLLECTIVES' section: truncated or not a .prof file");
+    }
+    check_block_complete();
+    check_no_duplicates();
+    if (profile_.world_size) check_within_world();
+  }
+
+  void check_no_duplicates() {
+    auto& pairs = profile_.pairs;
+    auto by_class_peer = [](const PairRecord& a, const PairRecord& b) {
+      return std::tie(a.traffic_class, a.peer) < std::tie(b.traffic_class, b.peer);
+    };
+    if (!std::is_sorted(pairs.begin(), pairs.end(), by_class_peer)) {
+      std::stable_sort(pairs.begin(), pairs.end(), by_class_peer);
+    }
+    auto dup = std::adjacent_find(pairs.begin(), pairs.end(), [](const PairRecord& a, const PairRecord& b) {
+      return a.traffic_class == b.traffic_class && a.peer == b.peer;
+    });
+    if (dup != pairs.end()) {
+      raise_input_error(path_, std::max(dup->line, std::next(dup)->line),
+                        "second " + std::string(1, class_letter(dup->traffic_class)) + " line for peer " +
+                            std::to_string(dup->peer) + " (first at line " +
+                            std::to_string(std::min(dup->line, std::next(dup)->line)) + ")");
+    }
+    auto& hists = profile_.histograms;
+    auto by_peer = [](const PeerHistogram& a, const PeerHistogram& b) { return a.peer < b.peer; };
+    if (!std::is_sorted(hists.begin(), hists.end(), by_peer)) std::stable_sort(hists.begin(), hists.end(), by_peer);
+    auto hdup = std::adjacent_find(hists.begin(), hists.end(),
+                                   [](const PeerHistogram& a, const PeerHistogram& b) { return a.peer == b.peer; });
+    if (hdup != hists.end()) {
+      raise_input_error(path_, std::max(hdup->line, std::next(hdup)->line),
+                        "second histogram for peer " + std::to_string(hdup->peer) + " (first at line " +
+                            std::to_string(std::min(hdup->line, std::next(hdup)->line)) + ")");
+    }
+  }
+
+  void check_within_world() const {
+    const std::uint32_t n = *profile_.world_size;
+    auto outside = [&](std::uint32_t r, std::size_t line, const char* what) {
+      if (r >= n) {
+        raise_input_error(path_, line, std::string(what) + " " + std::to_string(r) + " is outside MPI_COMM_WORLD (" +
+                                           std::to_string(n) + " processes)");
+      }
+    };
+    outside(profile_.rank, 0, "file rank");
+    for (const auto& p : profile_.pairs) outside(p.peer, p.line, "peer");
+    for (const auto& c : profile_.communicators) {
+      for (auto m : c.members) outside(m, c.line, "communicator member");
+    }
+  }
+
+  std::string_view required_field(FieldCursor& fields, const char* what) const {
+    if (fields.at_end()) fail(std::string("line ends before its ") + what);
+    return fields.next();
+  }
+
+  void check_own_rank(std::string_view field) const {
+    std::uint32_t r = parse_rank(field, "recording rank");
+    if (r != profile_.rank) {
+      fail("line recorded by rank " + std::to_string(r) + " in the file of rank " + std::to_string(profile_.rank));
+    }
+  }
+
+  static constexpr std::uint64_t kMaxRank = 0x7fffffff;  // MPI ranks are non-negative ints
+
+  std::uint32_t parse_rank(std::string_view text, const char* what) const {
+    std::uint64_t v = parse_number(text, what);
+    if (v >= kMaxRank) fail(std::string(what) + " " + std::string(text) + " is not a valid MPI rank");
+    return static_cast<std::uint32_t>(v);
+  }
+
+  std::uint64_t parse_suffixed(std::string_view field, std::string_view suffix, const char* what) const {
+    if (!field.ends_with(suffix)) {
+      fail(std::string(what) + " field '" + printable_prefix(field) + "' does not end with '" + std::string(suffix) +
+           "'");
+    }
+    field.remove_suffix(suffix.size());
+    return parse_number(field, what);
+  }
+
+  std::uint64_t parse_number(std::string_view text, const char* what) const {
+    std::uint64_t value = 0;
+    auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
+    if (ec == std::errc::result_out_of_range) {
+      fail(std::string(what) + " " + printable_prefix(text) + " exceeds 2^64-1");
+    }
+    if (text.empty() || ec != std::errc() || end != text.data() + text.size()) {
+      fail(std::string(what) + " '" + printable_prefix(text) + "' is not a non-negative integer");
+    }
+    return value;
+  }
+
+  Histogram parse_histogram(std::string_view text) const {
+    Histogram h{};
+    std::size_t n = 0;
+    while (true) {
+      std::size_t comma = text.find(',');
+      if (n < kHistogramBuckets) h[n] = parse_number(text.substr(0, comma), "histogram bucket");
+      ++n;
+      if (comma == std::string_view::npos) break;
+      text.remove_prefix(comma + 1);
+    }
+    if (n != kHistogramBuckets) {
+      fail("histogram has " + std::to_string(n) + " buckets, expected " + std::to_string(kHistogramBuckets));
+    }
+    return h;
+  }
+
+  /// The first characters of a field, with control bytes escaped, for error messages.
+  static std::string printable_prefix(std::string_view text) {
+    constexpr std::size_t limit = 40;
+    std::string out;
+    for (char ch : text.substr(0, limit)) {
+      auto u = static_cast<unsigned char>(ch);
+      if (u < 0x20 || u >= 0x7f) {
+        static constexpr char hex[] = "0123456789abcdef";
+        out += "\\x";
+        out += hex[u >> 4];
+        out += hex[u & 15];
+      } else {
+        out += ch;
+      }
+    }
+    if (text.size() > limit) out += "...";
+    return out;
+  }
+
+  const std::string& path_;
+  RankProfile profile_;
+  std::size_t line_ = 0;
+  Section section_ = Section::none;
+  std::string_view next_block_line_;
+};
+
+}  // namespace
+
+RankProfile parse_prof(std::string_view text, const std::string& path, std::uint32_t rank) {
+  return ProfParser(path, rank).run(text);
+}
+
+RankProfile read_prof_file(const std::string& path, std::uint32_t rank) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) raise_input_error(path, 0, std::string("cannot open: ") + std::strerror(errno));
+  std::string text;
+  in.seekg(0, std::ios::end);
+  auto size = in.tellg();
+  if (size < 0) raise_input_error(path, 0, "cannot read: not a regular file");
+  text.resize(static_cast<std::size_t>(size));
+  in.seekg(0);
+  in.read(text.data(), static_cast<std::streamsize>(text.size()));
+  if (!in) raise_input_error(path, 0, "read error");
+  return parse_prof(text, path, rank);
+}
+
+ProfName parse_prof_name(const std::string& path) {
+  std::string_view name = path;
+  if (auto slash = name.rfind('/'); slash != std::string_view::npos) name.remove_prefix(slash + 1);
+  auto bad = [&]() -> ProfName {
+    raise_input_error(path, 0, "file name must have the form NAME.RANK.prof (as Open MPI writes it)");
+  };
+  if (!name.ends_with(".prof")) return bad();
+  name.remove_suffix(5);
+  std::size_t dot = name.rfind('.');
+  if (dot == std::string_view::npos) return bad();
+  std::string_view digits = name.substr(dot + 1);
+  std::uint64_t rank = 0;
+  auto [end, ec] = std::from_chars(digits.data(), digits.data() + digits.size(), rank);
+  if (digits.empty() || ec != std::errc() || end != digits.data() + digits.size() || rank >= 0x7fffffff) return bad();
+  std::string dump(name.substr(0, dot));
+  if (dump.empty()) dump = "unnamed";  // Open MPI writes ".RANK.prof" when no file name was set
+  if (dump == "." || dump == "..") return bad();
+  return {dump, static_cast<std::uint32_t>(rank)};
+}
+
+}  // namespace mpimon

@@ -1,0 +1,246 @@
+#include <gtest/gtest.h>
+
+#include <filesystem>
+
+#include "mpimon/matrix_file.hpp"
+#include "mpimon/merge.hpp"
+#include "test_util.hpp"
+
+namespace mpimon {
+namespace {
+
+namespace fs = std::filesystem;
+using test::data_path;
+using test::error_of;
+using test::histogram_text;
+using test::TempDir;
+
+std::vector<std::string> real_dump(const std::string& name) {
+  return {data_path("real/" + name + ".0.prof"), data_path("real/" + name + ".1.prof"),
+          data_path("real/" + name + ".2.prof")};
+}
+
+std::string world_block(std::uint32_t rank, const std::string& procs) {
+  std::string r = std::to_string(rank);
+  return "D\tMPI_COMM_WORLD\tprocs: " + procs + "\nO2A\t" + r + "\t0 bytes\t0 msgs sent\nA2O\t" + r +
+         "\t0 bytes\t0 msgs sent\nA2A\t" + r + "\t0 bytes\t0 msgs sent\n";
+}
+
+std::string prof(const std::string& p2p, const std::string& coll = "") {
+  return "# POINT TO POINT\n" + p2p + "# OSC\n# COLLECTIVES\n" + coll;
+}
+
+std::size_t files_in(const fs::path& dir) {
+  return static_cast<std::size_t>(std::distance(fs::directory_iterator(dir), fs::directory_iterator()));
+}
+
+// The merged matrices must hold, row by row, exactly what each rank's file says.
+TEST(Merge, MatricesEqualTheLinesOfEveryRankFile) {
+  TempDir dir;
+  std::string out = dir.file("m.h5");
+  auto summaries = merge_prof_files(real_dump("mode2_sample"), out, {});
+  ASSERT_EQ(summaries.size(), 1u);
+  EXPECT_EQ(summaries[0].name, "mode2_sample");
+  EXPECT_EQ(summaries[0].nprocs, 3u);
+  EXPECT_TRUE(summaries[0].internal_distinguished);
+
+  MatrixFile file(out);
+  EXPECT_EQ(file.dumps(), std::vector<std::string>{"mode2_sample"});
+  DumpInfo info = file.info("mode2_sample");
+  EXPECT_EQ(info.nprocs, 3u);
+  EXPECT_EQ(info.ranks_present, (std::vector<std::uint64_t>{0, 1, 2}));
+  EXPECT_EQ(info.source_files, real_dump("mode2_sample"));
+  EXPECT_EQ(info.layout, "dense");
+
+  std::size_t lines = 0;
+  for (std::uint32_t rank = 0; rank < 3; ++rank) {
+    RankProfile p = read_prof_file(real_dump("mode2_sample")[rank], rank);
+    for (TrafficClass c : kAllTrafficClasses) {
+      SparseMatrix count = file.matrix("mode2_sample", c, Metric::count);
+      SparseMatrix bytes = file.matrix("mode2_sample", c, Metric::bytes);
+      for (std::uint32_t peer = 0; peer < 3; ++peer) {
+        std::uint64_t expect_count = 0, expect_bytes = 0;
+        for (const auto& r : p.pairs) {
+          if (r.traffic_class == c && r.peer == peer) {
+            expect_count = r.count;
+            expect_bytes = r.bytes;
+            ++lines;
+          }
+        }
+        EXPECT_EQ(count.at(rank, peer), expect_count) << class_name(c) << " " << rank << "->" << peer;
+        EXPECT_EQ(bytes.at(rank, peer), expect_bytes) << class_name(c) << " " << rank << "->" << peer;
+      }
+    }
+  }
+  EXPECT_GT(lines, 10u);
+  // Spot values read off the files by eye.
+  EXPECT_EQ(file.matrix("mode2_sample", TrafficClass::external, Metric::bytes).at(0, 1), 1000u);
+  EXPECT_EQ(file.matrix("mode2_sample", TrafficClass::internal, Metric::count).at(0, 2), 23u);
+}
+
+TEST(Merge, KeepsHistogramsAndCommunicatorRecords) {
+  TempDir dir;
+  std::string out = dir.file("m.h5");
+  merge_prof_files(real_dump("mode2_sample"), out, {});
+  MatrixFile file(out);
+  HistogramTable h = file.histograms("mode2_sample");
+  std::size_t expected = 0;
+  for (std::uint32_t rank = 0; rank < 3; ++rank) {
+    RankProfile p = read_prof_file(real_dump("mode2_sample")[rank], rank);
+    for (const auto& ph : p.histograms) {
+      bool found = false;
+      for (std::size_t k = 0; k < h.size(); ++k) {
+        if (h.pairs[2 * k] != rank || h.pairs[2 * k + 1] != ph.peer) continue;
+        found = true;
+        for (std::size_t b = 0; b < kHistogramBuckets; ++b) EXPECT_EQ(h.counts[k * kHistogramBuckets + b], ph.buckets[b]);
+      }
+      EXPECT_TRUE(found) << rank << "->" << ph.peer;
+      ++expected;
+    }
+  }
+  EXPECT_EQ(h.size(), expected);
+
+  CommunicatorTable t = file.communicators("mode2_sample");
+  auto sub = std::find(t.names.begin(), t.names.end(), "my sub comm");
+  ASSERT_NE(sub, t.names.end());
+  // Ranks 0 and 2 share one "my sub comm", rank 1 is alone in another of the same name.
+  EXPECT_EQ(std::count(t.names.begin(), t.names.end(), "my sub comm"), 2);
+  auto index = static_cast<std::uint64_t>(sub - t.names.begin());
+  EXPECT_EQ(t.members[index], (std::vector<std::uint64_t>{0, 2}));
+  std::size_t rows_for_sub = 0;
+  for (const auto& row : t.rows) {
+    if (row.comm != index) continue;
+    ++rows_for_sub;
+    EXPECT_EQ(row.all_to_all.calls, 1u);
+    EXPECT_EQ(row.all_to_all.bytes, 40u);
+  }
+  EXPECT_EQ(rows_for_sub, 2u);
+}
+
+TEST(Merge, Mode1DumpIsNotDistinguished) {
+  TempDir dir;
+  auto s = merge_prof_files(real_dump("mode1_sample"), dir.file("m.h5"), {});
+  EXPECT_FALSE(s[0].internal_distinguished);
+  EXPECT_EQ(s[0].totals[static_cast<int>(TrafficClass::internal)].messages, 0u);
+}
+
+TEST(Merge, SeveralDumpsBecomeSeveralGroups) {
+  TempDir dir;
+  auto inputs = real_dump("mode2_sample");
+  for (auto& f : real_dump("mode1_sample")) inputs.push_back(f);
+  auto s = merge_prof_files(inputs, dir.file("m.h5"), {});
+  ASSERT_EQ(s.size(), 2u);
+  MatrixFile file(dir.file("m.h5"));
+  EXPECT_EQ(file.dumps(), (std::vector<std::string>{"mode1_sample", "mode2_sample"}));
+  EXPECT_EQ(error_of([&] { (void)file.default_dump(); }),
+            dir.file("m.h5") + ": holds several dumps (mode1_sample, mode2_sample): choose one with --dump");
+}
+
+TEST(Merge, CsrLayoutReadsBackLikeDense) {
+  TempDir dir;
+  merge_prof_files(real_dump("mode2_sample"), dir.file("dense.h5"), {});
+  MergeOptions csr;
+  csr.layout = MatrixLayout::csr;
+  merge_prof_files(real_dump("mode2_sample"), dir.file("csr.h5"), csr);
+  MatrixFile a(dir.file("dense.h5")), b(dir.file("csr.h5"));
+  EXPECT_EQ(b.info("mode2_sample").layout, "csr");
+  for (TrafficClass c : kAllTrafficClasses) {
+    for (Metric m : {Metric::count, Metric::bytes}) {
+      EXPECT_EQ(a.matrix("mode2_sample", c, m).to_dense(), b.matrix("mode2_sample", c, m).to_dense());
+    }
+  }
+}
+
+TEST(Merge, AutomaticLayoutSwitchesToCsrAboveThreshold) {
+  TempDir dir;
+  MergeOptions o;
+  o.csr_above = 2;
+  auto s = merge_prof_files(real_dump("mode2_sample"), dir.file("m.h5"), o);
+  EXPECT_EQ(s[0].layout, "csr");
+}
+
+TEST(Merge, ProcessCountFromHighestRankWithoutWorldLine) {
+  TempDir dir;
+  auto f0 = dir.write("x.0.prof", prof("E\t0\t5\t4 bytes\t1 msgs sent\n"));
+  auto f2 = dir.write("x.2.prof", prof("E\t2\t1\t4 bytes\t1 msgs sent\n"));
+  auto s = merge_prof_files({f2, f0}, dir.file("m.h5"), {});
+  EXPECT_EQ(s[0].nprocs, 6u);
+  MatrixFile file(dir.file("m.h5"));
+  EXPECT_EQ(file.info("x").ranks_present, (std::vector<std::uint64_t>{0, 2}));
+  EXPECT_EQ(file.matrix("x", TrafficClass::external, Metric::bytes).at(0, 5), 4u);
+}
+
+// A failed merge leaves nothing behind: no output, no temporary, an existing output untouched.
+void expect_failure_leaves_nothing(const TempDir& dir, const std::vector<std::string>& inputs,
+                                   const std::string& expected_message) {
+  std::size_t before = files_in(dir.path());
+  EXPECT_EQ(error_of([&] { merge_prof_files(inputs, dir.file("out.h5"), {}); }), expected_message);
+  EXPECT_FALSE(fs::exists(dir.file("out.h5")));
+  EXPECT_EQ(files_in(dir.path()), before);
+}
+
+TEST(MergeErrors, PeerOutsideWorldAcrossFiles) {
+  TempDir dir;
+  auto f0 = dir.write("x.0.prof", prof("E\t0\t3\t4 bytes\t1 msgs sent\n"));
+  auto f1 = dir.write("x.1.prof", prof("", world_block(1, "0,1")));
+  expect_failure_leaves_nothing(dir, {f0, f1},
+                                f0 + ":2: peer 3 is outside MPI_COMM_WORLD (2 processes, from " + f1 + ")");
+}
+
+TEST(MergeErrors, RankOutsideWorld) {
+  TempDir dir;
+  auto f0 = dir.write("x.0.prof", prof("", world_block(0, "0,1")));
+  auto f5 = dir.write("x.5.prof", prof(""));
+  expect_failure_leaves_nothing(dir, {f0, f5},
+                                f5 + ": rank 5 is outside MPI_COMM_WORLD (2 processes, from " + f0 + ")");
+}
+
+TEST(MergeErrors, WorldSizesDisagree) {
+  TempDir dir;
+  auto f0 = dir.write("x.0.prof", prof("", world_block(0, "0,1")));
+  auto f1 = dir.write("x.1.prof", prof("", world_block(1, "0,1,2")));
+  expect_failure_leaves_nothing(dir, {f0, f1}, f1 + ": MPI_COMM_WORLD has 3 processes here but 2 in " + f0);
+}
+
+TEST(MergeErrors, TwoFilesForOneRank) {
+  TempDir dir;
+  fs::create_directory(dir.path() / "a");
+  fs::create_directory(dir.path() / "b");
+  auto a = dir.write("a/x.0.prof", prof(""));
+  auto b = dir.write("b/x.0.prof", prof(""));
+  expect_failure_leaves_nothing(dir, {a, b}, b + ": second file for rank 0 of dump 'x' (the first is " + a + ")");
+}
+
+TEST(MergeErrors, MissingFile) {
+  TempDir dir;
+  auto a = dir.write("x.0.prof", prof(""));
+  expect_failure_leaves_nothing(dir, {a, dir.file("x.1.prof")}, dir.file("x.1.prof") + ": no such file");
+}
+
+TEST(MergeErrors, BadLineInALaterFileRemovesTheTemporary) {
+  TempDir dir;
+  auto a = dir.write("x.0.prof", prof("E\t0\t1\t4 bytes\t1 msgs sent\n"));
+  auto b = dir.write("x.1.prof", prof("E\t1\t0\t4 bytes\tmany msgs sent\n"));
+  expect_failure_leaves_nothing(dir, {a, b}, b + ":2: message count 'many' is not a non-negative integer");
+}
+
+TEST(MergeErrors, ExistingOutputIsKeptOnFailure) {
+  TempDir dir;
+  auto existing = dir.write("out.h5", "precious");
+  auto bad = dir.write("x.0.prof", "");
+  EXPECT_EQ(error_of([&] { merge_prof_files({bad}, existing, {}); }), bad + ": empty file");
+  EXPECT_EQ(test::read_text(existing), "precious");
+}
+
+TEST(MatrixFileErrors, RejectsOtherFiles) {
+  TempDir dir;
+  auto text = dir.write("t.h5", "not hdf5");
+  EXPECT_EQ(error_of([&] { MatrixFile f(text); }), text + ": not a readable HDF5 file");
+  EXPECT_EQ(error_of([&] { MatrixFile f(dir.file("none.h5")); }), dir.file("none.h5") + ": not a readable HDF5 file");
+  merge_prof_files(real_dump("mode2_sample"), dir.file("m.h5"), {});
+  MatrixFile f(dir.file("m.h5"));
+  EXPECT_EQ(error_of([&] { (void)f.info("nope"); }), dir.file("m.h5") + ": no dump named 'nope'");
+}
+
+}  // namespace
+}  // namespace mpimon

@@ -1,0 +1,37 @@
+#!/usr/bin/env bash
+# Installs, from Debian's archive, every package mpimon needs to build and test.
+# Only missing packages are installed; a machine that has them all is left untouched.
+# Usage: ci/install-deps.sh        (as root, or with sudo available)
+set -euo pipefail
+
+packages=(
+  cmake g++ make pkg-config
+  openmpi-bin libopenmpi-dev          # Open MPI with the monitoring components, profile2mat
+  libhdf5-dev hdf5-tools             # HDF5 C library, h5dump
+  libboost-program-options-dev libboost-math-dev
+  libbenchmark-dev libgtest-dev googletest
+  clang libclang-rt-14-dev           # libFuzzer and sanitizer runtimes
+)
+
+missing=()
+for p in "${packages[@]}"; do
+  if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed'; then
+    missing+=("$p")
+  fi
+done
+
+if [ ${#missing[@]} -eq 0 ]; then
+  echo "install-deps: all ${#packages[@]} packages present"
+  exit 0
+fi
+
+echo "install-deps: installing ${missing[*]}"
+sudo_cmd=()
+if [ "$(id -u)" -ne 0 ]; then
+  command -v sudo >/dev/null || { echo "install-deps: need root (or sudo) to install: ${missing[*]}" >&2; exit 1; }
+  sudo_cmd=(sudo)
+fi
+export DEBIAN_FRONTEND=noninteractive
+"${sudo_cmd[@]}" apt-get update -qq
+"${sudo_cmd[@]}" apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+echo "install-deps: done"

@@ -1,0 +1,67 @@
+#pragma once
+// What every mpimon command shares: option parsing conventions, error reporting, exit codes.
+//
+// Exit codes (docs/cli.md): 0 success, 1 bad input or failed operation, 2 usage error.
+
+#include <boost/program_options.hpp>
+
+#include <functional>
+
+#include "mpimon/matrix.hpp"
+#include <string>
+#include <vector>
+
+namespace mpimon::cli {
+
+namespace po = boost::program_options;
+
+inline constexpr int kExitOk = 0;
+inline constexpr int kExitFailure = 1;
+inline constexpr int kExitUsage = 2;
+
+/// Describes one command for --help and for error messages.
+struct Command {
+  std::string name;      ///< as typed, e.g. "mpimon export treematch"
+  std::string synopsis;  ///< usage line after the name
+  std::string summary;   ///< one paragraph
+};
+
+/// Parses args against `options` (+ positional), handles --help, and returns false when the
+/// command should stop (help printed). Throws po::error on bad usage.
+bool parse_options(const Command& cmd, const std::vector<std::string>& args, po::options_description& options,
+                   const po::positional_options_description& positional, po::variables_map& vm);
+
+/// Runs body, turning every exception into a one-line "NAME: error: ..." message and an exit code.
+int run_command(const Command& cmd, const std::function<int()>& body);
+
+/// Comma-separated list to vector ("a,b" -> {"a","b"}), empty items rejected.
+std::vector<std::string> split_list(const std::string& text, const std::string& option);
+
+/// Writes through a temporary file next to `path`, renamed over it on commit(); removed if
+/// never committed, so a failure leaves no partial output behind.
+class AtomicOutput {
+ public:
+  explicit AtomicOutput(std::string path);
+  ~AtomicOutput();
+  AtomicOutput(const AtomicOutput&) = delete;
+  AtomicOutput& operator=(const AtomicOutput&) = delete;
+  [[nodiscard]] const std::string& temporary() const { return temporary_; }
+  void commit();
+
+ private:
+  std::string path_;
+  std::string temporary_;
+  bool committed_ = false;
+};
+
+/// Registers a temporary file to delete if the process is interrupted (SIGINT, SIGTERM, SIGHUP);
+/// pass "" when it is gone.
+void remove_on_interrupt(const std::string& path);
+
+/// Whether progress lines should be drawn (stderr is a terminal).
+bool stderr_is_terminal();
+
+/// Decimal text of a 128-bit total (sums of uint64 counters may exceed 64 bits).
+std::string to_decimal(uint128 value);
+
+}  // namespace mpimon::cli

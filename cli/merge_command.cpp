@@ -1,0 +1,97 @@
+#include <cstdio>
+#include <iostream>
+
+#include "cli_support.hpp"
+#include "commands.hpp"
+#include "mpimon/merge.hpp"
+#include "mpimon/version.hpp"
+
+namespace mpimon::cli {
+
+namespace {
+
+MatrixLayout parse_layout(const std::string& text) {
+  if (text == "auto") return MatrixLayout::automatic;
+  if (text == "dense") return MatrixLayout::dense;
+  if (text == "csr") return MatrixLayout::csr;
+  throw po::error("--layout must be auto, dense or csr, not '" + text + "'");
+}
+
+/// Redraws one progress line on a terminal at most every 1 % of the files.
+class ProgressLine {
+ public:
+  ProgressLine(bool enabled, bool forced) : enabled_(enabled || forced), forced_(forced) {}
+  void operator()(std::size_t done, std::size_t total) {
+    if (!enabled_ || (!forced_ && total < 64)) return;
+    std::size_t percent = done * 100 / total;
+    if (percent == last_percent_ && done != total) return;
+    last_percent_ = percent;
+    std::fprintf(stderr, "\rmerging: %zu/%zu files (%zu%%)", done, total, percent);
+    if (done == total) std::fputs("\n", stderr);
+  }
+
+ private:
+  bool enabled_;
+  bool forced_;
+  std::size_t last_percent_ = 101;
+};
+
+std::string describe_ranks(const DumpSummary& d) {
+  if (d.ranks_present == d.nprocs) return "all " + std::to_string(d.nprocs) + " ranks present";
+  return std::to_string(d.ranks_present) + " of " + std::to_string(d.nprocs) + " ranks present";
+}
+
+void print_summary(const std::string& output, std::size_t files, const std::vector<DumpSummary>& dumps) {
+  std::printf("wrote %s: %zu dump%s from %zu file%s\n", output.c_str(), dumps.size(), dumps.size() == 1 ? "" : "s",
+              files, files == 1 ? "" : "s");
+  for (const auto& d : dumps) {
+    std::printf("dump %s: %u processes, %s, %s, %s layout\n", d.name.c_str(), d.nprocs, describe_ranks(d).c_str(),
+                d.internal_distinguished ? "internal/external distinguished" : "no internal (I) lines",
+                d.layout.c_str());
+    std::printf("  %-9s %20s %22s %10s\n", "class", "messages", "bytes", "pairs");
+    for (TrafficClass c : kAllTrafficClasses) {
+      const ClassTotals& t = d.totals[static_cast<std::size_t>(c)];
+      std::printf("  %-9s %20llu %22llu %10llu\n", std::string(class_name(c)).c_str(),
+                  static_cast<unsigned long long>(t.messages), static_cast<unsigned long long>(t.bytes),
+                  static_cast<unsigned long long>(t.pairs));
+    }
+    std::printf("  %zu histograms, %zu communicators\n", d.histograms, d.communicators);
+  }
+}
+
+}  // namespace
+
+int merge_command(const std::string& name, const std::vector<std::string>& args) {
+  Command cmd{name, "[-o OUT.h5] FILES...",
+              "Merges the per-rank NAME.RANK.prof files written by Open MPI's monitoring into one HDF5 file\n"
+              "of communication matrices (format: docs/matrices-format.md). Files of several dumps become\n"
+              "several groups. On any bad input nothing is written and the exit code is 1."};
+  return run_command(cmd, [&] {
+    po::options_description options("Options");
+    std::string output, layout;
+    std::uint32_t csr_above = 0;
+    options.add_options()("output,o", po::value(&output)->default_value("matrices.h5"), "output HDF5 file")(
+        "layout", po::value(&layout)->default_value("auto"),
+        "matrix layout: dense, csr (compressed sparse rows), or auto")(
+        "csr-above", po::value(&csr_above)->default_value(2048), "with --layout auto, use csr above this many processes")(
+        "progress", "show progress even when stderr is not a terminal")("quiet,q", "print nothing on success")(
+        "files", po::value<std::vector<std::string>>()->required(), "input .prof files");
+    po::positional_options_description positional;
+    positional.add("files", -1);
+    po::variables_map vm;
+    if (!parse_options(cmd, args, options, positional, vm)) return kExitOk;
+
+    MergeOptions merge;
+    merge.layout = parse_layout(layout);
+    merge.csr_above = csr_above;
+    merge.generator = std::string("mpimon ") + kVersion;
+    merge.on_temporary = remove_on_interrupt;
+    const auto& files = vm["files"].as<std::vector<std::string>>();
+    ProgressLine progress(!vm.count("quiet") && stderr_is_terminal(), vm.count("progress") > 0);
+    auto dumps = merge_prof_files(files, output, merge, std::ref(progress));
+    if (!vm.count("quiet")) print_summary(output, files.size(), dumps);
+    return kExitOk;
+  });
+}
+
+}  // namespace mpimon::cli

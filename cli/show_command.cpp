@@ -1,0 +1,93 @@
+#include <algorithm>
+#include <cstdio>
+#include <numeric>
+
+#include "cli_support.hpp"
+#include "commands.hpp"
+#include "mpimon/matrix_file.hpp"
+
+namespace mpimon::cli {
+
+namespace {
+
+struct Talker {
+  std::uint32_t from, to;
+  std::uint64_t bytes, messages;
+};
+
+// The pairs exchanging the most point-to-point bytes (external + internal).
+std::vector<Talker> top_talkers(const MatrixFile& file, const std::string& dump, std::size_t limit) {
+  SparseMatrix bytes = add(file.matrix(dump, TrafficClass::external, Metric::bytes),
+                           file.matrix(dump, TrafficClass::internal, Metric::bytes));
+  SparseMatrix count = add(file.matrix(dump, TrafficClass::external, Metric::count),
+                           file.matrix(dump, TrafficClass::internal, Metric::count));
+  std::vector<Talker> talkers;
+  for (std::uint32_t i = 0; i < bytes.rows; ++i) {
+    for (auto k = bytes.indptr[i]; k < bytes.indptr[i + 1]; ++k) {
+      talkers.push_back({i, bytes.indices[k], bytes.values[k], count.at(i, bytes.indices[k])});
+    }
+  }
+  auto order = [](const Talker& a, const Talker& b) {
+    return std::tie(b.bytes, b.messages, a.from, a.to) < std::tie(a.bytes, a.messages, b.from, b.to);
+  };
+  std::size_t n = std::min(limit, talkers.size());
+  std::partial_sort(talkers.begin(), talkers.begin() + static_cast<std::ptrdiff_t>(n), talkers.end(), order);
+  talkers.resize(n);
+  return talkers;
+}
+
+uint128 sum(const SparseMatrix& m) {
+  return std::accumulate(m.values.begin(), m.values.end(), static_cast<uint128>(0));
+}
+
+void show_dump(const MatrixFile& file, const std::string& dump, std::size_t top) {
+  DumpInfo info = file.info(dump);
+  std::printf("dump %s\n", dump.c_str());
+  std::printf("  processes: %u (%zu rank files present)\n", info.nprocs, info.ranks_present.size());
+  std::printf("  internal/external distinguished: %s\n", info.internal_distinguished ? "yes" : "no");
+  std::printf("  layout: %s\n", info.layout.c_str());
+  std::printf("  %-9s %20s %22s %10s\n", "class", "messages", "bytes", "pairs");
+  for (TrafficClass c : kAllTrafficClasses) {
+    SparseMatrix count = file.matrix(dump, c, Metric::count);
+    SparseMatrix bytes = file.matrix(dump, c, Metric::bytes);
+    std::printf("  %-9s %20s %22s %10zu\n", std::string(class_name(c)).c_str(), to_decimal(sum(count)).c_str(),
+                to_decimal(sum(bytes)).c_str(), std::max(count.stored(), bytes.stored()));
+  }
+  CommunicatorTable comms = file.communicators(dump);
+  std::printf("  histograms: %zu pairs; communicators: %zu\n", file.histograms(dump).size(), comms.names.size());
+  auto talkers = top_talkers(file, dump, top);
+  if (talkers.empty()) return;
+  std::printf("  top point-to-point talkers (external + internal):\n");
+  std::printf("  %6s %6s %22s %20s\n", "from", "to", "bytes", "messages");
+  for (const auto& t : talkers) {
+    std::printf("  %6u %6u %22llu %20llu\n", t.from, t.to, static_cast<unsigned long long>(t.bytes),
+                static_cast<unsigned long long>(t.messages));
+  }
+}
+
+}  // namespace
+
+int show_command(const std::string& name, const std::vector<std::string>& args) {
+  Command cmd{name, "FILE.h5 [--dump NAME] [--top N]",
+              "Prints a readable summary of a merged file: its dumps, the totals of each traffic class,\n"
+              "and the pairs that exchange the most point-to-point bytes."};
+  return run_command(cmd, [&] {
+    po::options_description options("Options");
+    std::string input, dump;
+    std::size_t top = 0;
+    options.add_options()("dump", po::value(&dump), "show only this dump")(
+        "top", po::value(&top)->default_value(10), "how many top talkers to list")(
+        "input", po::value(&input)->required(), "merged HDF5 file");
+    po::positional_options_description positional;
+    positional.add("input", 1);
+    po::variables_map vm;
+    if (!parse_options(cmd, args, options, positional, vm)) return kExitOk;
+    MatrixFile file(input);
+    std::printf("%s: %s\n", input.c_str(), file.generator().c_str());
+    std::vector<std::string> dumps = dump.empty() ? file.dumps() : std::vector<std::string>{dump};
+    for (const auto& d : dumps) show_dump(file, d, top);
+    return kExitOk;
+  });
+}
+
+}  // namespace mpimon::cli
