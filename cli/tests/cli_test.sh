@@ -1,0 +1,202 @@
+#!/usr/bin/env bash
+# End-to-end tests of the mpimon commands, run as a user would run them.
+# Usage: cli_test.sh SCENARIO MPIMON MPIMON_MERGE DATA_DIR
+# Expected values come from the input files themselves (summed with awk) or from Open MPI's own
+# profile2mat, never from mpimon's output.
+set -u
+scenario=$1 mpimon=$2 merge=$3 data=$4
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+cd "$work" || exit 1
+failures=0
+
+fail() { echo "FAIL: $*"; failures=$((failures + 1)); }
+expect_eq() { [ "$1" == "$2" ] || fail "$3: expected [$2], got [$1]"; }
+expect_contains() { grep -qF -- "$2" <<<"$1" || fail "$3: [$2] not found in: $1"; }
+
+# run CMD...: sets out, err, rc
+run() {
+  out=$("$@" 2>"$work/stderr")
+  rc=$?
+  err=$(cat "$work/stderr")
+}
+
+copy_sample() {  # copy_sample NAME -> prof/NAME.RANK.prof
+  mkdir -p prof
+  cp "$data"/real/"$1".*.prof prof/
+}
+
+# Expected merged matrix from the .prof text itself: "rank peer value" per line of the given classes.
+awk_matrix() {  # awk_matrix CLASSES_REGEX FIELD(4=bytes,5=count) FILES...
+  local classes=$1 field=$2
+  shift 2
+  awk -F'\t' -v re="^($classes)\$" -v f="$field" '$1 ~ re { split($f, a, " "); m[$2" "$3] += a[1] }
+       END { for (k in m) print k, m[k] }' "$@" | sort -n -k1,1 -k2,2
+}
+
+case $scenario in
+help)
+  run "$mpimon" --help
+  expect_eq "$rc" 0 "mpimon --help exit code"
+  for c in merge show export; do expect_contains "$out" "  $c" "mpimon --help lists $c"; done
+  for c in merge show "export" "export treematch" "export mat"; do
+    # shellcheck disable=SC2086
+    run "$mpimon" $c --help
+    expect_eq "$rc" 0 "mpimon $c --help exit code"
+    expect_contains "$out" "Usage: mpimon $c" "mpimon $c --help"
+  done
+  run "$merge" --help
+  expect_eq "$rc" 0 "mpimon-merge --help"
+  expect_contains "$out" "Usage: mpimon-merge [-o OUT.h5] FILES..." "mpimon-merge --help"
+  run "$mpimon" frobnicate
+  expect_eq "$rc" 2 "unknown command exit code"
+  expect_contains "$err" "mpimon: error: unknown command 'frobnicate'" "unknown command message"
+  run "$merge"
+  expect_eq "$rc" 2 "mpimon-merge without files"
+  expect_contains "$err" "mpimon-merge: error: the option '--files' is required" "missing files message"
+  run "$merge" --layout diagonal x.0.prof
+  expect_eq "$rc" 2 "bad --layout"
+  expect_contains "$err" "--layout must be auto, dense or csr, not 'diagonal'" "bad --layout message"
+  run "$mpimon" --version
+  expect_contains "$out" "mpimon " "--version"
+  ;;
+
+merge)
+  copy_sample mode2_sample
+  run "$merge" -o out.h5 prof/mode2_sample.0.prof prof/mode2_sample.1.prof prof/mode2_sample.2.prof
+  expect_eq "$rc" 0 "mpimon-merge exit code ($err)"
+  [ -s out.h5 ] || fail "out.h5 not written"
+  expect_contains "$out" "wrote out.h5: 1 dump from 3 files" "summary header"
+  expect_contains "$out" "dump mode2_sample: 3 processes, all 3 ranks present, internal/external distinguished" "summary dump line"
+  # The summary's totals must equal the sums of the files' own lines.
+  for cls in E:external I:internal S:osc_sent R:osc_recv C:coll; do
+    letter=${cls%%:*} name=${cls#*:}
+    msgs=$(awk -F'\t' -v c="$letter" '$1 == c { split($5, a, " "); s += a[1] } END { print s + 0 }' prof/*.prof)
+    bytes=$(awk -F'\t' -v c="$letter" '$1 == c { split($4, a, " "); s += a[1] } END { print s + 0 }' prof/*.prof)
+    line=$(grep -E "^  $name " <<<"$out" | tr -s ' ')
+    expect_eq "$(cut -d' ' -f3,4 <<<"$line")" "$msgs $bytes" "summary totals of $name"
+  done
+  run "$mpimon" merge -o again.h5 --quiet prof/*.prof
+  expect_eq "$rc" 0 "mpimon merge exit code"
+  expect_eq "$out" "" "--quiet prints nothing"
+  run "$merge" --progress -o p.h5 prof/*.prof
+  expect_contains "$err" "merging: 3/3 files (100%)" "--progress line"
+  [ -z "$(ls | grep tmp-)" ] || fail "temporary files left: $(ls)"
+  ;;
+
+bad_input)
+  copy_sample mode2_sample
+  check_rejected() {  # check_rejected EXPECTED_STDERR FILES...
+    local expected=$1
+    shift
+    rm -f bad.h5
+    run "$merge" -o bad.h5 "$@"
+    expect_eq "$rc" 1 "exit code for: $expected"
+    expect_eq "$err" "mpimon-merge: error: $expected" "message"
+    [ ! -e bad.h5 ] || fail "bad.h5 written for: $expected"
+    [ -z "$(ls | grep tmp-)" ] || fail "temporary left for: $expected"
+  }
+  head -c 300 prof/mode2_sample.1.prof >trunc.1.prof
+  cp prof/mode2_sample.0.prof trunc.0.prof
+  check_rejected "trunc.1.prof:3: last line has no newline: the file looks truncated" trunc.0.prof trunc.1.prof
+  check_rejected "missing.0.prof: no such file" missing.0.prof
+  mkdir -p other && cp prof/mode2_sample.1.prof other/
+  check_rejected "other/mode2_sample.1.prof: second file for rank 1 of dump 'mode2_sample' (the first is prof/mode2_sample.1.prof)" \
+    prof/mode2_sample.1.prof other/mode2_sample.1.prof
+  printf '\177ELF\002\001\001\000\000' >elf.0.prof
+  check_rejected "elf.0.prof: binary data (NUL byte at offset 7), not a .prof file" elf.0.prof
+  sed 's/^I\t1\t0\t/I\t2\t0\t/' prof/mode2_sample.1.prof >wrong.1.prof
+  check_rejected "wrong.1.prof:2: line recorded by rank 2 in the file of rank 1" wrong.1.prof
+  : >empty.0.prof
+  check_rejected "empty.0.prof: empty file" empty.0.prof
+  echo "not a dump" >notes.txt
+  check_rejected "notes.txt: file name must have the form NAME.RANK.prof (as Open MPI writes it)" notes.txt
+  # An existing output survives a failed merge.
+  echo precious >keep.h5
+  run "$merge" -o keep.h5 empty.0.prof
+  expect_eq "$(cat keep.h5)" "precious" "existing output kept"
+  ;;
+
+export_treematch)
+  copy_sample mode2_sample
+  "$merge" -q -o out.h5 prof/*.prof || fail "merge"
+  run "$mpimon" export treematch out.h5 --metric count
+  expect_eq "$rc" 0 "export treematch ($err)"
+  # Independent expectation: fold the E and I counts of the files, zero diagonal.
+  expected=$(awk_matrix 'E|I' 5 prof/*.prof | awk '{ m[$1" "$2] += $3; m[$2" "$1] += $3 }
+      END { for (i = 0; i < 3; i++) { row = ""; for (j = 0; j < 3; j++) row = row (j ? " " : "") (i == j ? 0 : m[i" "j] + 0); print row } }')
+  expect_eq "$out" "$expected" "treematch matrix (count)"
+  run "$mpimon" export treematch out.h5 --classes osc_sent -o tm.mat
+  expect_eq "$rc" 0 "export to file"
+  expect_eq "$(wc -l <tm.mat)" 3 "treematch rows"
+  run "$mpimon" export treematch out.h5 --classes bogus
+  expect_eq "$rc" 2 "bad class"
+  expect_contains "$err" "unknown class 'bogus'" "bad class message"
+  run "$mpimon" export treematch out.h5 --dump nope -o none.mat
+  expect_eq "$rc" 1 "unknown dump"
+  expect_eq "$err" "mpimon export treematch: error: out.h5: no dump named 'nope'" "unknown dump message"
+  [ ! -e none.mat ] || fail "partial output after a failed export"
+  ;;
+
+profile2mat_compat)
+  if [ -z "${PROFILE2MAT:-}" ] || [ ! -x "$PROFILE2MAT" ]; then
+    echo "profile2mat not installed (package openmpi-bin): skipped"
+    exit 77
+  fi
+  for sample in mode1_sample mode2_sample; do
+    rm -rf prof ref mine && mkdir ref mine
+    copy_sample $sample
+    cat prof/$sample.*.prof >ref/$sample.prof
+    (cd ref && "$PROFILE2MAT" $sample.prof >/dev/null) || fail "profile2mat on $sample"
+    rm ref/$sample.prof
+    "$merge" -q -o m.h5 prof/*.prof || fail "merge $sample"
+    run "$mpimon" export mat --compat profile2mat m.h5 -o mine
+    expect_eq "$rc" 0 "export mat ($err)"
+    expect_eq "$(ls mine)" "$(ls ref)" "file names for $sample"
+    for f in ref/*.mat; do
+      cmp -s "$f" "mine/$(basename "$f")" || fail "$sample: $(basename "$f") differs from profile2mat's"
+    done
+  done
+  ;;
+
+show)
+  copy_sample mode2_sample
+  "$merge" -q -o out.h5 prof/*.prof || fail "merge"
+  run "$mpimon" show out.h5 --top 2
+  expect_eq "$rc" 0 "show ($err)"
+  expect_contains "$out" "dump mode2_sample" "show dump"
+  expect_contains "$out" "processes: 3 (3 rank files present)" "show processes"
+  # The top talker is the pair with most E+I bytes, computed from the files.
+  top=$(awk_matrix 'E|I' 4 prof/*.prof | sort -k3,3nr | head -1)
+  read -r from to bytes <<<"$top"
+  expect_contains "$(tr -s ' ' <<<"$out")" " $from $to $bytes " "top talker"
+  run "$mpimon" show missing.h5
+  expect_eq "$rc" 1 "show of a missing file"
+  expect_eq "$err" "mpimon show: error: missing.h5: not a readable HDF5 file" "show missing message"
+  ;;
+
+h5dump)
+  if [ -z "${H5DUMP:-}" ] || [ ! -x "$H5DUMP" ]; then
+    echo "h5dump not installed (package hdf5-tools): skipped"
+    exit 77
+  fi
+  copy_sample mode2_sample
+  "$merge" -q -o out.h5 prof/*.prof || fail "merge"
+  attrs=$("$H5DUMP" -A -g / out.h5)
+  expect_contains "$attrs" '"mpimon-matrices"' "format attribute"
+  # h5dump's view of a matrix row equals the file's E line.
+  row=$("$H5DUMP" -d /mode2_sample/external/bytes -s 0,0 -c 1,3 -y -w 0 out.h5 | tr -d ' \n' | grep -o 'DATA{[^}]*}')
+  expect_eq "$row" "DATA{0,1000,0}" "h5dump external bytes row 0"
+  ;;
+
+*)
+  echo "unknown scenario $scenario"
+  exit 2
+  ;;
+esac
+
+if [ $failures -ne 0 ]; then
+  echo "$scenario: $failures failure(s)"
+  exit 1
+fi
+echo "$scenario: ok"
