@@ -10,5 +10,6 @@ namespace mpimon::cli {
 int merge_command(const std::string& name, const std::vector<std::string>& args);
 int export_command(const std::string& name, const std::vector<std::string>& args);
 int show_command(const std::string& name, const std::vector<std::string>& args);
+int validate_command(const std::string& name, const std::vector<std::string>& args);
 
 }  // namespace mpimon::cli

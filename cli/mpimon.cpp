@@ -21,6 +21,7 @@ constexpr Subcommand kSubcommands[] = {
     {"merge", mpimon::cli::merge_command, "merge per-rank .prof files into one HDF5 file of matrices"},
     {"show", mpimon::cli::show_command, "summarise a merged HDF5 file"},
     {"export", mpimon::cli::export_command, "export matrices for TreeMatch or as profile2mat .mat files"},
+    {"validate", mpimon::cli::validate_command, "check the monitoring's matrices against ground truth under mpirun"},
 };
 
 void print_usage(std::ostream& out) {

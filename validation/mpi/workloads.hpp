@@ -40,3 +40,40 @@ std::vector<PlannedMessage> plan_p2p_messages(int src, int dst, const std::vecto
 void run_p2p_sweep(MPI_Comm comm, Ledger& ledger, const std::vector<SendMode>& modes);
 
 }  // namespace mpimon::mpi
+
+namespace mpimon::mpi {
+
+// ---- One-sided -------------------------------------------------------------------------------
+
+/// The one-sided operations the monitoring intercepts.
+enum class RmaOp { put, get, accumulate, get_accumulate, fetch_and_op, compare_and_swap };
+/// How access epochs are opened and closed.
+enum class RmaSync { fence, lock, pscw };
+
+RmaOp parse_rma_op(const std::string& name);      ///< "put", "get", ...; throws std::invalid_argument
+RmaSync parse_rma_sync(const std::string& name);  ///< "fence", "lock", "pscw"
+
+/// Every rank applies `op` to every rank's window (itself included) in one epoch of `sync`,
+/// and records what the origin sends and receives. The ledger's model: each operation is one
+/// message to the target (osc_sent) carrying the origin buffer's bytes (0 for a Get, one element
+/// for Fetch_and_op and Compare_and_swap); operations that return data are also one message
+/// from the target (osc_recv) carrying the returned bytes. With `control`, the window is created
+/// and freed and the epochs opened and closed, but no operation is issued.
+void run_rma(MPI_Comm comm, RmaOp op, RmaSync sync, bool control, Ledger& ledger);
+
+// ---- Collectives -----------------------------------------------------------------------------
+
+/// Names of the collective operations `run_collective` knows, blocking, non-blocking (`i...`) and
+/// neighbourhood (`neighbor_...`, `ineighbor_...`).
+std::vector<std::string> collective_names();
+
+/// Calls the collective `name` once on a duplicate of `comm` named "mpimon_coll" (neighbourhood
+/// operations on a periodic 1-D Cartesian communicator named "mpimon_cart"), and records the
+/// API-level traffic RR-9038 documents for it (section 9.4 and table 2): one-to-all, the root
+/// sends its data to each other process; all-to-one, each other process sends its data to the
+/// root; all-to-all, each process sends to each other process what the operation gives it;
+/// nothing to itself. With `control` the communicators are created but no collective is called.
+/// Throws std::invalid_argument for unknown names.
+void run_collective(MPI_Comm comm, const std::string& name, bool control, Ledger& ledger);
+
+}  // namespace mpimon::mpi

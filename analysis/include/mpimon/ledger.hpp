@@ -4,10 +4,14 @@
 /// against (docs/validation.md).
 ///
 /// Each rank of a validation workload writes `PREFIX.RANK.ledger`: a header line
-/// `# mpimon-ledger 1 rank R nprocs N`, then one line per message it sent:
-/// `CLASS PEER BYTES` (CLASS a .prof letter, PEER a MPI_COMM_WORLD rank).
+/// `# mpimon-ledger 1 rank R nprocs N`, then one line per message it sent,
+/// `CLASS PEER BYTES` (CLASS a .prof letter, PEER a MPI_COMM_WORLD rank), and one line per
+/// collective call it made as the recording side, `COMM KIND NAME BYTES` (KIND O2A, A2O or A2A,
+/// NAME the communicator's name, without spaces).
 
+#include <array>
 #include <cstdint>
+#include <string_view>
 #include <string>
 #include <vector>
 
@@ -22,11 +26,24 @@ struct LedgerEntry {
   std::uint64_t bytes;
 };
 
+/// The three per-communicator collective records of a `.prof` `D` block.
+enum class CollectiveKind { one_to_all, all_to_one, all_to_all };
+std::string_view collective_kind_name(CollectiveKind k);  ///< "O2A", "A2O", "A2A"
+
+struct CollectiveCall {
+  CollectiveKind kind;
+  std::string communicator;
+  std::uint64_t bytes;
+};
+
 class Ledger {
  public:
   Ledger(std::uint32_t rank, std::uint32_t nprocs) : rank_(rank), nprocs_(nprocs) {}
 
   void record(TrafficClass c, std::uint32_t peer, std::uint64_t bytes) { entries_.push_back({c, peer, bytes}); }
+  void record_call(CollectiveKind k, const std::string& communicator, std::uint64_t bytes) {
+    calls_.push_back({k, communicator, bytes});
+  }
   /// Writes PREFIX.RANK.ledger; throws mpimon::Error on failure.
   void write(const std::string& prefix) const;
   /// Reads one ledger file; errors name the file and line.
@@ -35,11 +52,13 @@ class Ledger {
   [[nodiscard]] std::uint32_t rank() const { return rank_; }
   [[nodiscard]] std::uint32_t nprocs() const { return nprocs_; }
   [[nodiscard]] const std::vector<LedgerEntry>& entries() const { return entries_; }
+  [[nodiscard]] const std::vector<CollectiveCall>& calls() const { return calls_; }
 
  private:
   std::uint32_t rank_;
   std::uint32_t nprocs_;
   std::vector<LedgerEntry> entries_;
+  std::vector<CollectiveCall> calls_;
 };
 
 /// Open MPI's histogram bucket of a message of `bytes`: 0 for empty messages, else
@@ -54,14 +73,34 @@ struct Mismatch {
 struct LedgerCheck {
   /// Classes whose matrices must equal the ledger exactly (others are not compared).
   std::vector<TrafficClass> classes = {TrafficClass::external};
-  /// Compare each pair's histogram bucket by bucket against the ledger's messages.
+  /// Compare each pair's histogram bucket by bucket against the ledger's messages (only
+  /// meaningful when the ledger holds every point-to-point message of the run).
   bool histograms = true;
-  /// Also require that the listed classes hold nothing the ledger does not have (always true)
-  /// and that these classes are empty everywhere (e.g. internal with enable = 1).
+  /// Classes that must hold nothing at all (e.g. internal when the workload calls no collective).
   std::vector<TrafficClass> must_be_empty;
+  /// Compare the O2A/A2O/A2A records of every communicator the ledgers name.
+  bool communicator_records = true;
 };
 
-/// Compares a merged dump with the ledgers of all its ranks.
+/// What a run recorded, as the comparison needs it: one matrix pair per class, histograms, and
+/// per-communicator records. Built from a merged file, possibly minus a control run.
+struct RecordedTraffic {
+  std::uint32_t nprocs = 0;
+  std::array<SparseMatrix, kTrafficClassCount> count, bytes;
+  HistogramTable histograms;
+  CommunicatorTable communicators;
+
+  static RecordedTraffic read(const MatrixFile& file, const std::string& dump);
+  /// This run minus a control run of the same program that skipped the measured operations,
+  /// which removes hidden traffic (communicator creation, window creation), for what `check`
+  /// compares; the rest is left as recorded (library-internal traffic, such as osc/pt2pt's, need
+  /// not repeat exactly between runs). Throws if the control recorded more on a compared entry.
+  [[nodiscard]] RecordedTraffic minus(const RecordedTraffic& control, const LedgerCheck& check) const;
+};
+
+/// Compares what a run recorded with the ledgers of all its ranks.
+std::vector<Mismatch> compare_with_ledgers(const RecordedTraffic& recorded, const std::vector<Ledger>& ledgers,
+                                           const LedgerCheck& check);
 std::vector<Mismatch> compare_with_ledgers(const MatrixFile& file, const std::string& dump,
                                            const std::vector<Ledger>& ledgers, const LedgerCheck& check);
 

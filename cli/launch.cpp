@@ -1,0 +1,98 @@
+#include "launch.hpp"
+
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+#include <filesystem>
+#include <sstream>
+
+#include "mpimon/error.hpp"
+
+namespace mpimon::cli {
+
+namespace {
+
+[[noreturn]] void exec_child(const std::vector<std::string>& argv, const std::map<std::string, std::string>& env,
+                             const std::string& directory, int out_fd) {
+  setpgid(0, 0);  // own process group, so a timeout can kill mpirun and everything it started
+  dup2(out_fd, STDOUT_FILENO);
+  dup2(out_fd, STDERR_FILENO);
+  if (!directory.empty() && chdir(directory.c_str()) != 0) _exit(126);
+  for (const auto& [k, v] : env) setenv(k.c_str(), v.c_str(), 1);
+  std::vector<char*> args;
+  for (const auto& a : argv) args.push_back(const_cast<char*>(a.c_str()));
+  args.push_back(nullptr);
+  execvp(args[0], args.data());
+  std::fprintf(stderr, "cannot run %s: %s\n", args[0], std::strerror(errno));
+  _exit(127);
+}
+
+}  // namespace
+
+LaunchResult run_process(const std::vector<std::string>& argv, const std::map<std::string, std::string>& environment,
+                         std::chrono::seconds timeout, const std::string& directory) {
+  if (argv.empty()) raise_error(Error::Kind::input, "", "empty command");
+  int pipe_fds[2];
+  if (pipe(pipe_fds) != 0) raise_error(Error::Kind::system, argv[0], "pipe failed");
+  pid_t pid = fork();
+  if (pid < 0) raise_error(Error::Kind::system, argv[0], std::string("fork failed: ") + std::strerror(errno));
+  if (pid == 0) {
+    close(pipe_fds[0]);
+    exec_child(argv, environment, directory, pipe_fds[1]);
+  }
+  setpgid(pid, pid);  // also here: whichever runs first, the group exists before any kill
+  close(pipe_fds[1]);
+  LaunchResult result;
+  const auto deadline = std::chrono::steady_clock::now() + timeout;
+  char buffer[4096];
+  bool open = true;
+  while (open) {
+    auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - std::chrono::steady_clock::now());
+    if (left.count() <= 0) {
+      result.timed_out = true;
+      kill(-pid, SIGKILL);
+      break;
+    }
+    pollfd p{pipe_fds[0], POLLIN, 0};
+    int ready = poll(&p, 1, static_cast<int>(std::min<long long>(left.count(), 1000)));
+    if (ready <= 0) continue;
+    ssize_t n = read(pipe_fds[0], buffer, sizeof buffer);
+    if (n > 0) {
+      result.output.append(buffer, static_cast<std::size_t>(n));
+    } else if (n == 0 || errno != EINTR) {
+      open = false;
+    }
+  }
+  close(pipe_fds[0]);
+  int status = 0;
+  waitpid(pid, &status, 0);
+  if (WIFEXITED(status)) result.exit_code = WEXITSTATUS(status);
+  if (WIFSIGNALED(status)) result.exit_code = 128 + WTERMSIG(status);
+  return result;
+}
+
+std::map<std::string, std::string> open_mpi_environment() {
+  return {{"OMPI_ALLOW_RUN_AS_ROOT", "1"},
+          {"OMPI_ALLOW_RUN_AS_ROOT_CONFIRM", "1"},
+          {"OMPI_MCA_rmaps_base_oversubscribe", "1"}};
+}
+
+bool is_open_mpi_launcher(const std::string& launcher) {
+  std::string base = std::filesystem::path(split_words(launcher).at(0)).filename().string();
+  return base == "mpirun" || base == "mpiexec" || base == "orterun";
+}
+
+std::vector<std::string> split_words(const std::string& text) {
+  std::istringstream in(text);
+  std::vector<std::string> words;
+  for (std::string w; in >> w;) words.push_back(w);
+  if (words.empty()) raise_error(Error::Kind::input, "", "empty launcher");
+  return words;
+}
+
+}  // namespace mpimon::cli

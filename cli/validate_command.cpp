@@ -1,0 +1,189 @@
+#include <fnmatch.h>
+#include <unistd.h>
+
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+
+#include "cli_support.hpp"
+#include "commands.hpp"
+#include "launch.hpp"
+#include "mpimon/error.hpp"
+#include "mpimon/version.hpp"
+#include "validation_suite.hpp"
+
+namespace mpimon::cli {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+struct Selection {
+  const ValidationCase* c;
+  int np, mode;
+};
+
+std::vector<Selection> select_cases(const std::vector<std::string>& patterns, const std::vector<int>& nps,
+                                    const std::vector<int>& modes) {
+  std::vector<Selection> out;
+  for (const auto& c : validation_cases()) {
+    bool wanted = patterns.empty();
+    for (const auto& p : patterns) wanted |= fnmatch(p.c_str(), c.name.c_str(), 0) == 0;
+    if (!wanted) continue;
+    for (int np : nps.empty() ? c.process_counts : nps) {
+      for (int mode : modes.empty() ? c.modes : modes) out.push_back({&c, np, mode});
+    }
+  }
+  if (out.empty()) throw po::error("no validation case matches (see --list)");
+  return out;
+}
+
+std::string test_name(const Selection& s) {
+  return "validation." + s.c->name + ".mode" + std::to_string(s.mode) + ".np" + std::to_string(s.np);
+}
+
+// CTest reads this file at test time (TEST_INCLUDE_FILES): one test per case, np and mode.
+void write_ctest_script(const std::string& path, const std::vector<Selection>& selection, const std::string& self,
+                        const std::string& programs) {
+  std::ofstream out(path, std::ios::trunc);
+  for (const auto& s : selection) {
+    std::string name = test_name(s);
+    out << "add_test([=[" << name << "]=] [=[" << self << "]=] validate --case [=[" << s.c->name << "]=] --np "
+        << s.np << " --mode " << s.mode << " --programs [=[" << programs << "]=])\n";
+    out << "set_tests_properties([=[" << name << "]=] PROPERTIES LABELS [=[validation;mpi"
+        << (s.c->defect.empty() ? "" : ";defect") << "]=] PROCESSORS " << s.np << " TIMEOUT 300)\n";
+  }
+  if (!out.flush()) raise_error(Error::Kind::system, path, "write error");
+}
+
+std::string json_escape(const std::string& s) {
+  std::string out;
+  for (char ch : s) {
+    switch (ch) {
+      case '"': out += "\\\""; break;
+      case '\\': out += "\\\\"; break;
+      case '\n': out += "\\n"; break;
+      case '\t': out += "\\t"; break;
+      default:
+        if (static_cast<unsigned char>(ch) < 0x20) {
+          char buf[8];
+          std::snprintf(buf, sizeof buf, "\\u%04x", ch);
+          out += buf;
+        } else {
+          out += ch;
+        }
+    }
+  }
+  return out;
+}
+
+std::string open_mpi_version(const std::string& launcher) {
+  auto words = split_words(launcher);
+  LaunchResult r = run_process({words[0], "--version"}, {}, std::chrono::seconds(30));
+  std::string first = r.output.substr(0, r.output.find('\n'));
+  return r.exit_code == 0 ? first : "unknown (" + words[0] + " --version failed)";
+}
+
+void write_json(const std::string& path, const std::vector<std::pair<Selection, CaseResult>>& results,
+                const SuiteOptions& options) {
+  std::ofstream out(path, std::ios::trunc);
+  out << "{\n  \"generator\": \"mpimon " << kVersion << "\",\n  \"mpi_library\": \""
+      << json_escape(open_mpi_version(options.launcher)) << "\",\n  \"launcher\": \"" << json_escape(options.launcher)
+      << "\",\n  \"cases\": [\n";
+  for (std::size_t i = 0; i < results.size(); ++i) {
+    const auto& [s, r] = results[i];
+    out << "    {\"case\": \"" << json_escape(r.name) << "\", \"np\": " << r.np << ", \"pml_monitoring_enable\": "
+        << r.mode << ", \"mca\": {";
+    for (std::size_t k = 0; k < s.c->mca.size(); ++k) {
+      out << (k ? ", " : "") << "\"" << json_escape(s.c->mca[k].first) << "\": \"" << json_escape(s.c->mca[k].second)
+          << "\"";
+    }
+    out << "}, \"outcome\": \"" << outcome_name(r.outcome) << "\", \"expected\": "
+        << (outcome_expected(r.outcome) ? "true" : "false") << ", \"defect\": \"" << json_escape(r.defect)
+        << "\", \"summary\": \"" << json_escape(r.summary) << "\", \"seconds\": " << r.seconds << ", \"details\": [";
+    for (std::size_t k = 0; k < r.details.size() && k < 50; ++k) {
+      out << (k ? ", " : "") << "\"" << json_escape(r.details[k]) << "\"";
+    }
+    out << "]}" << (i + 1 < results.size() ? "," : "") << "\n";
+  }
+  out << "  ]\n}\n";
+  if (!out.flush()) raise_error(Error::Kind::system, path, "write error");
+}
+
+std::string default_programs_dir() {
+  if (const char* env = std::getenv("MPIMON_PROGRAMS_DIR")) return env;
+  return MPIMON_DEFAULT_PROGRAMS_DIR;
+}
+
+}  // namespace
+
+int validate_command(const std::string& name, const std::vector<std::string>& args) {
+  Command cmd{name, "[--case PATTERN]... [--np N]... [--mode 1|2]... [--json FILE] [--list]",
+              "Runs the validation suite: MPI programs that keep a ledger of what they send run under\n"
+              "mpirun with Open MPI's monitoring on, and what the monitoring recorded must equal the ledger\n"
+              "exactly. Prints what holds, what does not and why; known defects of the monitoring are\n"
+              "reported as such (docs/defects.md). Exit code 0 when every case holds or shows its pinned\n"
+              "defect, 1 otherwise."};
+  return run_command(cmd, [&] {
+    po::options_description options("Options");
+    std::vector<std::string> patterns;
+    std::vector<int> nps, modes;
+    SuiteOptions suite;
+    std::string json, ctest_script, work_dir;
+    options.add_options()("case", po::value(&patterns), "case name or glob (repeatable; default all)")(
+        "np", po::value(&nps), "process count (repeatable; default: each case's own)")(
+        "mode", po::value(&modes), "pml_monitoring_enable value (repeatable; default: each case's own)")(
+        "launcher", po::value(&suite.launcher)->default_value("mpirun"), "MPI launcher command")(
+        "programs", po::value(&suite.programs_dir)->default_value(default_programs_dir()),
+        "directory of the validation programs")("work-dir", po::value(&work_dir),
+                                                "keep runs (dumps, ledgers) here instead of a temporary directory")(
+        "timeout", po::value(&suite.timeout_seconds)->default_value(120), "seconds before a run is killed")(
+        "json", po::value(&json), "also write the results as JSON")("list", "list the cases and exit")(
+        "ctest-script", po::value(&ctest_script), "write CTest registrations of the selected cases and exit");
+    po::variables_map vm;
+    if (!parse_options(cmd, args, options, {}, vm)) return kExitOk;
+    for (int m : modes) {
+      if (m != 1 && m != 2) throw po::error("--mode must be 1 or 2");
+    }
+    auto selection = select_cases(patterns, nps, modes);
+    if (vm.count("list")) {
+      for (const auto& c : validation_cases()) std::printf("%-34s %s\n", c.name.c_str(), c.description.c_str());
+      return kExitOk;
+    }
+    if (!ctest_script.empty()) {
+      write_ctest_script(ctest_script, selection, fs::canonical("/proc/self/exe").string(), suite.programs_dir);
+      return kExitOk;
+    }
+
+    const bool temporary = work_dir.empty();
+    if (temporary) {
+      std::string pattern = (fs::temp_directory_path() / "mpimon-validate-XXXXXX").string();
+      if (mkdtemp(pattern.data()) == nullptr) raise_error(Error::Kind::system, pattern, "cannot create");
+      work_dir = pattern;
+    }
+    suite.work_dir = work_dir;
+    std::vector<std::pair<Selection, CaseResult>> results;
+    std::size_t unexpected = 0;
+    std::printf("%-34s %3s %4s  %-15s %s\n", "case", "np", "mode", "result", "detail");
+    for (std::size_t i = 0; i < selection.size(); ++i) {
+      const Selection& s = selection[i];
+      if (stderr_is_terminal()) std::fprintf(stderr, "\r[%zu/%zu] %s ", i + 1, selection.size(), s.c->name.c_str());
+      CaseResult r = run_case(*s.c, s.np, s.mode, suite);
+      if (stderr_is_terminal()) std::fprintf(stderr, "\r\033[K");
+      std::printf("%-34s %3d %4d  %-15s %s\n", r.name.c_str(), r.np, r.mode, outcome_name(r.outcome), r.summary.c_str());
+      if (!outcome_expected(r.outcome)) {
+        ++unexpected;
+        for (std::size_t k = 0; k < r.details.size() && k < 20; ++k) std::printf("    %s\n", r.details[k].c_str());
+      }
+      std::fflush(stdout);
+      results.emplace_back(s, std::move(r));
+    }
+    if (!json.empty()) write_json(json, results, suite);
+    if (temporary) fs::remove_all(work_dir);
+    std::printf("%zu of %zu runs as expected\n", results.size() - unexpected, results.size());
+    return unexpected == 0 ? kExitOk : kExitFailure;
+  });
+}
+
+}  // namespace mpimon::cli

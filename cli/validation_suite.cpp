@@ -1,0 +1,252 @@
+#include "validation_suite.hpp"
+
+#include <chrono>
+#include <filesystem>
+#include <regex>
+#include <sstream>
+
+#include "launch.hpp"
+#include "mpimon/error.hpp"
+#include "mpimon/merge.hpp"
+
+namespace mpimon::cli {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+// Must match the operations of mpimon-coll-ledger (checked by the test cli.validate_lists).
+const char* const kCollectives[] = {
+    "allgather", "allgatherv", "allreduce", "alltoall", "alltoallv", "alltoallw", "barrier", "bcast",
+    "bcast_on_freed_comm", "distgraph_neighbor_alltoall", "exscan",
+    "gather", "gatherv", "iallgather", "iallgatherv", "iallreduce", "ialltoall", "ialltoallv", "ialltoallw",
+    "ibarrier", "ibcast", "iexscan", "igather", "igatherv", "ineighbor_allgather", "ineighbor_allgatherv",
+    "ineighbor_alltoall", "ineighbor_alltoallv", "ineighbor_alltoallw", "ireduce", "ireduce_scatter",
+    "ireduce_scatter_block", "iscan", "iscatter", "iscatterv", "neighbor_allgather", "neighbor_allgatherv",
+    "neighbor_alltoall", "neighbor_alltoallv", "neighbor_alltoallw", "reduce", "reduce_scatter",
+    "reduce_scatter_block", "scan", "scatter", "scatterv"};
+
+const char* const kRmaOps[] = {"put", "get", "accumulate", "get_accumulate", "fetch_and_op", "compare_and_swap"};
+const char* const kRmaSyncs[] = {"fence", "lock", "pscw"};
+
+// Collectives whose API-level record differs from RR-9038 on Open MPI 4.1.4 (docs/defects.md):
+// the defect id and the line of the report that shows it, with 4 processes and root 1.
+std::pair<std::string, std::string> collective_defect(const std::string& op) {
+  const std::string base = op.starts_with("i") && op != "iscatter" && op != "iscatterv" ? op.substr(1) : op;
+  if (base == "gather" || base == "gatherv" || base == "reduce") {
+    return {"all-to-one-recorded-by-root", "coll 1->0 count: recorded 1, sent 0"};
+  }
+  if (op == "scatterv" || op == "iscatterv") return {"scatterv-counts-root-itself", "coll 1->1 count: recorded 1, sent 0"};
+  if (base == "scan" || base == "exscan") {
+    return {"scan-record-off-by-one", "communicator mpimon_coll rank 3 A2A bytes: recorded 20, expected 0"};
+  }
+  if (op == "allgatherv") return {"composite-collectives-counted-twice", "coll 0->1 count: recorded 3, sent 1"};
+  if (op == "distgraph_neighbor_alltoall") return {"distgraph-neighbor-crash", "signal 11|Segmentation fault"};
+  if (op == "bcast_on_freed_comm") return {"freed-communicator-record-lost", "communicator mpimon_freed: no record"};
+  return {"", ""};
+}
+
+LedgerCheck point_to_point_check() {
+  LedgerCheck c;
+  c.classes = {TrafficClass::external};
+  c.must_be_empty = {TrafficClass::internal};  // the workload calls no collective
+  return c;
+}
+
+LedgerCheck classes_only(std::vector<TrafficClass> classes, bool records) {
+  LedgerCheck c;
+  c.classes = std::move(classes);
+  c.histograms = false;
+  c.communicator_records = records;
+  return c;
+}
+
+std::vector<ValidationCase> build_cases() {
+  std::vector<ValidationCase> cases;
+  cases.push_back({"p2p",
+                   "every send mode, 0 B to 256 KiB, self-sends, MPI_PROC_NULL, a derived datatype: E and histograms "
+                   "exact, I empty",
+                   "mpimon-p2p-ledger", {}, false, {1, 2, 3, 4}, {1, 2}, {}, point_to_point_check(), "", ""});
+  cases.push_back({"p2p.pml_ob1_monitoring", "the same with --mca pml ob1,monitoring (the working way to pin a PML)",
+                   "mpimon-p2p-ledger", {}, false, {2}, {1}, {{"pml", "ob1,monitoring"}}, point_to_point_check(), "",
+                   ""});
+  cases.push_back({"defect.persistent_send", "persistent sends (MPI_Send_init + MPI_Start) are not counted",
+                   "mpimon-p2p-ledger", {"persistent"}, false, {2}, {1, 2}, {}, point_to_point_check(),
+                   "persistent-send-uncounted", "external 0->1 bytes: recorded 0, sent [1-9]"});
+  cases.push_back({"defect.pml_list", "--mca pml ob1 (no monitoring in the list) silently disables monitoring",
+                   "mpimon-p2p-ledger", {}, false, {2}, {1}, {{"pml", "ob1"}}, point_to_point_check(),
+                   "pml-list-disables-monitoring", "the monitoring wrote no dump"});
+  // One-sided: the component is named, since what reaches the PML differs between them. A window
+  // on a single process cannot be created with Debian's Open MPI 4.1.4 (MPI_ERR_WIN, with or
+  // without monitoring), hence np >= 2.
+  const auto rma_check = classes_only({TrafficClass::osc_sent, TrafficClass::osc_recv}, false);
+  for (const char* component : {"rdma", "pt2pt"}) {
+    const bool default_component = std::string(component) == "rdma";
+    for (const char* op : kRmaOps) {
+      for (const char* sync : kRmaSyncs) {
+        cases.push_back({std::string("rma.") + component + "." + op + "." + sync,
+                         std::string("MPI_") + op + " from every rank to every rank in a " + sync + " epoch, osc/" +
+                             component + ": osc_sent and osc_recv exact",
+                         "mpimon-rma-ledger", {op, sync}, true,
+                         default_component ? std::vector<int>{2, 3} : std::vector<int>{3}, {2},
+                         {{"osc", std::string(component) + ",monitoring"}}, rma_check, "", ""});
+      }
+    }
+  }
+  cases.push_back({"defect.osc_list", "--mca osc rdma (no monitoring in the list) silently disables one-sided monitoring",
+                   "mpimon-rma-ledger", {"put", "fence"}, true, {2}, {2}, {{"osc", "rdma"}}, rma_check,
+                   "osc-list-disables-monitoring", "osc_sent 0->1 count: recorded 0, sent 1"});
+  cases.push_back({"defect.coll_list_crash",
+                   "--mca coll without monitoring in the list: segfault when a communicator is freed",
+                   "mpimon-rma-ledger", {"put", "fence"}, false, {2}, {2}, {{"coll", "tuned,self,libnbc,basic"}},
+                   rma_check, "coll-list-crash", "signal 11|Segmentation fault"});
+  for (const char* op : kCollectives) {
+    auto [defect, signature] = collective_defect(op);
+    cases.push_back({std::string("coll.") + op,
+                     std::string("MPI_") + op + " once on a named communicator: C matrix and O2A/A2O/A2A records as "
+                                                "RR-9038 documents them",
+                     "mpimon-coll-ledger", {op}, true, {4}, {2}, {}, classes_only({TrafficClass::coll}, true), defect,
+                     signature});
+  }
+  return cases;
+}
+
+std::string tail(const std::string& text, std::size_t lines) {
+  std::size_t pos = text.size();
+  for (std::size_t n = 0; n <= lines && pos != std::string::npos && pos > 0; ++n) pos = text.rfind('\n', pos - 1);
+  return pos == std::string::npos ? text : text.substr(pos + 1);
+}
+
+struct RunPaths {
+  std::string prof_prefix, ledger_prefix;
+};
+
+// Launches the case's program once under monitoring; returns "" on success, else what went wrong.
+std::string launch(const ValidationCase& c, int np, int mode, bool control, const RunPaths& paths,
+                   const SuiteOptions& options) {
+  std::vector<std::string> argv = split_words(options.launcher);
+  const bool open_mpi = is_open_mpi_launcher(options.launcher);
+  argv.insert(argv.end(), {"-np", std::to_string(np)});
+  if (open_mpi) argv.push_back("--oversubscribe");
+  auto mca = [&](const std::string& k, const std::string& v) { argv.insert(argv.end(), {"--mca", k, v}); };
+  mca("pml_monitoring_enable", std::to_string(mode));
+  mca("pml_monitoring_enable_output", "3");
+  mca("pml_monitoring_filename", paths.prof_prefix);
+  for (const auto& [k, v] : c.mca) mca(k, v);
+  argv.push_back((fs::path(options.programs_dir) / c.program).string());
+  argv.push_back(paths.ledger_prefix);
+  argv.insert(argv.end(), c.args.begin(), c.args.end());
+  if (control) argv.push_back("--control");
+  fs::create_directories(fs::path(paths.prof_prefix).parent_path());
+  LaunchResult r = run_process(argv, open_mpi ? open_mpi_environment() : std::map<std::string, std::string>{},
+                               std::chrono::seconds(options.timeout_seconds));
+  if (r.timed_out) return "killed after " + std::to_string(options.timeout_seconds) + " s\n" + tail(r.output, 20);
+  if (r.exit_code != 0) return "exit code " + std::to_string(r.exit_code) + "\n" + tail(r.output, 20);
+  return "";
+}
+
+std::vector<std::string> dump_files(const std::string& prefix, int np, std::string& missing) {
+  std::vector<std::string> files;
+  for (int r = 0; r < np; ++r) {
+    std::string f = prefix + "." + std::to_string(r) + ".prof";
+    if (!fs::exists(f)) {
+      missing = f;
+      return {};
+    }
+    files.push_back(f);
+  }
+  return files;
+}
+
+RecordedTraffic read_run(const std::vector<std::string>& files, const std::string& merged) {
+  merge_prof_files(files, merged, {});
+  MatrixFile file(merged);
+  return RecordedTraffic::read(file, file.default_dump());
+}
+
+void classify(const ValidationCase& c, const std::vector<std::string>& report, CaseResult& result) {
+  std::string joined;
+  for (const auto& line : report) joined += line + "\n";
+  if (!c.defect.empty()) {
+    if (std::regex_search(joined, std::regex(c.defect_signature))) {
+      result.outcome = Outcome::defect_present;
+      result.summary = "defect " + c.defect + " present, as pinned";
+    } else if (report.empty()) {
+      result.outcome = Outcome::defect_fixed;
+      result.summary = "defect " + c.defect + " is FIXED: the monitoring now agrees; update docs/defects.md";
+    } else {
+      result.outcome = Outcome::fails;
+      result.summary = "differs from the pinned defect " + c.defect + ": " + report.front();
+    }
+    return;
+  }
+  result.outcome = report.empty() ? Outcome::holds : Outcome::fails;
+  result.summary = report.empty() ? "exact" : std::to_string(report.size()) + " differences, first: " + report.front();
+}
+
+}  // namespace
+
+const std::vector<ValidationCase>& validation_cases() {
+  static const std::vector<ValidationCase> cases = build_cases();
+  return cases;
+}
+
+const char* outcome_name(Outcome o) {
+  switch (o) {
+    case Outcome::holds: return "holds";
+    case Outcome::fails: return "FAILS";
+    case Outcome::defect_present: return "defect present";
+    case Outcome::defect_fixed: return "DEFECT FIXED";
+    case Outcome::error: return "ERROR";
+  }
+  return "?";
+}
+
+bool outcome_expected(Outcome o) { return o == Outcome::holds || o == Outcome::defect_present; }
+
+CaseResult run_case(const ValidationCase& c, int np, int mode, const SuiteOptions& options) {
+  const auto start = std::chrono::steady_clock::now();
+  CaseResult result{c.name, np, mode, Outcome::error, "", {}, c.defect, 0};
+  const fs::path dir = fs::path(options.work_dir) / (c.name + ".mode" + std::to_string(mode) + ".np" + std::to_string(np));
+  fs::remove_all(dir);
+  const RunPaths run{(dir / "prof" / "run").string(), (dir / "ledger" / "run").string()};
+  const RunPaths control{(dir / "control" / "prof" / "control").string(), (dir / "control" / "ledger" / "control").string()};
+  try {
+    std::vector<std::string> report;
+    std::string failure = c.control ? launch(c, np, mode, true, control, options) : "";
+    if (failure.empty()) failure = launch(c, np, mode, false, run, options);
+    if (!failure.empty()) {
+      result.summary = "the run failed: " + failure.substr(0, failure.find('\n'));
+      result.details = {failure};
+      if (!c.defect.empty() && std::regex_search(failure, std::regex(c.defect_signature))) {
+        result.outcome = Outcome::defect_present;
+        result.summary = "defect " + c.defect + " present, as pinned (" + result.summary + ")";
+      }
+    } else {
+      std::string missing;
+      auto files = dump_files(run.prof_prefix, np, missing);
+      if (files.empty()) {
+        report.push_back(missing + ": missing; the monitoring wrote no dump");
+      } else {
+        RecordedTraffic recorded = read_run(files, (dir / "run.h5").string());
+        if (c.control) {
+          auto control_files = dump_files(control.prof_prefix, np, missing);
+          if (control_files.empty()) raise_error(Error::Kind::input, missing, "control run wrote no dump");
+          recorded = recorded.minus(read_run(control_files, (dir / "control.h5").string()), c.check);
+        }
+        std::vector<Ledger> ledgers;
+        for (int r = 0; r < np; ++r) ledgers.push_back(Ledger::read(run.ledger_prefix + "." + std::to_string(r) + ".ledger"));
+        for (const auto& m : compare_with_ledgers(recorded, ledgers, c.check)) report.push_back(m.what);
+      }
+      classify(c, report, result);
+      result.details = report;
+    }
+  } catch (const Error& e) {
+    result.outcome = Outcome::error;
+    result.summary = e.what();
+  }
+  result.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  return result;
+}
+
+}  // namespace mpimon::cli

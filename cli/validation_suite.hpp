@@ -1,0 +1,55 @@
+#pragma once
+// The validation suite behind `mpimon validate`: cases that run a ledger-keeping MPI program
+// under monitoring and compare what Open MPI recorded with what the program sent.
+
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "mpimon/ledger.hpp"
+
+namespace mpimon::cli {
+
+struct ValidationCase {
+  std::string name;               ///< e.g. "p2p", "rma.put.fence", "coll.gather"
+  std::string description;
+  std::string program;            ///< executable in the programs directory
+  std::vector<std::string> args;  ///< after the ledger prefix
+  bool control = false;           ///< also run with --control and subtract its dump
+  std::vector<int> process_counts;
+  std::vector<int> modes;         ///< pml_monitoring_enable values
+  std::vector<std::pair<std::string, std::string>> mca;
+  LedgerCheck check;
+  std::string defect;             ///< id in docs/defects.md when the case pins a defect
+  std::string defect_signature;   ///< regex the report matches while the defect is present
+};
+
+/// Every case, in a stable order.
+const std::vector<ValidationCase>& validation_cases();
+
+enum class Outcome { holds, fails, defect_present, defect_fixed, error };
+const char* outcome_name(Outcome o);
+/// holds and defect_present are what is expected; the others fail the suite.
+bool outcome_expected(Outcome o);
+
+struct CaseResult {
+  std::string name;
+  int np = 0, mode = 0;
+  Outcome outcome = Outcome::error;
+  std::string summary;               ///< one line for the table
+  std::vector<std::string> details;  ///< every mismatch, or the error output
+  std::string defect;
+  double seconds = 0;
+};
+
+struct SuiteOptions {
+  std::string launcher = "mpirun";
+  std::string programs_dir;
+  std::string work_dir;  ///< where runs go (a temporary directory when empty, removed after)
+  int timeout_seconds = 120;
+};
+
+/// Runs one case at one process count and monitoring mode.
+CaseResult run_case(const ValidationCase& c, int np, int mode, const SuiteOptions& options);
+
+}  // namespace mpimon::cli
