@@ -11,6 +11,7 @@ packages=(
   libboost-program-options-dev libboost-math-dev
   libbenchmark-dev libgtest-dev googletest
   clang libclang-rt-14-dev           # libFuzzer and sanitizer runtimes
+  python3-matplotlib                 # mpimon plot (analysis/scripts/plot_heatmaps.py)
 )
 
 missing=()

@@ -1,5 +1,6 @@
 #include "cli_support.hpp"
 
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <cerrno>
@@ -79,6 +80,9 @@ AtomicOutput::AtomicOutput(std::string path) : path_(std::move(path)) {
   temporary_ = path_ + ".tmp-XXXXXX";
   int fd = mkstemp(temporary_.data());
   if (fd < 0) raise_error(Error::Kind::system, path_, std::string("cannot create a file here: ") + std::strerror(errno));
+  const mode_t mask = umask(0);  // mkstemp makes the file private; give it the usual permissions
+  umask(mask);
+  fchmod(fd, 0666 & ~mask);
   close(fd);
   remove_on_interrupt(temporary_);
 }

@@ -20,6 +20,9 @@ namespace {
 [[noreturn]] void exec_child(const std::vector<std::string>& argv, const std::map<std::string, std::string>& env,
                              const std::string& directory, int out_fd) {
   setpgid(0, 0);  // own process group, so a timeout can kill mpirun and everything it started
+  // mpirun forwards its standard input to rank 0: never let it take the caller's.
+  int null_fd = open("/dev/null", O_RDONLY);
+  if (null_fd >= 0) dup2(null_fd, STDIN_FILENO);
   dup2(out_fd, STDOUT_FILENO);
   dup2(out_fd, STDERR_FILENO);
   if (!directory.empty() && chdir(directory.c_str()) != 0) _exit(126);

@@ -21,7 +21,12 @@ constexpr Subcommand kSubcommands[] = {
     {"merge", mpimon::cli::merge_command, "merge per-rank .prof files into one HDF5 file of matrices"},
     {"show", mpimon::cli::show_command, "summarise a merged HDF5 file"},
     {"export", mpimon::cli::export_command, "export matrices for TreeMatch or as profile2mat .mat files"},
-    {"validate", mpimon::cli::validate_command, "check the monitoring's matrices against ground truth under mpirun"},
+    {"validate", mpimon::cli::validate_dispatch, "check the monitoring's matrices against ground truth under mpirun"},
+    {"bench", mpimon::cli::bench_command, "measure the overhead of monitoring (pairs of launches, paired statistics)"},
+    {"pvars", mpimon::cli::pvars_command, "list the MPI_T performance variables of the MPI library"},
+    {"model", mpimon::cli::model_command, "predict the point-to-point traffic of a forced collective algorithm"},
+    {"plot", mpimon::cli::plot_command, "heatmaps of a forced collective: PML messages next to the PMPI view"},
+    {"stats", mpimon::cli::stats_command, "paired t-test and Wilcoxon test of off/on timings (a CSV of pairs)"},
 };
 
 void print_usage(std::ostream& out) {

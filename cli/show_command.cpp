@@ -1,10 +1,14 @@
 #include <algorithm>
 #include <cstdio>
+#include <fstream>
 #include <numeric>
 
 #include "cli_support.hpp"
 #include "commands.hpp"
+#include "mpimon/error.hpp"
 #include "mpimon/matrix_file.hpp"
+#include "mpimon/overhead.hpp"
+#include "overhead_report.hpp"
 
 namespace mpimon::cli {
 
@@ -67,21 +71,59 @@ void show_dump(const MatrixFile& file, const std::string& dump, std::size_t top)
 
 }  // namespace
 
+// An mpimon-overhead results file: its configuration, its launches, and the paired analysis.
+void show_overhead(const std::string& input, const std::string& csv, const std::string& launches_csv) {
+  OverheadResults results(input);
+  std::printf("%s: overhead results\n", input.c_str());
+  for (const auto& [k, v] : results.configuration()) std::printf("  %-22s %s\n", k.c_str(), v.c_str());
+  auto launches = results.launches();
+  std::size_t ok = 0;
+  for (const auto& l : launches) ok += l.status == "ok" ? 1 : 0;
+  std::printf("  launches: %zu, %zu ok\n", launches.size(), ok);
+  for (const auto& l : launches) {
+    if (l.status != "ok") {
+      std::printf("    failed: %s np %u pair %u %s: %s\n", l.key.transport.c_str(), l.key.np, l.key.pair,
+                  l.key.arm.c_str(), l.status.c_str());
+    }
+  }
+  auto cells = analyze_overhead(launches);
+  print_analysis(cells);
+  auto write = [](const std::string& path, auto&& writer) {
+    AtomicOutput out(path);
+    {
+      std::ofstream stream(out.temporary());
+      writer(stream);
+      if (!stream.flush()) raise_error(Error::Kind::system, path, "write error");
+    }
+    out.commit();
+  };
+  if (!csv.empty()) write(csv, [&](std::ostream& o) { write_analysis_csv(cells, o); });
+  if (!launches_csv.empty()) write(launches_csv, [&](std::ostream& o) { write_launches_csv(launches, o); });
+}
+
 int show_command(const std::string& name, const std::vector<std::string>& args) {
-  Command cmd{name, "FILE.h5 [--dump NAME] [--top N]",
-              "Prints a readable summary of a merged file: its dumps, the totals of each traffic class,\n"
-              "and the pairs that exchange the most point-to-point bytes."};
+  Command cmd{name, "FILE.h5 [--dump NAME] [--top N] [--csv OUT.csv] [--launches-csv OUT.csv]",
+              "Prints a readable summary of an mpimon HDF5 file. For merged matrices: the dumps, the totals\n"
+              "of each traffic class, and the pairs that exchange the most point-to-point bytes. For overhead\n"
+              "results: the sweep, its launches and the paired analysis (also as CSV with --csv)."};
   return run_command(cmd, [&] {
     po::options_description options("Options");
     std::string input, dump;
     std::size_t top = 0;
+    std::string csv, launches_csv;
     options.add_options()("dump", po::value(&dump), "show only this dump")(
         "top", po::value(&top)->default_value(10), "how many top talkers to list")(
-        "input", po::value(&input)->required(), "merged HDF5 file");
+        "csv", po::value(&csv), "overhead results: write the analysis table as CSV")(
+        "launches-csv", po::value(&launches_csv), "overhead results: write each launch's summaries as CSV")(
+        "input", po::value(&input)->required(), "merged HDF5 file or overhead results");
     po::positional_options_description positional;
     positional.add("input", 1);
     po::variables_map vm;
     if (!parse_options(cmd, args, options, positional, vm)) return kExitOk;
+    if (hdf5_format_of(input) == kOverheadFormat) {
+      show_overhead(input, csv, launches_csv);
+      return kExitOk;
+    }
     MatrixFile file(input);
     std::printf("%s: %s\n", input.c_str(), file.generator().c_str());
     std::vector<std::string> dumps = dump.empty() ? file.dumps() : std::vector<std::string>{dump};

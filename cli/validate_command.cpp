@@ -5,6 +5,7 @@
 #include <filesystem>
 #include <fstream>
 #include <iostream>
+#include <sstream>
 
 #include "cli_support.hpp"
 #include "commands.hpp"
@@ -85,12 +86,32 @@ std::string open_mpi_version(const std::string& launcher) {
   return r.exit_code == 0 ? first : "unknown (" + words[0] + " --version failed)";
 }
 
+// The monitoring components the library has, from ompi_info (empty if it cannot be run).
+std::vector<std::string> monitoring_components() {
+  std::vector<std::string> found;
+  LaunchResult r = run_process({"ompi_info", "--parsable"}, {}, std::chrono::seconds(60));
+  std::istringstream in(r.output);
+  for (std::string line; std::getline(in, line);) {
+    // e.g. mca:pml:monitoring:version:"component:4.1.4"
+    for (const char* framework : {"pml", "osc", "coll"}) {
+      std::string key = std::string("mca:") + framework + ":monitoring:version:\"component:";
+      if (!line.starts_with(key)) continue;
+      std::string version = line.substr(key.size());
+      if (!version.empty() && version.back() == '"') version.pop_back();
+      found.push_back(std::string(framework) + "/monitoring " + version);
+    }
+  }
+  return found;
+}
+
 void write_json(const std::string& path, const std::vector<std::pair<Selection, CaseResult>>& results,
                 const SuiteOptions& options) {
   std::ofstream out(path, std::ios::trunc);
   out << "{\n  \"generator\": \"mpimon " << kVersion << "\",\n  \"mpi_library\": \""
-      << json_escape(open_mpi_version(options.launcher)) << "\",\n  \"launcher\": \"" << json_escape(options.launcher)
-      << "\",\n  \"cases\": [\n";
+      << json_escape(open_mpi_version(options.launcher)) << "\",\n  \"monitoring_components\": [";
+  auto components = monitoring_components();
+  for (std::size_t i = 0; i < components.size(); ++i) out << (i ? ", " : "") << "\"" << json_escape(components[i]) << "\"";
+  out << "],\n  \"launcher\": \"" << json_escape(options.launcher) << "\",\n  \"cases\": [\n";
   for (std::size_t i = 0; i < results.size(); ++i) {
     const auto& [s, r] = results[i];
     out << "    {\"case\": \"" << json_escape(r.name) << "\", \"np\": " << r.np << ", \"pml_monitoring_enable\": "

@@ -66,15 +66,20 @@ std::vector<ValidationCase> build_cases() {
   cases.push_back({"p2p",
                    "every send mode, 0 B to 256 KiB, self-sends, MPI_PROC_NULL, a derived datatype: E and histograms "
                    "exact, I empty",
-                   "mpimon-p2p-ledger", {}, false, {1, 2, 3, 4}, {1, 2}, {}, point_to_point_check(), "", ""});
+                   "mpimon-p2p-ledger", {}, false, false, {1, 2, 3, 4}, {1, 2}, {}, point_to_point_check(), "", ""});
   cases.push_back({"p2p.pml_ob1_monitoring", "the same with --mca pml ob1,monitoring (the working way to pin a PML)",
-                   "mpimon-p2p-ledger", {}, false, {2}, {1}, {{"pml", "ob1,monitoring"}}, point_to_point_check(), "",
+                   "mpimon-p2p-ledger", {}, false, false, {2}, {1}, {{"pml", "ob1,monitoring"}}, point_to_point_check(), "",
+                   ""});
+  // Communicator splitting sends internal messages (in E with mode 1): a control run removes them.
+  cases.push_back({"p2p.subcomm",
+                   "the same on two halves of the world, communicator ranks reversed: peers in MPI_COMM_WORLD numbering",
+                   "mpimon-p2p-ledger", {"--subcomm"}, true, false, {3, 4}, {1, 2}, {}, point_to_point_check(), "",
                    ""});
   cases.push_back({"defect.persistent_send", "persistent sends (MPI_Send_init + MPI_Start) are not counted",
-                   "mpimon-p2p-ledger", {"persistent"}, false, {2}, {1, 2}, {}, point_to_point_check(),
+                   "mpimon-p2p-ledger", {"persistent"}, false, false, {2}, {1, 2}, {}, point_to_point_check(),
                    "persistent-send-uncounted", "external 0->1 bytes: recorded 0, sent [1-9]"});
   cases.push_back({"defect.pml_list", "--mca pml ob1 (no monitoring in the list) silently disables monitoring",
-                   "mpimon-p2p-ledger", {}, false, {2}, {1}, {{"pml", "ob1"}}, point_to_point_check(),
+                   "mpimon-p2p-ledger", {}, false, false, {2}, {1}, {{"pml", "ob1"}}, point_to_point_check(),
                    "pml-list-disables-monitoring", "the monitoring wrote no dump"});
   // One-sided: the component is named, since what reaches the PML differs between them. A window
   // on a single process cannot be created with Debian's Open MPI 4.1.4 (MPI_ERR_WIN, with or
@@ -87,28 +92,56 @@ std::vector<ValidationCase> build_cases() {
         cases.push_back({std::string("rma.") + component + "." + op + "." + sync,
                          std::string("MPI_") + op + " from every rank to every rank in a " + sync + " epoch, osc/" +
                              component + ": osc_sent and osc_recv exact",
-                         "mpimon-rma-ledger", {op, sync}, true,
+                         "mpimon-rma-ledger", {op, sync}, true, false,
                          default_component ? std::vector<int>{2, 3} : std::vector<int>{3}, {2},
                          {{"osc", std::string(component) + ",monitoring"}}, rma_check, "", ""});
       }
     }
   }
   cases.push_back({"defect.osc_list", "--mca osc rdma (no monitoring in the list) silently disables one-sided monitoring",
-                   "mpimon-rma-ledger", {"put", "fence"}, true, {2}, {2}, {{"osc", "rdma"}}, rma_check,
+                   "mpimon-rma-ledger", {"put", "fence"}, true, false, {2}, {2}, {{"osc", "rdma"}}, rma_check,
                    "osc-list-disables-monitoring", "osc_sent 0->1 count: recorded 0, sent 1"});
   cases.push_back({"defect.coll_list_crash",
                    "--mca coll without monitoring in the list: segfault when a communicator is freed",
-                   "mpimon-rma-ledger", {"put", "fence"}, false, {2}, {2}, {{"coll", "tuned,self,libnbc,basic"}},
+                   "mpimon-rma-ledger", {"put", "fence"}, false, false, {2}, {2}, {{"coll", "tuned,self,libnbc,basic"}},
                    rma_check, "coll-list-crash", "signal 11|Segmentation fault"});
   for (const char* op : kCollectives) {
     auto [defect, signature] = collective_defect(op);
     cases.push_back({std::string("coll.") + op,
                      std::string("MPI_") + op + " once on a named communicator: C matrix and O2A/A2O/A2A records as "
                                                 "RR-9038 documents them",
-                     "mpimon-coll-ledger", {op}, true, {4}, {2}, {}, classes_only({TrafficClass::coll}, true), defect,
+                     "mpimon-coll-ledger", {op}, true, false, {4}, {2}, {}, classes_only({TrafficClass::coll}, true), defect,
                      signature});
   }
+  // MPI_T: the counters read in-process around known traffic.
+  const LedgerCheck in_process = classes_only({}, false);
+  cases.push_back({"mpit.coll_osc",
+                   "coll_monitoring_messages_*, osc_monitoring_messages_* and coll_monitoring_a2a_count read through "
+                   "MPI_T around known traffic: deltas = ledger",
+                   "mpimon-mpit-ledger", {"coll_osc"}, false, true, {2, 3}, {2}, {}, in_process, "", ""});
+  cases.push_back({"mpit.pml", "pml_monitoring_messages_count/size read through MPI_T: deltas = ledger",
+                   "mpimon-mpit-ledger", {"pml"}, false, true, {2, 3}, {2}, {}, in_process,
+                   "pml-mpit-invalid-after-init", "UNSUPPORTED pml_monitoring_messages_count"});
+  cases.push_back({"mpit.stop", "stopping one MPI_T handle must leave another counting", "mpimon-mpit-ledger",
+                   {"stop"}, false, true, {2}, {2}, {}, in_process, "stopping-one-handle-stops-all",
+                   "after stopping another handle: read 0, ledger 1"});
+  cases.push_back({"mpit.flush",
+                   "two phases flushed to files with pml_monitoring_flush: each phase's dump = its ledger",
+                   "mpimon-mpit-ledger", {"flush"}, false, true, {2}, {2}, {}, in_process,
+                   "pml-mpit-invalid-after-init", "UNSUPPORTED pml_monitoring_flush"});
   return cases;
+}
+
+// The findings a self-checking program printed.
+std::vector<std::string> reported_lines(const std::string& output, bool& checked) {
+  std::vector<std::string> lines;
+  std::istringstream in(output);
+  checked = false;
+  for (std::string line; std::getline(in, line);) {
+    if (line.starts_with("MISMATCH ") || line.starts_with("UNSUPPORTED ")) lines.push_back(line);
+    checked |= line.starts_with("CHECKED ") || line.starts_with("UNSUPPORTED ");
+  }
+  return lines;
 }
 
 std::string tail(const std::string& text, std::size_t lines) {
@@ -123,7 +156,7 @@ struct RunPaths {
 
 // Launches the case's program once under monitoring; returns "" on success, else what went wrong.
 std::string launch(const ValidationCase& c, int np, int mode, bool control, const RunPaths& paths,
-                   const SuiteOptions& options) {
+                   const SuiteOptions& options, std::string* output = nullptr) {
   std::vector<std::string> argv = split_words(options.launcher);
   const bool open_mpi = is_open_mpi_launcher(options.launcher);
   argv.insert(argv.end(), {"-np", std::to_string(np)});
@@ -140,6 +173,7 @@ std::string launch(const ValidationCase& c, int np, int mode, bool control, cons
   fs::create_directories(fs::path(paths.prof_prefix).parent_path());
   LaunchResult r = run_process(argv, open_mpi ? open_mpi_environment() : std::map<std::string, std::string>{},
                                std::chrono::seconds(options.timeout_seconds));
+  if (output) *output = r.output;
   if (r.timed_out) return "killed after " + std::to_string(options.timeout_seconds) + " s\n" + tail(r.output, 20);
   if (r.exit_code != 0) return "exit code " + std::to_string(r.exit_code) + "\n" + tail(r.output, 20);
   return "";
@@ -213,8 +247,9 @@ CaseResult run_case(const ValidationCase& c, int np, int mode, const SuiteOption
   const RunPaths control{(dir / "control" / "prof" / "control").string(), (dir / "control" / "ledger" / "control").string()};
   try {
     std::vector<std::string> report;
+    std::string output;
     std::string failure = c.control ? launch(c, np, mode, true, control, options) : "";
-    if (failure.empty()) failure = launch(c, np, mode, false, run, options);
+    if (failure.empty()) failure = launch(c, np, mode, false, run, options, &output);
     if (!failure.empty()) {
       result.summary = "the run failed: " + failure.substr(0, failure.find('\n'));
       result.details = {failure};
@@ -222,6 +257,12 @@ CaseResult run_case(const ValidationCase& c, int np, int mode, const SuiteOption
         result.outcome = Outcome::defect_present;
         result.summary = "defect " + c.defect + " present, as pinned (" + result.summary + ")";
       }
+    } else if (c.self_checking) {
+      bool checked = false;
+      report = reported_lines(output, checked);
+      if (!checked) raise_error(Error::Kind::input, c.program, "printed no CHECKED line:\n" + tail(output, 20));
+      classify(c, report, result);
+      result.details = report;
     } else {
       std::string missing;
       auto files = dump_files(run.prof_prefix, np, missing);
@@ -229,6 +270,7 @@ CaseResult run_case(const ValidationCase& c, int np, int mode, const SuiteOption
         report.push_back(missing + ": missing; the monitoring wrote no dump");
       } else {
         RecordedTraffic recorded = read_run(files, (dir / "run.h5").string());
+        for (const auto& m : histogram_consistency(recorded)) report.push_back(m.what);
         if (c.control) {
           auto control_files = dump_files(control.prof_prefix, np, missing);
           if (control_files.empty()) raise_error(Error::Kind::input, missing, "control run wrote no dump");

@@ -16,6 +16,9 @@ struct ValidationCase {
   std::string program;            ///< executable in the programs directory
   std::vector<std::string> args;  ///< after the ledger prefix
   bool control = false;           ///< also run with --control and subtract its dump
+  /// The program compares what it can read in-process (MPI_T variables) with its ledger itself and
+  /// prints MISMATCH / UNSUPPORTED / CHECKED lines; those lines are the report.
+  bool self_checking = false;
   std::vector<int> process_counts;
   std::vector<int> modes;         ///< pml_monitoring_enable values
   std::vector<std::pair<std::string, std::string>> mca;

@@ -69,7 +69,11 @@ Handle create_file(const std::string& path) {
   Handle fcpl(check(H5Pcreate(H5P_FILE_CREATE), path, "property list"));
   check_status(H5Pset_link_creation_order(fcpl.get(), H5P_CRT_ORDER_TRACKED | H5P_CRT_ORDER_INDEXED), path,
                "creation order");
-  return Handle(check(H5Fcreate(path.c_str(), H5F_ACC_TRUNC, fcpl.get(), H5P_DEFAULT), path, "creating the file"));
+  // The 1.8 file format stores large attributes (the rank list of a 16384-rank dump) densely;
+  // the original format caps an object's attributes at 64 KiB.
+  Handle fapl(check(H5Pcreate(H5P_FILE_ACCESS), path, "property list"));
+  check_status(H5Pset_libver_bounds(fapl.get(), H5F_LIBVER_V18, H5F_LIBVER_LATEST), path, "format version");
+  return Handle(check(H5Fcreate(path.c_str(), H5F_ACC_TRUNC, fcpl.get(), fapl.get()), path, "creating the file"));
 }
 
 Handle open_file_readonly(const std::string& path) {
@@ -280,6 +284,38 @@ void write_strings(hid_t parent, const std::string& name, std::span<const std::s
   }
 }
 
+void write_doubles(hid_t parent, const std::string& name, std::span<const double> values, const std::string& where) {
+  std::string path = join(where, name);
+  const hsize_t dims[] = {values.size()};
+  Handle space = simple_space(dims, path);
+  Handle ds(check(H5Dcreate2(parent, name.c_str(), H5T_IEEE_F64LE, space.get(), H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT),
+                  path, "creating dataset"));
+  if (!values.empty()) {
+    check_status(H5Dwrite(ds.get(), H5T_NATIVE_DOUBLE, H5S_ALL, H5S_ALL, H5P_DEFAULT, values.data()), path, "writing");
+  }
+}
+
+std::vector<double> read_doubles(hid_t dataset, const std::string& where) {
+  Handle type(check(H5Dget_type(dataset), where, "type"));
+  if (H5Tget_class(type.get()) != H5T_FLOAT) raise_error(Error::Kind::format, where, "expected floating point");
+  Handle space(check(H5Dget_space(dataset), where, "dataspace"));
+  hssize_t n = H5Sget_simple_extent_npoints(space.get());
+  std::vector<double> out(static_cast<std::size_t>(std::max<hssize_t>(n, 0)));
+  if (!out.empty()) {
+    check_status(H5Dread(dataset, H5T_NATIVE_DOUBLE, H5S_ALL, H5S_ALL, H5P_DEFAULT, out.data()), where, "reading");
+  }
+  return out;
+}
+
+Handle open_file_readwrite(const std::string& path) {
+  silence_errors();
+  return Handle(check(H5Fopen(path.c_str(), H5F_ACC_RDWR, H5P_DEFAULT), path, "opening the file for writing"));
+}
+
+void remove_if_exists(hid_t parent, const std::string& name, const std::string& where) {
+  if (exists(parent, name)) check_status(H5Ldelete(parent, name.c_str(), H5P_DEFAULT), join(where, name), "deleting");
+}
+
 std::vector<hsize_t> dataset_dims(hid_t dataset, const std::string& where) {
   Handle space(check(H5Dget_space(dataset), where, "dataspace"));
   int rank = H5Sget_simple_extent_ndims(space.get());
@@ -342,6 +378,9 @@ RowAppender::RowAppender(hid_t parent, const std::string& name, hsize_t columns,
   Handle space(check(H5Screate_simple(2, dims, max_dims), where_, "dataspace"));
   Handle dcpl(check(H5Pcreate(H5P_DATASET_CREATE), where_, "property list"));
   check_status(H5Pset_chunk(dcpl.get(), 2, chunk), where_, "chunking");
+  // Lossless integer packing: each chunk stores values in the bits its range needs. Histogram
+  // counts are small, so this shrinks them several times at little cost (deflate costs more).
+  check_status(H5Pset_scaleoffset(dcpl.get(), H5Z_SO_INT, H5Z_SO_INT_MINBITS_DEFAULT), where_, "scale-offset filter");
   dataset_ = Handle(check(H5Dcreate2(parent, name.c_str(), H5T_STD_U64LE, space.get(), H5P_DEFAULT, dcpl.get(),
                                      H5P_DEFAULT),
                           where_, "creating dataset"));

@@ -70,6 +70,12 @@ void write_dataset(hid_t parent, const std::string& name, std::span<const std::i
                    const std::string& where);
 void write_strings(hid_t parent, const std::string& name, std::span<const std::string> values,
                    const std::string& where);
+void write_doubles(hid_t parent, const std::string& name, std::span<const double> values, const std::string& where);
+std::vector<double> read_doubles(hid_t dataset, const std::string& where);
+/// Opens a file for appending (read-write).
+Handle open_file_readwrite(const std::string& path);
+/// Deletes a link if it exists (the space is not reclaimed, which is fine for small tables).
+void remove_if_exists(hid_t parent, const std::string& name, const std::string& where);
 
 /// Dims of a dataset.
 std::vector<hsize_t> dataset_dims(hid_t dataset, const std::string& where);

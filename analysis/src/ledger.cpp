@@ -287,6 +287,28 @@ void compare_communicator_records(const RecordedTraffic& recorded, const std::ve
 
 }  // namespace
 
+std::vector<Mismatch> histogram_consistency(const RecordedTraffic& recorded) {
+  std::vector<Mismatch> out;
+  const SparseMatrix& external = recorded.count[static_cast<std::size_t>(TrafficClass::external)];
+  const SparseMatrix& internal = recorded.count[static_cast<std::size_t>(TrafficClass::internal)];
+  auto histograms = histograms_by_pair(recorded.histograms);
+  for (std::uint32_t i = 0; i < recorded.nprocs; ++i) {
+    for (std::uint32_t j = 0; j < recorded.nprocs; ++j) {
+      const std::uint64_t messages = external.at(i, j) + internal.at(i, j);
+      auto it = histograms.find({i, j});
+      std::uint64_t counted = 0;
+      if (it != histograms.end()) {
+        for (auto v : it->second) counted += v;
+      }
+      if (counted != messages) {
+        out.push_back({"histogram " + pair_name(i, j) + " counts " + std::to_string(counted) +
+                       " messages, E + I say " + std::to_string(messages)});
+      }
+    }
+  }
+  return out;
+}
+
 std::vector<Mismatch> compare_with_ledgers(const RecordedTraffic& recorded, const std::vector<Ledger>& ledgers,
                                            const LedgerCheck& check) {
   std::vector<Mismatch> out;

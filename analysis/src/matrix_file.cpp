@@ -9,6 +9,11 @@ namespace mpimon {
 
 std::string_view metric_name(Metric m) { return m == Metric::count ? "count" : "bytes"; }
 
+std::string hdf5_format_of(const std::string& path) {
+  h5::Handle file = h5::open_file_readonly(path);
+  return h5::has_attribute(file.get(), "format") ? h5::read_string_attribute(file.get(), "format", path) : "";
+}
+
 struct MatrixFile::Impl {
   std::string path;
   h5::Handle file;

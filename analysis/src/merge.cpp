@@ -1,5 +1,6 @@
 #include "mpimon/merge.hpp"
 
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <cerrno>
@@ -7,6 +8,7 @@
 #include <cstdlib>
 #include <ctime>
 #include <filesystem>
+#include <future>
 #include <map>
 #include <optional>
 #include <tuple>
@@ -314,6 +316,10 @@ std::string temporary_path_for(const std::string& output) {
   std::string pattern = output + ".tmp-XXXXXX";
   int fd = mkstemp(pattern.data());
   if (fd < 0) raise_error(Error::Kind::system, output, std::string("cannot create a file here: ") + std::strerror(errno));
+  // mkstemp makes the file private; the result should have the permissions any new file gets.
+  const mode_t mask = umask(0);
+  umask(mask);
+  fchmod(fd, 0666 & ~mask);
   close(fd);
   return pattern;
 }
@@ -342,8 +348,18 @@ std::vector<DumpSummary> merge_prof_files(const std::vector<std::string>& paths,
       std::size_t done = 0;
       for (const auto& dump : dumps) {
         DumpWriter writer(file.get(), dump, options);
-        for (const auto& [rank, path] : dump.files) {
-          writer.add(rank, path, read_prof_file(path, rank));
+        // Reading and parsing the next file overlaps with writing the current one; errors still
+        // surface in file order, through the future.
+        auto read = [&dump](std::size_t i) {
+          return std::async(std::launch::async, [&dump, i] {
+            return read_prof_file(dump.files[i].second, dump.files[i].first);
+          });
+        };
+        std::future<RankProfile> next = read(0);
+        for (std::size_t i = 0; i < dump.files.size(); ++i) {
+          RankProfile profile = next.get();
+          if (i + 1 < dump.files.size()) next = read(i + 1);
+          writer.add(dump.files[i].first, dump.files[i].second, profile);
           if (progress) progress(++done, paths.size());
         }
         summaries.push_back(writer.finish());

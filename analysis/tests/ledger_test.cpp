@@ -70,3 +70,29 @@ TEST(CompareWithLedgers, FindsEveryDifference) {
 
 }  // namespace
 }  // namespace mpimon
+
+namespace mpimon {
+namespace {
+
+TEST(HistogramConsistency, RealDumpsCountEveryPointToPointMessage) {
+  TempDir dir;
+  std::vector<std::string> files;
+  for (int r = 0; r < 3; ++r) files.push_back(test::data_path("real/mode2_sample." + std::to_string(r) + ".prof"));
+  merge_prof_files(files, dir.file("m.h5"), {});
+  MatrixFile file(dir.file("m.h5"));
+  EXPECT_TRUE(histogram_consistency(RecordedTraffic::read(file, "mode2_sample")).empty());
+}
+
+TEST(HistogramConsistency, ReportsAHistogramThatMissesMessages) {
+  TempDir dir;
+  auto f0 = dir.write("d.0.prof", "# POINT TO POINT\nE\t0\t1\t8 bytes\t2 msgs sent\t" +
+                                      histogram_text({{4, 1}}) + "\n# OSC\n# COLLECTIVES\n");
+  merge_prof_files({f0}, dir.file("m.h5"), {});
+  MatrixFile file(dir.file("m.h5"));
+  auto found = histogram_consistency(RecordedTraffic::read(file, "d"));
+  ASSERT_EQ(found.size(), 1u);
+  EXPECT_EQ(found[0].what, "histogram 0->1 counts 1 messages, E + I say 2");
+}
+
+}  // namespace
+}  // namespace mpimon

@@ -98,6 +98,10 @@ struct RecordedTraffic {
   [[nodiscard]] RecordedTraffic minus(const RecordedTraffic& control, const LedgerCheck& check) const;
 };
 
+/// The monitoring against itself: every pair's histogram must count exactly the pair's external
+/// plus internal messages (what the histogram covers, docs/prof-format.md).
+std::vector<Mismatch> histogram_consistency(const RecordedTraffic& recorded);
+
 /// Compares what a run recorded with the ledgers of all its ranks.
 std::vector<Mismatch> compare_with_ledgers(const RecordedTraffic& recorded, const std::vector<Ledger>& ledgers,
                                            const LedgerCheck& check);

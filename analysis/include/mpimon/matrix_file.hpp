@@ -16,6 +16,10 @@ namespace mpimon {
 inline constexpr std::string_view kMatricesFormat = "mpimon-matrices";
 inline constexpr std::uint64_t kMatricesFormatVersion = 1;
 
+/// The `format` attribute of an HDF5 file's root ("" when it has none); throws if the file is not
+/// readable HDF5. Tells mpimon's file kinds apart.
+std::string hdf5_format_of(const std::string& path);
+
 enum class Metric { count, bytes };
 std::string_view metric_name(Metric m);
 

@@ -1,0 +1,101 @@
+#pragma once
+/// \file
+/// \brief Results of the overhead harness (docs/overhead-format.md): every launch's raw samples,
+/// their summaries, and the paired analysis of monitoring off against each other arm.
+
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <set>
+#include <string>
+#include <tuple>
+#include <vector>
+
+#include "mpimon/stats.hpp"
+
+namespace mpimon {
+
+inline constexpr std::string_view kOverheadFormat = "mpimon-overhead";
+inline constexpr std::uint64_t kOverheadFormatVersion = 1;
+
+/// The per-iteration maxima over ranks of one benchmark (one operation at one size) in one launch.
+struct BenchmarkSamples {
+  std::string op;
+  std::uint64_t size = 0;
+  std::vector<double> ns;
+};
+
+/// Reads the samples file of mpimon-overhead-bench: `op<TAB>size<TAB>v1,v2,...` per line.
+std::vector<BenchmarkSamples> read_bench_samples(const std::string& path);
+
+/// Median, quantiles (R's default type 7), mean, min, max of one benchmark's samples, and the
+/// interquartile mean (mean of the samples between the quartiles), the statistic the paired
+/// analysis uses: robust to outliers like the median, but it moves smoothly with a shift smaller
+/// than the timer's granularity, where the median of quantised samples jumps by whole steps.
+struct SampleSummary {
+  double median = 0, q1 = 0, q3 = 0, d1 = 0, d9 = 0, mean = 0, min = 0, max = 0, iqm = 0;
+};
+SampleSummary summarize(const std::vector<double>& ns);
+
+/// What identifies a launch within a sweep.
+struct LaunchKey {
+  std::string transport;  ///< "shared" or "tcp"
+  std::uint32_t np = 0;
+  std::uint32_t pair = 0;  ///< 1-based
+  std::string arm;         ///< "off", "on", "mpit_off", "delay<NS>"
+  auto operator<=>(const LaunchKey&) const = default;
+};
+
+struct LaunchRecord {
+  LaunchKey key;
+  std::uint32_t position = 0;  ///< order of the arm within its pair
+  std::string status;          ///< "ok", or why not ("exit code 1", "timeout after 600 s", ...)
+  double seconds = 0;
+  std::string command;
+  std::string benchmark_json;  ///< Google Benchmark's JSON output (context included)
+  /// Calibration launches: the mean time of the delay library's spins, as the library timed them
+  /// (the same clock reads in both arms, so the arms' difference is the cost really injected).
+  std::optional<double> spin_mean_ns;
+  std::vector<BenchmarkSamples> benchmarks;
+};
+
+/// One cell of a heatmap: an arm against "off" for one transport, process count, op and size.
+struct OverheadCell {
+  std::string transport, arm, op;
+  std::uint32_t np = 0;
+  std::uint64_t size = 0;
+  PairedAnalysis analysis;           ///< on the launches' interquartile means, in ns per call
+  Estimate per_process;              ///< difference per call per process
+  std::optional<double> p_adjusted;  ///< Benjamini-Hochberg over the cells of the same heatmap
+};
+
+/// Reads and appends to a results file; every append is flushed and closed, so an interrupted
+/// sweep keeps all finished launches.
+class OverheadResults {
+ public:
+  /// Creates `path` with the sweep's configuration (string attributes, recorded as given).
+  static void create(const std::string& path, const std::map<std::string, std::string>& configuration);
+  explicit OverheadResults(std::string path);
+
+  [[nodiscard]] std::map<std::string, std::string> configuration() const;
+  [[nodiscard]] std::vector<LaunchRecord> launches() const;
+  /// The keys of launches that finished with status "ok".
+  [[nodiscard]] std::set<LaunchKey> completed() const;
+  void append(const LaunchRecord& launch);
+  /// Replaces the /analysis table.
+  void write_analysis(const std::vector<OverheadCell>& cells);
+
+ private:
+  std::string path_;
+};
+
+/// Pairs each arm's launches with the "off" launch of the same transport, np and pair, and runs the
+/// paired analysis of their interquartile means per (op, size); Benjamini-Hochberg per heatmap (transport,
+/// arm, op).
+std::vector<OverheadCell> analyze_overhead(const std::vector<LaunchRecord>& launches, double confidence = 0.95);
+
+/// For a calibration sweep: the mean over pairs of the spin time of the delay arm minus the off
+/// arm's, per transport and np: the cost the library really added to each call.
+std::map<std::pair<std::string, std::uint32_t>, double> injected_cost(const std::vector<LaunchRecord>& launches);
+
+}  // namespace mpimon

@@ -1,0 +1,99 @@
+#pragma once
+/// \file
+/// \brief Paired statistics for monitoring-overhead measurements (docs/statistics.md).
+///
+/// The unit of analysis is a pair of launches, one with monitoring off and one with it on, each
+/// summarised by one number (e.g. the median time per call of that launch). Iterations pooled
+/// across launches are not independent and must not be fed in here.
+///
+/// Every function reports bad input (size mismatch, no pairs, non-finite values) as an
+/// mpimon::Error of kind input. Quantities that are undefined for the data given (a t-test on
+/// one pair, or on constant differences) are absent, with a reason, never NaN.
+
+#include <cstddef>
+#include <optional>
+#include <span>
+#include <string>
+#include <vector>
+
+namespace mpimon {
+
+/// A closed interval [low, high], low <= high.
+struct Interval {
+  double low = 0;
+  double high = 0;
+};
+
+/// Paired Student t-test on the differences on - off (the one-sample t-test of their mean).
+struct StudentTTest {
+  double t = 0;
+  double df = 0;       ///< n - 1
+  double p_value = 1;  ///< two-sided
+  Interval ci;         ///< of the mean difference, at PairedAnalysis::confidence
+};
+
+/// Wilcoxon signed-rank test on the differences, computed as R's wilcox.test(paired = TRUE).
+struct WilcoxonSignedRank {
+  std::size_t n = 0;      ///< non-zero differences, the ones ranked
+  std::size_t zeros = 0;  ///< zero differences, dropped before ranking
+  bool ties = false;      ///< equal |differences| among the ranked ones (they get average ranks)
+  bool exact = false;     ///< exact null distribution; else normal approximation
+  double v = 0;           ///< sum of the ranks of the positive differences (R's V)
+  double p_value = 1;     ///< two-sided
+};
+
+/// An estimate of the mean difference with its confidence interval (absent without a t-test).
+struct Estimate {
+  double value = 0;
+  std::optional<Interval> ci;
+};
+
+struct PairedAnalysis {
+  std::size_t n = 0;         ///< pairs
+  double confidence = 0.95;  ///< of the intervals; the significance level is 1 - confidence
+  double mean_off = 0;
+  double mean_on = 0;
+  double mean_difference = 0;             ///< mean of on - off
+  std::optional<double> sd_difference;    ///< sample sd of on - off; needs n >= 2
+  std::optional<StudentTTest> t_test;     ///< absent when undefined, see t_test_unavailable
+  std::string t_test_unavailable;         ///< why there is no t-test ("" when there is one)
+  /// mean_difference / mean_off, and the t-test's interval divided by mean_off (mean_off taken
+  /// as exact); a fraction, 0.05 = 5 %. Absent when mean_off <= 0.
+  std::optional<Estimate> relative;
+  std::optional<WilcoxonSignedRank> wilcoxon;  ///< absent when every difference is zero
+
+  /// Whether the t-test rejects "no difference" at 1 - confidence (its CI excludes 0).
+  [[nodiscard]] bool significant() const;
+};
+
+/// Analyses pairs (off[i], on[i]). Throws mpimon::Error when the sizes differ, there are no
+/// pairs, a value is not finite, or confidence is not in (0, 1).
+PairedAnalysis paired_analysis(std::span<const double> off, std::span<const double> on, double confidence = 0.95);
+
+/// The mean difference and its CI divided by a process count: "difference per call per process"
+/// when the timings are per call of a collective over `processes` ranks. Throws when processes == 0.
+Estimate per_process(const PairedAnalysis& analysis, std::size_t processes);
+
+/// Wilcoxon signed-rank test of "the differences are symmetric about 0". Zeros are dropped and
+/// ties get average ranks, as in R; the p-value is exact for fewer than 50 non-zero differences
+/// without ties or zeros, otherwise the normal approximation with tie and continuity corrections.
+/// Returns nothing when no difference is non-zero.
+std::optional<WilcoxonSignedRank> wilcoxon_signed_rank(std::span<const double> differences);
+
+/// Benjamini-Hochberg adjusted p-values, in the order given (R's p.adjust(p, "BH")). Throws when
+/// a p-value is not in [0, 1].
+std::vector<double> benjamini_hochberg(std::span<const double> p);
+
+/// Two columns of paired timings read from a text file.
+struct PairedSamples {
+  std::vector<double> off;
+  std::vector<double> on;
+  std::vector<std::string> header;  ///< the header line's fields, when there is one
+};
+
+/// Reads "off on" pairs, one per line, separated by a comma or by whitespace. Blank lines and
+/// everything after '#' are ignored; a first line with no number in it is a header. Errors name
+/// path:line, e.g. "runs.csv:7: expected 2 numbers, found 3".
+PairedSamples read_paired_samples(const std::string& path);
+
+}  // namespace mpimon

@@ -1,0 +1,328 @@
+#include "mpimon/overhead.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <fstream>
+#include <limits>
+#include <numeric>
+#include <sstream>
+
+#include "h5.hpp"
+#include "mpimon/error.hpp"
+
+namespace mpimon {
+
+std::vector<BenchmarkSamples> read_bench_samples(const std::string& path) {
+  std::ifstream in(path);
+  if (!in) raise_input_error(path, 0, "cannot open");
+  std::vector<BenchmarkSamples> out;
+  std::string line;
+  std::size_t number = 0;
+  while (std::getline(in, line)) {
+    ++number;
+    if (line.empty()) continue;
+    std::istringstream fields(line);
+    BenchmarkSamples b;
+    std::string size, values;
+    if (!std::getline(fields, b.op, '\t') || !std::getline(fields, size, '\t') || !std::getline(fields, values)) {
+      raise_input_error(path, number, "expected op<TAB>size<TAB>values");
+    }
+    try {
+      std::size_t used = 0;
+      b.size = std::stoull(size, &used);
+      if (used != size.size()) throw std::invalid_argument(size);
+      std::istringstream list(values);
+      for (std::string v; std::getline(list, v, ',');) {
+        double x = std::stod(v, &used);
+        if (used != v.size() || !std::isfinite(x) || x < 0) throw std::invalid_argument(v);
+        b.ns.push_back(x);
+      }
+    } catch (const std::exception&) {
+      raise_input_error(path, number, "not a size and a list of non-negative numbers");
+    }
+    if (b.ns.empty()) raise_input_error(path, number, "no samples");
+    out.push_back(std::move(b));
+  }
+  if (out.empty()) raise_input_error(path, 0, "no benchmark in the samples file");
+  return out;
+}
+
+namespace {
+
+// Quantile of sorted data, linear interpolation between order statistics (R's type 7).
+double quantile(const std::vector<double>& sorted, double q) {
+  const double h = (static_cast<double>(sorted.size()) - 1) * q;
+  const auto lo = static_cast<std::size_t>(std::floor(h));
+  const std::size_t hi = std::min(lo + 1, sorted.size() - 1);
+  return sorted[lo] + (h - static_cast<double>(lo)) * (sorted[hi] - sorted[lo]);
+}
+
+}  // namespace
+
+SampleSummary summarize(const std::vector<double>& ns) {
+  if (ns.empty()) raise_error(Error::Kind::input, "", "no samples to summarise");
+  std::vector<double> s = ns;
+  std::sort(s.begin(), s.end());
+  SampleSummary r{quantile(s, 0.5), quantile(s, 0.25), quantile(s, 0.75), quantile(s, 0.1), quantile(s, 0.9),
+                  std::accumulate(s.begin(), s.end(), 0.0) / static_cast<double>(s.size()), s.front(), s.back(), 0};
+  // The middle half: from the first to the third quartile's order statistics.
+  const std::size_t lo = s.size() / 4, hi = std::max(lo + 1, s.size() - s.size() / 4);
+  r.iqm = std::accumulate(s.begin() + static_cast<std::ptrdiff_t>(lo), s.begin() + static_cast<std::ptrdiff_t>(hi),
+                          0.0) /
+          static_cast<double>(hi - lo);
+  return r;
+}
+
+void OverheadResults::create(const std::string& path, const std::map<std::string, std::string>& configuration) {
+  h5::Handle file = h5::create_file(path);
+  h5::write_attribute(file.get(), "format", std::string(kOverheadFormat));
+  h5::write_attribute(file.get(), "format_version", kOverheadFormatVersion);
+  h5::Handle config = h5::create_group(file.get(), "configuration", path);
+  for (const auto& [k, v] : configuration) h5::write_attribute(config.get(), k, v);
+  h5::create_group(file.get(), "launches", path);
+}
+
+OverheadResults::OverheadResults(std::string path) : path_(std::move(path)) {
+  h5::Handle file = h5::open_file_readonly(path_);
+  std::string format = h5::has_attribute(file.get(), "format")
+                           ? h5::read_string_attribute(file.get(), "format", path_)
+                           : std::string();
+  if (format != kOverheadFormat) raise_error(Error::Kind::format, path_, "not an mpimon-overhead results file");
+  auto version = h5::read_uint_attribute(file.get(), "format_version", path_);
+  if (version.size() != 1 || version[0] != kOverheadFormatVersion) {
+    raise_error(Error::Kind::format, path_, "unsupported format_version");
+  }
+}
+
+std::map<std::string, std::string> OverheadResults::configuration() const {
+  h5::Handle file = h5::open_file_readonly(path_);
+  h5::Handle config = h5::open_group(file.get(), "configuration", path_);
+  std::map<std::string, std::string> out;
+  const int n = static_cast<int>(H5Aget_num_attrs(config.get()));
+  for (int i = 0; i < n; ++i) {
+    char name[256];
+    H5Aget_name_by_idx(config.get(), ".", H5_INDEX_NAME, H5_ITER_INC, static_cast<hsize_t>(i), name, sizeof name,
+                       H5P_DEFAULT);
+    out[name] = h5::read_string_attribute(config.get(), name, path_ + ":/configuration");
+  }
+  return out;
+}
+
+namespace {
+
+std::string launch_name(std::size_t index) {
+  char buf[16];
+  std::snprintf(buf, sizeof buf, "%06zu", index);
+  return buf;
+}
+
+LaunchRecord read_launch(hid_t group, const std::string& where) {
+  LaunchRecord r;
+  r.key.transport = h5::read_string_attribute(group, "transport", where);
+  r.key.arm = h5::read_string_attribute(group, "arm", where);
+  r.key.np = static_cast<std::uint32_t>(h5::read_uint_attribute(group, "np", where).at(0));
+  r.key.pair = static_cast<std::uint32_t>(h5::read_uint_attribute(group, "pair", where).at(0));
+  r.position = static_cast<std::uint32_t>(h5::read_uint_attribute(group, "position", where).at(0));
+  r.status = h5::read_string_attribute(group, "status", where);
+  r.command = h5::read_string_attribute(group, "command", where);
+  r.seconds = std::stod(h5::read_string_attribute(group, "seconds", where));
+  r.benchmark_json = h5::read_string_attribute(group, "benchmark_json", where);
+  if (h5::has_attribute(group, "spin_mean_ns")) {
+    r.spin_mean_ns = std::stod(h5::read_string_attribute(group, "spin_mean_ns", where));
+  }
+  auto ops = h5::read_strings(h5::open_dataset(group, "ops", where).get(), where + "/ops");
+  auto sizes = h5::read_uint64(h5::open_dataset(group, "sizes", where).get(), where + "/sizes");
+  auto samples = h5::read_doubles(h5::open_dataset(group, "samples", where).get(), where + "/samples");
+  auto indptr = h5::read_uint64(h5::open_dataset(group, "samples_indptr", where).get(), where + "/samples_indptr");
+  if (ops.size() != sizes.size() || indptr.size() != ops.size() + 1 || indptr.back() != samples.size()) {
+    raise_error(Error::Kind::format, where, "inconsistent benchmark arrays");
+  }
+  for (std::size_t b = 0; b < ops.size(); ++b) {
+    if (indptr[b] > indptr[b + 1]) raise_error(Error::Kind::format, where, "samples_indptr decreases");
+    r.benchmarks.push_back({ops[b], sizes[b],
+                            std::vector<double>(samples.begin() + static_cast<std::ptrdiff_t>(indptr[b]),
+                                                samples.begin() + static_cast<std::ptrdiff_t>(indptr[b + 1]))});
+  }
+  return r;
+}
+
+}  // namespace
+
+std::vector<LaunchRecord> OverheadResults::launches() const {
+  h5::Handle file = h5::open_file_readonly(path_);
+  h5::Handle group = h5::open_group(file.get(), "launches", path_);
+  std::vector<LaunchRecord> out;
+  for (const auto& name : h5::member_names(group.get(), path_ + ":/launches")) {
+    h5::Handle g = h5::open_group(group.get(), name, path_ + ":/launches");
+    out.push_back(read_launch(g.get(), path_ + ":/launches/" + name));
+  }
+  return out;
+}
+
+std::set<LaunchKey> OverheadResults::completed() const {
+  std::set<LaunchKey> keys;
+  for (const auto& l : launches()) {
+    if (l.status == "ok") keys.insert(l.key);
+  }
+  return keys;
+}
+
+void OverheadResults::append(const LaunchRecord& launch) {
+  h5::Handle file = h5::open_file_readwrite(path_);
+  h5::Handle group = h5::open_group(file.get(), "launches", path_);
+  const std::string where = path_ + ":/launches";
+  const std::string name = launch_name(h5::member_names(group.get(), where).size() + 1);
+  h5::Handle g = h5::create_group(group.get(), name, where);
+  h5::write_attribute(g.get(), "transport", launch.key.transport);
+  h5::write_attribute(g.get(), "arm", launch.key.arm);
+  h5::write_attribute(g.get(), "np", std::uint64_t{launch.key.np});
+  h5::write_attribute(g.get(), "pair", std::uint64_t{launch.key.pair});
+  h5::write_attribute(g.get(), "position", std::uint64_t{launch.position});
+  h5::write_attribute(g.get(), "status", launch.status);
+  h5::write_attribute(g.get(), "command", launch.command);
+  h5::write_attribute(g.get(), "seconds", std::to_string(launch.seconds));
+  h5::write_attribute(g.get(), "benchmark_json", launch.benchmark_json);
+  if (launch.spin_mean_ns) {
+    char buf[64];
+    std::snprintf(buf, sizeof buf, "%.6f", *launch.spin_mean_ns);
+    h5::write_attribute(g.get(), "spin_mean_ns", std::string(buf));
+  }
+  std::vector<std::string> ops;
+  std::vector<std::uint64_t> sizes, indptr{0};
+  std::vector<double> samples, summary;
+  for (const auto& b : launch.benchmarks) {
+    ops.push_back(b.op);
+    sizes.push_back(b.size);
+    samples.insert(samples.end(), b.ns.begin(), b.ns.end());
+    indptr.push_back(samples.size());
+    SampleSummary s = summarize(b.ns);
+    summary.insert(summary.end(), {s.median, s.q1, s.q3, s.d1, s.d9, s.mean, s.min, s.max, s.iqm});
+  }
+  const std::string here = where + "/" + name;
+  h5::write_strings(g.get(), "ops", ops, here);
+  const hsize_t n[] = {sizes.size()};
+  h5::write_dataset(g.get(), "sizes", n, sizes, here);
+  h5::write_doubles(g.get(), "samples", samples, here);
+  const hsize_t m[] = {indptr.size()};
+  h5::write_dataset(g.get(), "samples_indptr", m, indptr, here);
+  h5::write_doubles(g.get(), "summary", summary, here);
+  h5::Handle ds = h5::open_dataset(g.get(), "summary", here);
+  const std::string columns[] = {"median", "q1", "q3", "d1", "d9", "mean", "min", "max", "iqm"};
+  h5::write_attribute(ds.get(), "columns", std::span<const std::string>(columns));
+  h5::flush(file.get(), path_);
+}
+
+void OverheadResults::write_analysis(const std::vector<OverheadCell>& cells) {
+  h5::Handle file = h5::open_file_readwrite(path_);
+  h5::remove_if_exists(file.get(), "analysis", path_);
+  const std::string where = path_ + ":/analysis";
+  h5::Handle g = h5::create_group(file.get(), "analysis", path_);
+  constexpr double none = std::numeric_limits<double>::quiet_NaN();  // absent: undefined for the data
+  std::vector<std::string> transport, arm, op;
+  std::vector<std::uint64_t> np, size, pairs;
+  std::map<std::string, std::vector<double>> column;
+  for (const auto& c : cells) {
+    const PairedAnalysis& a = c.analysis;
+    transport.push_back(c.transport);
+    arm.push_back(c.arm);
+    op.push_back(c.op);
+    np.push_back(c.np);
+    size.push_back(c.size);
+    pairs.push_back(a.n);
+    auto ci = [&](const std::optional<Interval>& i, bool high) { return i ? (high ? i->high : i->low) : none; };
+    column["off_ns"].push_back(a.mean_off);
+    column["arm_ns"].push_back(a.mean_on);
+    column["difference_ns"].push_back(a.mean_difference);
+    std::optional<Interval> diff_ci;
+    if (a.t_test) diff_ci = a.t_test->ci;
+    column["difference_ci_low_ns"].push_back(ci(diff_ci, false));
+    column["difference_ci_high_ns"].push_back(ci(diff_ci, true));
+    column["t"].push_back(a.t_test ? a.t_test->t : none);
+    column["df"].push_back(a.t_test ? a.t_test->df : none);
+    column["p"].push_back(a.t_test ? a.t_test->p_value : none);
+    column["p_bh"].push_back(c.p_adjusted.value_or(none));
+    column["per_process_ns"].push_back(c.per_process.value);
+    column["per_process_ci_low_ns"].push_back(ci(c.per_process.ci, false));
+    column["per_process_ci_high_ns"].push_back(ci(c.per_process.ci, true));
+    column["relative"].push_back(a.relative ? a.relative->value : none);
+    column["relative_ci_low"].push_back(a.relative ? ci(a.relative->ci, false) : none);
+    column["relative_ci_high"].push_back(a.relative ? ci(a.relative->ci, true) : none);
+    column["wilcoxon_v"].push_back(a.wilcoxon ? a.wilcoxon->v : none);
+    column["wilcoxon_p"].push_back(a.wilcoxon ? a.wilcoxon->p_value : none);
+    column["significant"].push_back(a.significant() ? 1.0 : 0.0);
+  }
+  h5::write_strings(g.get(), "transport", transport, where);
+  h5::write_strings(g.get(), "arm", arm, where);
+  h5::write_strings(g.get(), "op", op, where);
+  for (auto [name, values] : {std::pair{"np", &np}, {"size", &size}, {"pairs", &pairs}}) {
+    const hsize_t n[] = {values->size()};
+    h5::write_dataset(g.get(), name, n, *values, where);
+  }
+  for (const auto& [name, values] : column) h5::write_doubles(g.get(), name, values, where);
+  h5::flush(file.get(), path_);
+}
+
+std::vector<OverheadCell> analyze_overhead(const std::vector<LaunchRecord>& launches, double confidence) {
+  // (transport, np, pair, arm) -> launch; only successful launches count.
+  std::map<LaunchKey, const LaunchRecord*> by_key;
+  for (const auto& l : launches) {
+    if (l.status == "ok") by_key[l.key] = &l;
+  }
+  // (transport, arm, op, np, size) -> paired medians
+  using CellKey = std::tuple<std::string, std::string, std::string, std::uint32_t, std::uint64_t>;
+  std::map<CellKey, std::pair<std::vector<double>, std::vector<double>>> pairs;
+  for (const auto& [key, launch] : by_key) {
+    if (key.arm == "off") continue;
+    auto off = by_key.find({key.transport, key.np, key.pair, "off"});
+    if (off == by_key.end()) continue;
+    for (const auto& b : launch->benchmarks) {
+      for (const auto& ob : off->second->benchmarks) {
+        if (ob.op != b.op || ob.size != b.size) continue;
+        auto& [o, n] = pairs[{key.transport, key.arm, b.op, key.np, b.size}];
+        o.push_back(summarize(ob.ns).iqm);
+        n.push_back(summarize(b.ns).iqm);
+      }
+    }
+  }
+  std::vector<OverheadCell> cells;
+  for (const auto& [key, values] : pairs) {
+    const auto& [transport, arm, op, np, size] = key;
+    OverheadCell c{transport, arm, op, np, size, paired_analysis(values.first, values.second, confidence), {}, {}};
+    c.per_process = per_process(c.analysis, np);
+    cells.push_back(std::move(c));
+  }
+  // Benjamini-Hochberg within each heatmap: same transport, arm and op.
+  std::map<std::tuple<std::string, std::string, std::string>, std::vector<std::size_t>> heatmaps;
+  for (std::size_t i = 0; i < cells.size(); ++i) {
+    if (cells[i].analysis.t_test) heatmaps[{cells[i].transport, cells[i].arm, cells[i].op}].push_back(i);
+  }
+  for (const auto& [unused, members] : heatmaps) {
+    std::vector<double> p;
+    for (auto i : members) p.push_back(cells[i].analysis.t_test->p_value);
+    auto adjusted = benjamini_hochberg(p);
+    for (std::size_t k = 0; k < members.size(); ++k) cells[members[k]].p_adjusted = adjusted[k];
+  }
+  return cells;
+}
+
+std::map<std::pair<std::string, std::uint32_t>, double> injected_cost(const std::vector<LaunchRecord>& launches) {
+  std::map<LaunchKey, double> spin;
+  for (const auto& l : launches) {
+    if (l.status == "ok" && l.spin_mean_ns) spin[l.key] = *l.spin_mean_ns;
+  }
+  std::map<std::pair<std::string, std::uint32_t>, std::pair<double, std::size_t>> sums;
+  for (const auto& [key, ns] : spin) {
+    if (key.arm == "off") continue;
+    auto off = spin.find({key.transport, key.np, key.pair, "off"});
+    if (off == spin.end()) continue;
+    auto& [total, n] = sums[{key.transport, key.np}];
+    total += ns - off->second;
+    ++n;
+  }
+  std::map<std::pair<std::string, std::uint32_t>, double> out;
+  for (const auto& [key, value] : sums) out[key] = value.first / static_cast<double>(value.second);
+  return out;
+}
+
+}  // namespace mpimon

@@ -1,0 +1,42 @@
+#include <cstdio>
+#include <filesystem>
+
+#include "cli_support.hpp"
+#include "commands.hpp"
+#include "launch.hpp"
+#include "mpimon/error.hpp"
+
+namespace mpimon::cli {
+
+int pvars_command(const std::string& name, const std::vector<std::string>& args) {
+  Command cmd{name, "[--all] [--mode 0|1|2] [--launcher CMD]",
+              "Lists the MPI_T performance variables of the MPI library in use (by default those of the\n"
+              "monitoring components): class, binding, and whether each one can still be used after\n"
+              "MPI_Init. Runs mpimon-pvars on one process with pml_monitoring_enable set (default 2)."};
+  return run_command(cmd, [&] {
+    po::options_description options("Options");
+    std::string launcher, programs;
+    int mode = 2;
+    options.add_options()("all", "list every variable, not only the monitoring ones")(
+        "mode", po::value(&mode)->default_value(2), "pml_monitoring_enable for the probe")(
+        "launcher", po::value(&launcher)->default_value("mpirun"), "MPI launcher command")(
+        "programs", po::value(&programs)->default_value(MPIMON_DEFAULT_PROGRAMS_DIR),
+        "directory holding mpimon-pvars");
+    po::variables_map vm;
+    if (!parse_options(cmd, args, options, {}, vm)) return kExitOk;
+    std::vector<std::string> argv = split_words(launcher);
+    argv.insert(argv.end(), {"-np", "1", "--mca", "pml_monitoring_enable", std::to_string(mode)});
+    argv.push_back((std::filesystem::path(programs) / "mpimon-pvars").string());
+    if (vm.count("all")) argv.push_back("--all");
+    LaunchResult r = run_process(argv, is_open_mpi_launcher(launcher) ? open_mpi_environment()
+                                                                      : std::map<std::string, std::string>{},
+                                 std::chrono::seconds(120));
+    std::fputs(r.output.c_str(), stdout);
+    if (r.timed_out || r.exit_code != 0) {
+      raise_error(Error::Kind::system, argv[0], "the probe failed (exit code " + std::to_string(r.exit_code) + ")");
+    }
+    return kExitOk;
+  });
+}
+
+}  // namespace mpimon::cli

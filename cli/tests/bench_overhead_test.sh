@@ -1,0 +1,45 @@
+#!/usr/bin/env bash
+# End-to-end test of `mpimon bench overhead` on a tiny grid: it checks what is recorded (launches,
+# arms, pairing, resume, failures), never what the timings are.
+# Usage: bench_overhead_test.sh MPIMON
+set -u
+mpimon=$1
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+cd "$work" || exit 1
+failures=0
+fail() { echo "FAIL: $*"; failures=$((failures + 1)); }
+
+tiny=(--np 2 --sizes 0,64 --ops send,alltoall --iterations 20 --warmup 2)
+
+# One pair first, then a second one with --resume: 3 arms x 2 pairs in the end.
+"$mpimon" bench overhead "${tiny[@]}" --pairs 1 -o r.h5 >out1 2>err1 || fail "first sweep: $(tail -3 err1)"
+grep -q "3 launches planned, 0 already" err1 || fail "plan of the first sweep: $(head -1 err1)"
+"$mpimon" bench overhead "${tiny[@]}" --pairs 1 -o r.h5 >/dev/null 2>err2 && fail "an existing file was overwritten"
+grep -q "exists: use --resume" err2 || fail "no advice on an existing file: $(cat err2)"
+"$mpimon" bench overhead "${tiny[@]}" --pairs 2 --resume -o r.h5 >out3 2>err3 || fail "resumed sweep"
+grep -q "6 launches planned, 3 already" err3 || fail "resume did not skip the done launches: $(head -1 err3)"
+
+"$mpimon" show r.h5 --csv a.csv --launches-csv l.csv >show.txt || fail "show"
+grep -q "launches: 6, 6 ok" show.txt || fail "launch count: $(grep launches: show.txt)"
+# 2 arms against off x 2 ops x 2 sizes = 8 cells, each from 2 pairs.
+[ "$(tail -n +2 a.csv | wc -l)" -eq 8 ] || fail "analysis rows: $(wc -l <a.csv)"
+awk -F, 'NR > 1 && $6 != 2 { bad = 1 } END { exit bad }' a.csv || fail "cells not built from 2 pairs"
+for arm in off on mpit_off; do
+  [ "$(awk -F, -v a=$arm 'NR > 1 && $5 == a' l.csv | wc -l)" -eq 8 ] || fail "arm $arm: not 2 launches x 4 benchmarks"
+done
+awk -F, 'NR > 1 && $11 != 20 { bad = 1 } END { exit bad }' l.csv || fail "not 20 samples per benchmark"
+
+# A launch that fails is recorded with its reason and the sweep goes on.
+"$mpimon" bench overhead "${tiny[@]}" --pairs 1 --arms on --mca btl=no_such_transport -o f.h5 >/dev/null 2>errf ||
+  fail "a failing launch stopped the sweep"
+"$mpimon" show f.h5 >showf.txt
+grep -q "launches: 2, 0 ok" showf.txt || fail "failed launches not recorded: $(grep launches: showf.txt)"
+grep -q "failed: shared np 2 pair 1 on: exit code" showf.txt || fail "no reason recorded"
+
+"$mpimon" bench overhead --ops send --transport infiniband -o x.h5 >/dev/null 2>errx
+[ $? -eq 2 ] || fail "bad --transport is not a usage error"
+grep -q "transport takes shared and tcp" errx || fail "bad --transport message: $(cat errx)"
+
+[ $failures -eq 0 ] && echo "bench overhead: ok"
+exit $((failures != 0))
