@@ -11,7 +11,8 @@ packages=(
   libboost-program-options-dev libboost-math-dev
   libbenchmark-dev libgtest-dev googletest
   clang libclang-rt-14-dev           # libFuzzer and sanitizer runtimes
-  python3-matplotlib                 # mpimon plot (analysis/scripts/plot_heatmaps.py)
+  python3-matplotlib python3-h5py python3-numpy  # mpimon plot (analysis/scripts/*.py)
+  time                               # peak memory in bench/merge/run.sh
 )
 
 missing=()

@@ -210,14 +210,15 @@ int plot_collective(const std::string& name, const std::vector<std::string>& arg
 }  // namespace
 
 int plot_command(const std::string& name, const std::vector<std::string>& args) {
-  const std::string usage = "Usage: " + name + " collective [options]  ('" + name + " collective --help' for more)\n";
+  const std::string usage = "Usage: " + name + " RESULTS.h5 [-o DIR]   or   " + name +
+                            " collective [options]  ('--help' after either for more)\n";
   if (args.empty() || args[0] == "--help" || args[0] == "-h") {
-    std::cout << usage << "  collective   heatmaps of a forced collective: PML-level messages next to the PMPI view\n";
+    std::cout << usage << "  RESULTS.h5   the overhead figures of mpimon bench overhead's results\n"
+              << "  collective   heatmaps of a forced collective: PML-level messages next to the PMPI view\n";
     return args.empty() ? kExitUsage : kExitOk;
   }
   if (args[0] == "collective") return plot_collective(name + " collective", {args.begin() + 1, args.end()});
-  std::cerr << name << ": error: unknown plot '" << args[0] << "'\n" << usage;
-  return kExitUsage;
+  return plot_results_command(name, args);
 }
 
 int model_command(const std::string& name, const std::vector<std::string>& args) {

@@ -25,7 +25,7 @@ constexpr Subcommand kSubcommands[] = {
     {"bench", mpimon::cli::bench_command, "measure the overhead of monitoring (pairs of launches, paired statistics)"},
     {"pvars", mpimon::cli::pvars_command, "list the MPI_T performance variables of the MPI library"},
     {"model", mpimon::cli::model_command, "predict the point-to-point traffic of a forced collective algorithm"},
-    {"plot", mpimon::cli::plot_command, "heatmaps of a forced collective: PML messages next to the PMPI view"},
+    {"plot", mpimon::cli::plot_command, "draw the overhead figures, or a forced collective's pattern"},
     {"stats", mpimon::cli::stats_command, "paired t-test and Wilcoxon test of off/on timings (a CSV of pairs)"},
 };
 

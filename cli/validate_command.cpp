@@ -140,7 +140,8 @@ std::string default_programs_dir() {
 }  // namespace
 
 int validate_command(const std::string& name, const std::vector<std::string>& args) {
-  Command cmd{name, "[--case PATTERN]... [--np N]... [--mode 1|2]... [--json FILE] [--list]",
+  Command cmd{name, "[--case PATTERN]... [--np N]... [--mode 1|2]... [--json FILE] [--list]\n"
+                    "       (and: " + name + " collective --help, the decomposition of one forced collective)",
               "Runs the validation suite: MPI programs that keep a ledger of what they send run under\n"
               "mpirun with Open MPI's monitoring on, and what the monitoring recorded must equal the ledger\n"
               "exactly. Prints what holds, what does not and why; known defects of the monitoring are\n"

@@ -30,6 +30,20 @@ for arm in off on mpit_off; do
 done
 awk -F, 'NR > 1 && $11 != 20 { bad = 1 } END { exit bad }' l.csv || fail "not 20 samples per benchmark"
 
+# The figures: one Fig. 1 per arm, one Fig. 2 per arm and operation, each as PNG and SVG.
+if /usr/bin/python3 -c "import matplotlib, h5py" 2>/dev/null; then
+  "$mpimon" plot r.h5 -o fig >plot.txt 2>&1 || fail "plot: $(cat plot.txt)"
+  for stem in fig1_shared_on fig1_shared_mpit_off fig2_shared_on_send fig2_shared_mpit_off_alltoall; do
+    [ "$(head -c 8 fig/$stem.png | od -An -tx1 | tr -d ' ')" == "89504e470d0a1a0a" ] || fail "$stem.png is not a PNG"
+    grep -q "<svg" fig/$stem.svg || fail "$stem.svg is not an SVG"
+  done
+  [ "$(ls fig | wc -l)" -eq 12 ] || fail "expected 12 figure files, got: $(ls fig | tr '\n' ' ')"
+  "$mpimon" plot l.csv -o fig2 >/dev/null 2>errp && fail "plot accepted a CSV file"
+  grep -q "l.csv: not a readable HDF5 file" errp || fail "plot error message: $(cat errp)"
+else
+  echo "matplotlib or h5py missing for /usr/bin/python3 (ci/install-deps.sh installs them): figures not checked"
+fi
+
 # A launch that fails is recorded with its reason and the sweep goes on.
 "$mpimon" bench overhead "${tiny[@]}" --pairs 1 --arms on --mca btl=no_such_transport -o f.h5 >/dev/null 2>errf ||
   fail "a failing launch stopped the sweep"

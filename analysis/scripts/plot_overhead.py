@@ -1,0 +1,174 @@
+#!/usr/bin/env python3
+"""Draws the overhead figures of RR-9038 from an mpimon-overhead results file (docs/plots.md):
+
+  fig1_<transport>_<arm>.png/.svg   Fig. 1: one heatmap per operation, x = message size (geometric
+                                    steps, so a log scale; 0 B first), y = process count, colour =
+                                    relative overhead (%), a dot on cells whose 95 % CI contains 0
+  fig2_<transport>_<arm>_<op>.png/.svg
+                                    Fig. 2: difference per call and per process (ns) against the
+                                    message size, 95 % CI error bars, one series per process count
+
+    plot_overhead.py RESULTS.h5 OUTDIR
+
+`mpimon plot RESULTS.h5 -o DIR` runs it. Needs Debian's python3-matplotlib and python3-h5py.
+"""
+
+import os
+import sys
+
+import h5py
+import matplotlib
+
+matplotlib.use("Agg")
+import matplotlib.pyplot as plt  # noqa: E402
+import numpy as np  # noqa: E402
+
+TRANSPORT_TITLES = {
+    "shared": "shared memory",
+    "tcp": "TCP over loopback (stand-in for distributed memory)",
+}
+ARM_TITLES = {
+    "on": "monitoring on vs off",
+    "mpit_off": "monitoring loaded, stopped through MPI_T, vs off",
+}
+
+
+def read_results(path):
+    """The /analysis table as a dict of numpy arrays, and /configuration as a dict of strings."""
+    with h5py.File(path, "r") as f:
+        if f.attrs.get("format") not in ("mpimon-overhead", b"mpimon-overhead"):
+            sys.exit(f"{path}: not an mpimon-overhead results file")
+        if "analysis" not in f:
+            sys.exit(f"{path}: no /analysis table yet (run or resume the sweep to the end)")
+        table = {}
+        for name, ds in f["analysis"].items():
+            values = ds[()]
+            if values.dtype.kind in "OS":
+                values = np.array([v.decode() if isinstance(v, bytes) else v for v in values])
+            table[name] = values
+        config = {k: (v.decode() if isinstance(v, bytes) else str(v)) for k, v in f["configuration"].attrs.items()}
+    return table, config
+
+
+def size_label(size):
+    for unit, scale in (("M", 1 << 20), ("K", 1 << 10)):
+        if size >= scale and size % scale == 0:
+            return f"{size // scale}{unit}"
+    return str(size)
+
+
+def provenance(config):
+    return (f"{config.get('mpi_library', '?')}; {config.get('pairs', '?')} launch pairs, "
+            f"{config.get('iterations', '?')} iterations; host {config.get('host', '?')} "
+            f"({config.get('cpus', '?')} CPUs); summary: interquartile mean of per-iteration maxima")
+
+
+def size_ticks(ax, sizes, axis="x"):
+    """Sizes at equal steps (the sweep is geometric), labelled sparsely."""
+    step = max(1, len(sizes) // 8)
+    positions = list(range(0, len(sizes), step))
+    labels = [size_label(sizes[i]) for i in positions]
+    if axis == "x":
+        ax.set_xticks(positions)
+        ax.set_xticklabels(labels, rotation=45, ha="right", fontsize=8)
+
+
+def fig1(table, config, transport, arm, outdir):
+    rows = (table["transport"] == transport) & (table["arm"] == arm)
+    ops = sorted(set(table["op"][rows]))
+    sizes = sorted(set(table["size"][rows].tolist()))
+    nps = sorted(set(table["np"][rows].tolist()))
+    relative = 100 * table["relative"][rows]
+    finite = relative[np.isfinite(relative)]
+    limit = max(1.0, float(np.percentile(np.abs(finite), 95))) if finite.size else 1.0
+    columns = min(4, len(ops))
+    lines = (len(ops) + columns - 1) // columns
+    fig, axes = plt.subplots(lines, columns, figsize=(4.2 * columns, 2.2 + 1.0 * len(nps) * lines),
+                             squeeze=False, constrained_layout=True)
+    image = None
+    for k, op in enumerate(ops):
+        ax = axes[k // columns][k % columns]
+        grid = np.full((len(nps), len(sizes)), np.nan)
+        insignificant = []
+        for i in np.flatnonzero(rows & (table["op"] == op)):
+            y, x = nps.index(table["np"][i]), sizes.index(table["size"][i])
+            grid[y, x] = 100 * table["relative"][i]
+            low, high = table["difference_ci_low_ns"][i], table["difference_ci_high_ns"][i]
+            if not (np.isfinite(low) and np.isfinite(high)) or low <= 0 <= high:
+                insignificant.append((x, y))
+        image = ax.imshow(grid, aspect="auto", origin="lower", cmap="RdBu_r", vmin=-limit, vmax=limit,
+                          interpolation="nearest")
+        if insignificant:
+            xs, ys = zip(*insignificant)
+            ax.scatter(xs, ys, s=6, c="black", marker="o", linewidths=0)
+        ax.set_title(op, fontsize=10)
+        size_ticks(ax, sizes)
+        ax.set_yticks(range(len(nps)))
+        ax.set_yticklabels([str(n) for n in nps], fontsize=8)
+        ax.set_xlabel("message size (bytes, log steps; 0 first)", fontsize=8)
+        ax.set_ylabel("processes", fontsize=8)
+    for k in range(len(ops), lines * columns):
+        axes[k // columns][k % columns].axis("off")
+    bar = fig.colorbar(image, ax=axes, shrink=0.9)
+    bar.set_label("overhead (%)")
+    fig.suptitle(f"Overhead of {ARM_TITLES.get(arm, arm)}, {TRANSPORT_TITLES.get(transport, transport)}; "
+                 f"dot: 95 % confidence interval contains 0\n{provenance(config)}", fontsize=10)
+    return save(fig, outdir, f"fig1_{transport}_{arm}")
+
+
+def fig2(table, config, transport, arm, op, outdir):
+    rows = (table["transport"] == transport) & (table["arm"] == arm) & (table["op"] == op)
+    sizes = sorted(set(table["size"][rows].tolist()))
+    fig, ax = plt.subplots(figsize=(7, 4), constrained_layout=True)
+    for n in sorted(set(table["np"][rows].tolist())):
+        idx = np.flatnonzero(rows & (table["np"] == n))
+        idx = idx[np.argsort(table["size"][idx])]
+        x = np.array([sizes.index(s) for s in table["size"][idx]], dtype=float)
+        y = table["per_process_ns"][idx]
+        low, high = table["per_process_ci_low_ns"][idx], table["per_process_ci_high_ns"][idx]
+        err = np.vstack([np.where(np.isfinite(low), y - low, 0), np.where(np.isfinite(high), high - y, 0)])
+        significant = np.isfinite(low) & ((low > 0) | (high < 0))
+        bars = ax.errorbar(x, y, yerr=err, fmt="none", capsize=2, elinewidth=0.8)
+        colour = bars.lines[2][0].get_color() if bars.lines[2] else None
+        ax.plot(x[significant], y[significant], "o", color=colour, markersize=4, label=f"np {n}")
+        ax.plot(x[~significant], y[~significant], "o", color=colour, markersize=4, markerfacecolor="none")
+    ax.axhline(0, color="gray", linewidth=0.8)
+    size_ticks(ax, sizes)
+    ax.set_xlabel("message size (bytes, log steps; 0 first)")
+    ax.set_ylabel("difference per call per process (ns)")
+    ax.set_title(f"{op}: {ARM_TITLES.get(arm, arm)}, {TRANSPORT_TITLES.get(transport, transport)}\n"
+                 "95 % CI (paired t-test); filled: significant, hollow: CI contains 0", fontsize=10)
+    ax.legend(fontsize=8)
+    fig.suptitle(provenance(config), fontsize=6, color="dimgray")
+    return save(fig, outdir, f"fig2_{transport}_{arm}_{op}")
+
+
+def save(fig, outdir, stem):
+    paths = [os.path.join(outdir, f"{stem}.{ext}") for ext in ("png", "svg")]
+    for path in paths:
+        fig.savefig(path, dpi=130)
+    plt.close(fig)
+    return paths
+
+
+def main(argv):
+    if len(argv) != 3:
+        sys.exit("usage: plot_overhead.py RESULTS.h5 OUTDIR")
+    path, outdir = argv[1], argv[2]
+    table, config = read_results(path)
+    if table["transport"].size == 0:
+        sys.exit(f"{path}: the analysis table is empty (no pair of launches completed)")
+    os.makedirs(outdir, exist_ok=True)
+    written = []
+    for transport in sorted(set(table["transport"])):
+        for arm in sorted(set(table["arm"][table["transport"] == transport])):
+            written += fig1(table, config, transport, arm, outdir)
+            rows = (table["transport"] == transport) & (table["arm"] == arm)
+            for op in sorted(set(table["op"][rows])):
+                written += fig2(table, config, transport, arm, op, outdir)
+    for path in written:
+        print(path)
+
+
+if __name__ == "__main__":
+    main(sys.argv)
