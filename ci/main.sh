@@ -1,7 +1,10 @@
 #!/usr/bin/env bash
-# The main job: install what is missing, build, and run a monitored MPI program end to end:
-# mpirun with Open MPI's monitoring on, the per-rank dumps merged into one HDF5 file, its
-# summary printed, and the matrix exported for TreeMatch. Output goes to build/demo/.
+# The main job: install what is missing, build, then
+#   1. measure what monitoring costs on this machine: a quick overhead sweep (np 2, 4 sizes,
+#      3 launch pairs per arm, about a minute) with its paired analysis, and its figures;
+#   2. show a monitored run end to end: mpirun with monitoring on, the per-rank dumps merged into
+#      one HDF5 file, its summary, and the matrix exported for TreeMatch.
+# Everything goes to build/main/. MPIMON_MAIN_PAIRS and MPIMON_MAIN_NP change the sweep.
 source "$(dirname "$0")/common.sh"
 
 step "dependencies"
@@ -9,23 +12,30 @@ step "dependencies"
 step "build ($build)"
 configure_and_build "$build"
 
-demo=$build/demo
-rm -rf "$demo" && mkdir -p "$demo/prof"
+out=$build/main
+rm -rf "$out" && mkdir -p "$out/prof"
+mpimon=$build/cli/mpimon
+
+step "overhead: mpimon bench overhead --np ${MPIMON_MAIN_NP:-2} --sizes quick --pairs ${MPIMON_MAIN_PAIRS:-3}"
+"$mpimon" bench overhead --np "${MPIMON_MAIN_NP:-2}" --sizes quick --pairs "${MPIMON_MAIN_PAIRS:-3}" \
+  --iterations 300 --warmup 30 -o "$out/overhead.h5"
+step "figures: mpimon plot $out/overhead.h5 -o $out/figures"
+"$mpimon" plot "$out/overhead.h5" -o "$out/figures"
+
 np=${MPIMON_DEMO_NP:-4}
-step "run: mpirun -np $np with pml_monitoring_enable 2, dumps to $demo/prof/ring.RANK.prof"
+step "monitored run: mpirun -np $np with pml_monitoring_enable 2, dumps to $out/prof/ring.RANK.prof"
 mpirun -np "$np" --mca pml_monitoring_enable 2 --mca pml_monitoring_enable_output 3 \
-  --mca pml_monitoring_filename "$demo/prof/ring" "$build/validation/mpimon-demo-ring"
+  --mca pml_monitoring_filename "$out/prof/ring" "$build/validation/mpimon-demo-ring"
 # Open MPI writes no dump, silently, when monitoring was not really on: check.
 for ((r = 0; r < np; r++)); do
-  [ -s "$demo/prof/ring.$r.prof" ] || { echo "no dump for rank $r: monitoring did not run" >&2; exit 1; }
+  [ -s "$out/prof/ring.$r.prof" ] || { echo "no dump for rank $r: monitoring did not run" >&2; exit 1; }
 done
-
-step "merge: mpimon-merge -o $demo/ring.h5 $demo/prof/ring.*.prof"
-"$build/cli/mpimon-merge" -o "$demo/ring.h5" "$demo"/prof/ring.*.prof
-step "show: mpimon show $demo/ring.h5"
-"$build/cli/mpimon" show "$demo/ring.h5" --top 5
-step "export: mpimon export treematch $demo/ring.h5 (bytes, external + internal)"
-"$build/cli/mpimon" export treematch "$demo/ring.h5" -o "$demo/ring.treematch"
-cat "$demo/ring.treematch"
+step "merge: mpimon-merge -o $out/ring.h5 $out/prof/ring.*.prof"
+"$build/cli/mpimon-merge" -o "$out/ring.h5" "$out"/prof/ring.*.prof
+step "show: mpimon show $out/ring.h5"
+"$mpimon" show "$out/ring.h5" --top 5
+step "export: mpimon export treematch $out/ring.h5 (bytes, external + internal)"
+"$mpimon" export treematch "$out/ring.h5" -o "$out/ring.treematch"
+cat "$out/ring.treematch"
 echo
-echo "main: done; files in $demo"
+echo "main: done; results, figures and dumps in $out"
