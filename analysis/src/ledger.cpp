@@ -4,6 +4,7 @@
 #include <bit>
 #include <fstream>
 #include <map>
+#include <set>
 #include <sstream>
 #include <tuple>
 
@@ -238,13 +239,13 @@ using RecordKey = std::tuple<std::string, std::uint64_t, CollectiveKind>;
 void compare_communicator_records(const RecordedTraffic& recorded, const std::vector<Ledger>& ledgers,
                                   std::vector<Mismatch>& out) {
   std::map<RecordKey, PairTotals> expected, actual;
-  std::map<std::string, bool> named;
+  std::set<std::string> named;  // the communicators the ledgers speak of
   for (const auto& l : ledgers) {
     for (const auto& c : l.calls()) {
       auto& t = expected[{c.communicator, l.rank(), c.kind}];
       ++t.count;
       t.bytes += c.bytes;
-      named[c.communicator] = true;
+      named.insert(c.communicator);
     }
   }
   const CommunicatorTable& table = recorded.communicators;
@@ -260,9 +261,8 @@ void compare_communicator_records(const RecordedTraffic& recorded, const std::ve
       t.count += totals->calls;
       t.bytes += totals->bytes;
     }
-    named[name] = true;
   }
-  for (const auto& [name, seen] : named) {
+  for (const std::string& name : named) {
     bool recorded_any = std::any_of(table.rows.begin(), table.rows.end(),
                                     [&](const CommunicatorRow& r) { return table.names[r.comm] == name; });
     if (!recorded_any) out.push_back({"communicator " + name + ": no record in the dump"});
