@@ -76,17 +76,34 @@ int merge_command(const std::string& name, const std::vector<std::string>& args)
         "csr-above", po::value(&csr_above)->default_value(2048), "with --layout auto, use csr above this many processes")(
         "progress", "show progress even when stderr is not a terminal")("quiet,q", "print nothing on success")(
         "files", po::value<std::vector<std::string>>()->required(), "input .prof files");
-    po::positional_options_description positional;
-    positional.add("files", -1);
+    // Boost.Program_options takes positional arguments one by one from the front of a vector,
+    // quadratic in their number: file names (tens of thousands) are set aside here, and only
+    // the options go through it.
+    std::vector<std::string> option_args, file_args;
+    for (std::size_t i = 0; i < args.size(); ++i) {
+      const std::string& a = args[i];
+      if (a == "--") {
+        file_args.insert(file_args.end(), args.begin() + static_cast<std::ptrdiff_t>(i) + 1, args.end());
+        break;
+      }
+      if (a.empty() || a[0] != '-') {
+        file_args.push_back(a);
+        continue;
+      }
+      option_args.push_back(a);
+      const bool takes_value = a == "-o" || a == "--output" || a == "--layout" || a == "--csr-above";
+      if (takes_value && i + 1 < args.size()) option_args.push_back(args[++i]);
+    }
+    if (!file_args.empty()) option_args.insert(option_args.end(), {"--files", "-"});  // satisfies "required"
     po::variables_map vm;
-    if (!parse_options(cmd, args, options, positional, vm)) return kExitOk;
+    if (!parse_options(cmd, option_args, options, {}, vm)) return kExitOk;
 
     MergeOptions merge;
     merge.layout = parse_layout(layout);
     merge.csr_above = csr_above;
     merge.generator = std::string("mpimon ") + kVersion;
     merge.on_temporary = remove_on_interrupt;
-    const auto& files = vm["files"].as<std::vector<std::string>>();
+    const auto& files = file_args;
     ProgressLine progress(!vm.count("quiet") && stderr_is_terminal(), vm.count("progress") > 0);
     auto dumps = merge_prof_files(files, output, merge, std::ref(progress));
     if (!vm.count("quiet")) print_summary(output, files.size(), dumps);
