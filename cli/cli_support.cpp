@@ -7,6 +7,7 @@
 #include <csignal>
 #include <cstring>
 #include <filesystem>
+#include <fstream>
 #include <iostream>
 
 #include "mpimon/error.hpp"
@@ -100,6 +101,16 @@ void AtomicOutput::commit() {
   std::filesystem::rename(temporary_, path_, ec);
   if (ec) raise_error(Error::Kind::system, path_, "cannot write: " + ec.message());
   committed_ = true;
+}
+
+void write_file_atomically(const std::string& path, const std::function<void(std::ostream&)>& writer) {
+  AtomicOutput out(path);
+  {
+    std::ofstream stream(out.temporary(), std::ios::binary | std::ios::trunc);
+    writer(stream);
+    if (!stream.flush()) raise_error(Error::Kind::system, path, "write error");
+  }
+  out.commit();
 }
 
 bool stderr_is_terminal() { return isatty(STDERR_FILENO) != 0; }

@@ -6,6 +6,7 @@
 #include <boost/program_options.hpp>
 
 #include <functional>
+#include <ostream>
 
 #include "mpimon/matrix.hpp"
 #include <string>
@@ -53,6 +54,10 @@ class AtomicOutput {
   std::string temporary_;
   bool committed_ = false;
 };
+
+/// Writes a text file through an AtomicOutput: `writer` fills the stream; the file appears only
+/// once complete.
+void write_file_atomically(const std::string& path, const std::function<void(std::ostream&)>& writer);
 
 /// Registers a temporary file to delete if the process is interrupted (SIGINT, SIGTERM, SIGHUP);
 /// pass "" when it is gone.

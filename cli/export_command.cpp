@@ -51,13 +51,7 @@ int treematch(const std::string& name, const std::vector<std::string>& args) {
       write_treematch(directed, std::cout);
       return kExitOk;
     }
-    AtomicOutput out(output);
-    {
-      std::ofstream stream(out.temporary(), std::ios::binary | std::ios::trunc);
-      write_treematch(directed, stream);
-      if (!stream.flush()) raise_error(Error::Kind::system, output, "write error");
-    }
-    out.commit();
+    write_file_atomically(output, [&](std::ostream& out) { write_treematch(directed, out); });
     return kExitOk;
   });
 }

@@ -88,17 +88,10 @@ void show_overhead(const std::string& input, const std::string& csv, const std::
   }
   auto cells = analyze_overhead(launches);
   print_analysis(cells);
-  auto write = [](const std::string& path, auto&& writer) {
-    AtomicOutput out(path);
-    {
-      std::ofstream stream(out.temporary());
-      writer(stream);
-      if (!stream.flush()) raise_error(Error::Kind::system, path, "write error");
-    }
-    out.commit();
-  };
-  if (!csv.empty()) write(csv, [&](std::ostream& o) { write_analysis_csv(cells, o); });
-  if (!launches_csv.empty()) write(launches_csv, [&](std::ostream& o) { write_launches_csv(launches, o); });
+  if (!csv.empty()) write_file_atomically(csv, [&](std::ostream& o) { write_analysis_csv(cells, o); });
+  if (!launches_csv.empty()) {
+    write_file_atomically(launches_csv, [&](std::ostream& o) { write_launches_csv(launches, o); });
+  }
 }
 
 int show_command(const std::string& name, const std::vector<std::string>& args) {
