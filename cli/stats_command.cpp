@@ -64,11 +64,20 @@ std::string verdict(const PairedAnalysis& a, const std::string& unit) {
 }
 
 /// Flags the case where the companion test contradicts the t-test (skew or outliers likely).
+/// When every sign already agrees, the Wilcoxon p is as small as it gets for this n: the test is
+/// too small to reach the level, which is no contradiction.
 std::string disagreement(const PairedAnalysis& a) {
   if (!a.t_test || !a.wilcoxon) return "";
-  const bool wilcoxon_significant = a.wilcoxon->p_value < 1 - a.confidence;
+  const auto& w = *a.wilcoxon;
+  const bool wilcoxon_significant = w.p_value < 1 - a.confidence;
   if (wilcoxon_significant == a.significant()) return "";
-  return "note: the Wilcoxon test disagrees (p = " + statistic_text(a.wilcoxon->p_value) +
+  const auto n = static_cast<double>(w.n);
+  if (w.v == 0 || w.v == n * (n + 1) / 2) {
+    return "note: the Wilcoxon test cannot reach p < " + alpha_text(a.confidence) + " with " + std::to_string(w.n) +
+           " non-zero difference" + (w.n == 1 ? "" : "s") + " (all of one sign give p = " +
+           statistic_text(w.p_value) + "); more launch pairs are needed";
+  }
+  return "note: the Wilcoxon test disagrees (p = " + statistic_text(w.p_value) +
          "): the differences may be skewed or have outliers; look at them";
 }
 

@@ -117,6 +117,24 @@ expect_contains "$out" "V = 40, p = 0.03906 (exact)" "depression Wilcoxon"
 run "$mpimon" stats paired depression.txt --confidence 0.99
 expect_contains "$out" "verdict: not significant at 1 % (p = 0.01618)" "99 % verdict"
 
+# --- the Wilcoxon note ---
+# d = 5 5 5 5 5 5 -1 -1 -1 -1: t = 2.6536, df = 9, p = 0.02632 (closed-form Student CDF,
+# Abramowitz & Stegun 26.7.3). Wilcoxon: the -1 share ranks 1-4 (2.5), the 5 ranks 5-10 (7.5),
+# V = 45, σ² = 10·11·21/24 - (4³-4 + 6³-6)/48 = 90.625, z = (45 - 27.5 - 0.5) / √90.625 = 1.7858,
+# p = 0.07414: the two tests disagree at 5 %.
+printf '0 5\n0 5\n0 5\n0 5\n0 5\n0 5\n2 1\n2 1\n2 1\n2 1\n' >skewed.txt
+run "$mpimon" stats paired skewed.txt
+expect_contains "$out" "t = 2.654, df = 9, p = 0.02632" "skewed t-test"
+expect_contains "$out" "V = 45, p = 0.07414 (normal approximation, ties)" "skewed Wilcoxon"
+expect_contains "$out" "note: the Wilcoxon test disagrees (p = 0.07414)" "disagreement note"
+# 4 pairs, d = 10 11 9 12, all on slower: t = 10.5 / (1.290994 / 2) = 16.27, df = 3,
+# p = 0.0005055 (A&S 26.7.3); Wilcoxon V = 10, exact p = 2/2⁴ = 0.125, the smallest possible.
+printf '100 110\n101 112\n102 111\n103 115\n' >four.txt
+run "$mpimon" stats paired four.txt
+expect_contains "$out" "t = 16.27, df = 3, p = 0.0005055" "four pairs t-test"
+expect_contains "$out" "V = 10, p = 0.125 (exact)" "four pairs Wilcoxon"
+expect_contains "$out" "note: the Wilcoxon test cannot reach p < 5 % with 4 non-zero differences (all of one sign give p = 0.125)" "too few pairs note"
+
 # --- degenerate input: what is defined is reported, never NaN ---
 printf 'off on\n10 12\n' >one.csv
 run "$mpimon" stats paired one.csv
