@@ -5,7 +5,7 @@
 set -euo pipefail
 
 packages=(
-  cmake g++ make pkg-config time     # time: /usr/bin/time, peak RSS in bench/merge/run.sh
+  cmake g++ make pkg-config
   openmpi-bin libopenmpi-dev          # Open MPI with the monitoring components, profile2mat
   libhdf5-dev hdf5-tools             # HDF5 C library, h5dump
   libboost-program-options-dev libboost-math-dev
