@@ -84,49 +84,43 @@ std::map<std::string, std::string> configuration_of(const Sweep& s) {
 }
 
 // The command line of one launch, and where it leaves its outputs.
-std::vector<std::string> launch_command(const Sweep& s, const LaunchKey& key, const fs::path& dir) {
-  std::vector<std::string> argv = split_words(s.launcher);
-  const bool open_mpi = is_open_mpi_launcher(s.launcher);
-  argv.insert(argv.end(), {"-np", std::to_string(key.np)});
-  auto mca = [&](const std::string& k, const std::string& v) { argv.insert(argv.end(), {"--mca", k, v}); };
-  if (open_mpi) {
+MpiLaunch launch_command(const Sweep& s, const LaunchKey& key, const fs::path& dir) {
+  MpiLaunch l(s.launcher, key.np);
+  if (l.open_mpi()) {
     // Binding is only meaningful without oversubscription; an oversubscribed run says so in its record.
     const bool fits = key.np <= std::thread::hardware_concurrency();
-    argv.insert(argv.end(), {"--bind-to", fits ? "core" : "none"});
-    if (!fits) argv.push_back("--oversubscribe");
+    l.option({"--bind-to", fits ? "core" : "none"});
+    if (!fits) l.option({"--oversubscribe"});
   }
-  if (key.transport == "tcp") mca("btl", "tcp,self");
+  if (key.transport == "tcp") l.mca("btl", "tcp,self");
   const bool monitored = key.arm == "on" || key.arm == "mpit_off";
   if (!monitored) {
-    mca("pml", "^monitoring");
-    mca("osc", "^monitoring");
-    mca("coll", "^monitoring");
+    l.mca("pml", "^monitoring").mca("osc", "^monitoring").mca("coll", "^monitoring");
   } else {
-    mca("pml_monitoring_enable", std::to_string(s.monitoring_mode));
+    l.mca("pml_monitoring_enable", std::to_string(s.monitoring_mode));
     if (key.arm == "on") {
-      mca("pml_monitoring_enable_output", "3");
-      mca("pml_monitoring_filename", (dir / "prof" / "run").string());
+      l.mca("pml_monitoring_enable_output", "3").mca("pml_monitoring_filename", (dir / "prof" / "run").string());
     }
   }
   if (s.calibrate_ns > 0) {
     // Calibration: both arms load the delay library, so its wrapper costs the same in both and
-    // the difference is the injected delay alone.
+    // the difference is the injected delay alone. (-x is Open MPI's way to export to the ranks.)
     const std::uint64_t ns = key.arm == "off" ? 0 : s.calibrate_ns;
-    argv.insert(argv.end(), {"-x", "LD_PRELOAD=" + s.delay_library, "-x", "MPIMON_DELAY_NS=" + std::to_string(ns),
-                             "-x", "MPIMON_DELAY_REPORT=" + (dir / "delay").string()});
+    l.option({"-x", "LD_PRELOAD=" + s.delay_library, "-x", "MPIMON_DELAY_NS=" + std::to_string(ns), "-x",
+              "MPIMON_DELAY_REPORT=" + (dir / "delay").string()});
   }
   for (const auto& kv : s.mca) {
     auto eq = kv.find('=');
-    mca(kv.substr(0, eq), kv.substr(eq + 1));
+    l.mca(kv.substr(0, eq), kv.substr(eq + 1));
   }
-  argv.insert(argv.end(), {s.program, "--ops", s.ops, "--sizes", s.sizes, "--iterations", std::to_string(s.iterations),
-                           "--warmup", std::to_string(s.warmup),
-                           // the same seed for both arms of a pair: the same order of configurations
-                           "--seed", std::to_string(s.seed * 1000003u + key.pair), "--samples",
-                           (dir / "samples.txt").string(), "--benchmark_out=" + (dir / "bench.json").string(),
-                           "--benchmark_out_format=json"});
-  if (key.arm == "mpit_off") argv.push_back("--mpit-off");
-  return argv;
+  std::vector<std::string> args{"--ops", s.ops, "--sizes", s.sizes, "--iterations", std::to_string(s.iterations),
+                                "--warmup", std::to_string(s.warmup),
+                                // the same seed for both arms of a pair: the same order of configurations
+                                "--seed", std::to_string(s.seed * 1000003u + key.pair), "--samples",
+                                (dir / "samples.txt").string(), "--benchmark_out=" + (dir / "bench.json").string(),
+                                "--benchmark_out_format=json"};
+  if (key.arm == "mpit_off") args.push_back("--mpit-off");
+  return l.program(s.program, args);
 }
 
 // The delay library's own timing of its spins, over all ranks (files PREFIX.RANK: "spins total_ns").
@@ -151,12 +145,10 @@ LaunchRecord run_launch(const Sweep& s, const LaunchKey& key, std::uint32_t posi
   record.key = key;
   record.position = position;
   record.status = "ok";
-  auto argv = launch_command(s, key, dir);
-  record.command = join(argv, " ");
+  MpiLaunch launch = launch_command(s, key, dir);
+  record.command = launch.text();
   const auto start = std::chrono::steady_clock::now();
-  LaunchResult r = run_process(argv, is_open_mpi_launcher(s.launcher) ? open_mpi_environment()
-                                                                      : std::map<std::string, std::string>{},
-                               std::chrono::seconds(s.timeout));
+  LaunchResult r = launch.run(std::chrono::seconds(s.timeout));
   record.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   if (r.timed_out) {
     record.status = "timeout after " + std::to_string(s.timeout) + " s";

@@ -98,4 +98,39 @@ std::vector<std::string> split_words(const std::string& text) {
   return words;
 }
 
+MpiLaunch::MpiLaunch(const std::string& launcher, std::uint32_t np)
+    : argv_(split_words(launcher)), open_mpi_(is_open_mpi_launcher(launcher)) {
+  argv_.insert(argv_.end(), {"-np", std::to_string(np)});
+  if (open_mpi_) environment_ = open_mpi_environment();
+}
+
+MpiLaunch& MpiLaunch::option(const std::vector<std::string>& words) {
+  argv_.insert(argv_.end(), words.begin(), words.end());
+  return *this;
+}
+
+MpiLaunch& MpiLaunch::mca(const std::string& key, const std::string& value) {
+  if (open_mpi_) {
+    argv_.insert(argv_.end(), {"--mca", key, value});
+  } else {
+    environment_["OMPI_MCA_" + key] = value;
+  }
+  return *this;
+}
+
+MpiLaunch& MpiLaunch::program(const std::string& path, const std::vector<std::string>& args) {
+  argv_.push_back(path);
+  argv_.insert(argv_.end(), args.begin(), args.end());
+  return *this;
+}
+
+std::string MpiLaunch::text() const {
+  std::string line;
+  for (const auto& [k, v] : environment_) line += k + "=" + v + " ";
+  for (const auto& w : argv_) line += (&w == &argv_.front() ? "" : " ") + w;
+  return line;
+}
+
+LaunchResult MpiLaunch::run(std::chrono::seconds timeout) const { return run_process(argv_, environment_, timeout); }
+
 }  // namespace mpimon::cli

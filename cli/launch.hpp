@@ -2,6 +2,7 @@
 // Running child processes (mpirun and friends) from the CLI, with a timeout and captured output.
 
 #include <chrono>
+#include <cstdint>
 #include <map>
 #include <string>
 #include <vector>
@@ -27,5 +28,27 @@ bool is_open_mpi_launcher(const std::string& launcher);
 
 /// Splits a launcher given as one string ("srun --mpi=pmix") into words.
 std::vector<std::string> split_words(const std::string& text);
+
+/// One MPI launch line, built in order: the launcher's words and -np, launcher options, MCA
+/// parameters, the program and its arguments. MCA parameters go as `--mca K V` to Open MPI's
+/// launchers and as OMPI_MCA_K variables to any other (srun passes the environment on).
+class MpiLaunch {
+ public:
+  MpiLaunch(const std::string& launcher, std::uint32_t np);
+  [[nodiscard]] bool open_mpi() const { return open_mpi_; }
+  /// Words for the launcher itself (e.g. --bind-to core); the caller knows which launcher it is.
+  MpiLaunch& option(const std::vector<std::string>& words);
+  MpiLaunch& mca(const std::string& key, const std::string& value);
+  MpiLaunch& program(const std::string& path, const std::vector<std::string>& args = {});
+  [[nodiscard]] const std::vector<std::string>& argv() const { return argv_; }
+  /// The line as a user would type it, environment first.
+  [[nodiscard]] std::string text() const;
+  [[nodiscard]] LaunchResult run(std::chrono::seconds timeout) const;
+
+ private:
+  std::vector<std::string> argv_;
+  std::map<std::string, std::string> environment_;
+  bool open_mpi_;
+};
 
 }  // namespace mpimon::cli

@@ -24,16 +24,15 @@ int pvars_command(const std::string& name, const std::vector<std::string>& args)
         "directory holding mpimon-pvars");
     po::variables_map vm;
     if (!parse_options(cmd, args, options, {}, vm)) return kExitOk;
-    std::vector<std::string> argv = split_words(launcher);
-    argv.insert(argv.end(), {"-np", "1", "--mca", "pml_monitoring_enable", std::to_string(mode)});
-    argv.push_back((std::filesystem::path(programs) / "mpimon-pvars").string());
-    if (vm.count("all")) argv.push_back("--all");
-    LaunchResult r = run_process(argv, is_open_mpi_launcher(launcher) ? open_mpi_environment()
-                                                                      : std::map<std::string, std::string>{},
-                                 std::chrono::seconds(120));
+    MpiLaunch l(launcher, 1);
+    l.mca("pml_monitoring_enable", std::to_string(mode));
+    l.program((std::filesystem::path(programs) / "mpimon-pvars").string(),
+              vm.count("all") ? std::vector<std::string>{"--all"} : std::vector<std::string>{});
+    LaunchResult r = l.run(std::chrono::seconds(120));
     std::fputs(r.output.c_str(), stdout);
     if (r.timed_out || r.exit_code != 0) {
-      raise_error(Error::Kind::system, argv[0], "the probe failed (exit code " + std::to_string(r.exit_code) + ")");
+      raise_error(Error::Kind::system, l.argv().front(),
+                  "the probe failed (exit code " + std::to_string(r.exit_code) + ")");
     }
     return kExitOk;
   });

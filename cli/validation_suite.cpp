@@ -157,22 +157,18 @@ struct RunPaths {
 // Launches the case's program once under monitoring; returns "" on success, else what went wrong.
 std::string launch(const ValidationCase& c, int np, int mode, bool control, const RunPaths& paths,
                    const SuiteOptions& options, std::string* output = nullptr) {
-  std::vector<std::string> argv = split_words(options.launcher);
-  const bool open_mpi = is_open_mpi_launcher(options.launcher);
-  argv.insert(argv.end(), {"-np", std::to_string(np)});
-  if (open_mpi) argv.push_back("--oversubscribe");
-  auto mca = [&](const std::string& k, const std::string& v) { argv.insert(argv.end(), {"--mca", k, v}); };
-  mca("pml_monitoring_enable", std::to_string(mode));
-  mca("pml_monitoring_enable_output", "3");
-  mca("pml_monitoring_filename", paths.prof_prefix);
-  for (const auto& [k, v] : c.mca) mca(k, v);
-  argv.push_back((fs::path(options.programs_dir) / c.program).string());
-  argv.push_back(paths.ledger_prefix);
-  argv.insert(argv.end(), c.args.begin(), c.args.end());
-  if (control) argv.push_back("--control");
+  MpiLaunch l(options.launcher, static_cast<std::uint32_t>(np));
+  if (l.open_mpi()) l.option({"--oversubscribe"});
+  l.mca("pml_monitoring_enable", std::to_string(mode));
+  l.mca("pml_monitoring_enable_output", "3");
+  l.mca("pml_monitoring_filename", paths.prof_prefix);
+  for (const auto& [k, v] : c.mca) l.mca(k, v);
+  std::vector<std::string> args{paths.ledger_prefix};
+  args.insert(args.end(), c.args.begin(), c.args.end());
+  if (control) args.push_back("--control");
+  l.program((fs::path(options.programs_dir) / c.program).string(), args);
   fs::create_directories(fs::path(paths.prof_prefix).parent_path());
-  LaunchResult r = run_process(argv, open_mpi ? open_mpi_environment() : std::map<std::string, std::string>{},
-                               std::chrono::seconds(options.timeout_seconds));
+  LaunchResult r = l.run(std::chrono::seconds(options.timeout_seconds));
   if (output) *output = r.output;
   if (r.timed_out) return "killed after " + std::to_string(options.timeout_seconds) + " s\n" + tail(r.output, 20);
   if (r.exit_code != 0) return "exit code " + std::to_string(r.exit_code) + "\n" + tail(r.output, 20);
