@@ -60,9 +60,9 @@ seed=1
 # wall seconds, taken with bash's microsecond clock: /usr/bin/time's %e has 10 ms steps) and $rss
 # (largest peak RSS from /usr/bin/time, KiB). On a failure of CMD returns 1, its output in $scratch/log.
 measure() {
-  local dir=$1 setup=$2 cmd=$3 i t m
+  local dir=$1 setup=$2 cmd=$3 t m
   best='' rss=0
-  for i in 1 2 3; do
+  for _ in 1 2 3; do
     (cd "$dir" && bash -c "$setup")
     (cd "$dir" && /usr/bin/time -f '%M' -o "$scratch/rss" \
       bash -c "s=\$EPOCHREALTIME; $cmd || exit; echo \"\$s \$EPOCHREALTIME\" > '$scratch/wall'") >"$scratch/log" 2>&1 ||
