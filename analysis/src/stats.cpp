@@ -221,6 +221,41 @@ std::vector<double> benjamini_hochberg(std::span<const double> p) {
   return adjusted;
 }
 
+std::vector<double> holm(std::span<const double> p) {
+  for (std::size_t i = 0; i < p.size(); ++i) {
+    if (!(p[i] >= 0 && p[i] <= 1))
+      raise_stats_error("p-value " + std::to_string(i + 1) + " (" + format_value(p[i]) + ") is not in [0, 1]");
+  }
+  // From the smallest p up: the one of rank i (1-based) is multiplied by m - i + 1, and the
+  // running maximum keeps the adjusted values monotone in p.
+  std::vector<std::size_t> order(p.size());
+  std::iota(order.begin(), order.end(), std::size_t{0});
+  std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) { return p[a] < p[b]; });
+  std::vector<double> adjusted(p.size());
+  double running_max = 0;
+  for (std::size_t k = 0; k < order.size(); ++k) {
+    running_max = std::max(running_max, std::min(1.0, p[order[k]] * static_cast<double>(p.size() - k)));
+    adjusted[order[k]] = running_max;
+  }
+  return adjusted;
+}
+
+std::optional<WelchDifference> welch_difference(double mean_a, double sd_a, std::size_t n_a, double mean_b, double sd_b,
+                                                std::size_t n_b) {
+  if (n_a < 2 || n_b < 2) return std::nullopt;
+  const double va = sd_a * sd_a / static_cast<double>(n_a), vb = sd_b * sd_b / static_cast<double>(n_b);
+  if (!(va + vb > 0)) return std::nullopt;
+  const double df = (va + vb) * (va + vb) /
+                    (va * va / static_cast<double>(n_a - 1) + vb * vb / static_cast<double>(n_b - 1));
+  return WelchDifference{mean_a - mean_b, std::sqrt(va + vb), df};
+}
+
+double student_t_upper_tail(double t, double df) {
+  return boost::math::cdf(boost::math::complement(boost::math::students_t(df), t));
+}
+
+double student_t_quantile(double q, double df) { return boost::math::quantile(boost::math::students_t(df), q); }
+
 namespace {
 
 std::vector<std::string_view> split_fields(std::string_view line) {
