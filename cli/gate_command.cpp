@@ -122,10 +122,10 @@ InstructionRun run_probe(const GateOptions& o, const fs::path& dir, std::uint32_
                 "the callgrind run failed (" + (r.timed_out ? std::string("timeout") : "exit code " + std::to_string(r.exit_code)) +
                     "): " + r.output.substr(r.output.size() > 600 ? r.output.size() - 600 : 0));
   }
+  // cg.out.1, cg.out.2, ...: one per client-request dump, in the probe's order.
   std::vector<CallgrindDump> dumps;
-  for (const auto& entry : fs::directory_iterator(run_dir)) {
-    const std::string name = entry.path().filename().string();
-    if (name.starts_with("cg.out.")) dumps.push_back(read_callgrind_dump(entry.path().string()));
+  for (int k = 1; fs::exists(run_dir / ("cg.out." + std::to_string(k))); ++k) {
+    dumps.push_back(read_callgrind_dump((run_dir / ("cg.out." + std::to_string(k))).string()));
   }
   if (dumps.empty()) raise_error(Error::Kind::input, run_dir.string(), "callgrind wrote no dump (is valgrind working?)");
   InstructionRun run;
