@@ -244,7 +244,10 @@ void confirm_timing(const std::string& name, const GateOptions& o, const TimingB
       if (w.op == v.op && w.size == v.size && w.np == v.np && w.verdict == Verdict::regression) {
         v.verdict = Verdict::regression;
         v.confirmed = true;
-        v.note = "regression confirmed by a second run (regression " + std::to_string(w.regression_ns) + " ns)";
+        char buf[96];
+        std::snprintf(buf, sizeof buf, "confirmed by a second run (regression %.1f ns, low bound %.1f)",
+                      w.regression_ns, w.low_ns.value_or(0));
+        v.note = buf;
       }
     }
   }

@@ -383,7 +383,9 @@ std::vector<TimingVerdict> judge_timing(const std::vector<TimingCell>& now, cons
       v.verdict = Verdict::pass;
     } else {
       v.verdict = Verdict::inconclusive;
-      v.note = "interval too wide to decide (upper bound " + number(*v.high_ns) + " ns > margin)";
+      char buf[96];
+      std::snprintf(buf, sizeof buf, "interval too wide to decide (upper bound %.1f ns > margin)", *v.high_ns);
+      v.note = buf;
     }
   }
   return out;
