@@ -39,6 +39,13 @@ void require_finite(std::span<const double> values, const char* name) {
   }
 }
 
+void require_probabilities(std::span<const double> p) {
+  for (std::size_t i = 0; i < p.size(); ++i) {
+    if (!(p[i] >= 0 && p[i] <= 1))
+      raise_stats_error("p-value " + std::to_string(i + 1) + " (" + format_value(p[i]) + ") is not in [0, 1]");
+  }
+}
+
 double mean_of(std::span<const double> values) {
   return std::accumulate(values.begin(), values.end(), 0.0) / static_cast<double>(values.size());
 }
@@ -201,10 +208,7 @@ Estimate per_process(const PairedAnalysis& analysis, std::size_t processes) {
 }
 
 std::vector<double> benjamini_hochberg(std::span<const double> p) {
-  for (std::size_t i = 0; i < p.size(); ++i) {
-    if (!(p[i] >= 0 && p[i] <= 1))
-      raise_stats_error("p-value " + std::to_string(i + 1) + " (" + format_value(p[i]) + ") is not in [0, 1]");
-  }
+  require_probabilities(p);
   // Walk from the largest p down, keeping the running minimum of p * m / rank so that the
   // adjusted values are monotone in p.
   std::vector<std::size_t> order(p.size());
@@ -222,10 +226,7 @@ std::vector<double> benjamini_hochberg(std::span<const double> p) {
 }
 
 std::vector<double> holm(std::span<const double> p) {
-  for (std::size_t i = 0; i < p.size(); ++i) {
-    if (!(p[i] >= 0 && p[i] <= 1))
-      raise_stats_error("p-value " + std::to_string(i + 1) + " (" + format_value(p[i]) + ") is not in [0, 1]");
-  }
+  require_probabilities(p);
   // From the smallest p up: the one of rank i (1-based) is multiplied by m - i + 1, and the
   // running maximum keeps the adjusted values monotone in p.
   std::vector<std::size_t> order(p.size());
