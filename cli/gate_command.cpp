@@ -474,20 +474,10 @@ int gate_command(const std::string& name, const std::vector<std::string>& args) 
     if (timing) {
       if (!baseline.timing) {
         report.notes.push_back("the baseline has no timing cells: record them with --update-baseline");
-      } else if (baseline.timing->machine != machine_of(o)) {
-        for (const auto& c : cells) {
-          TimingVerdict v;
-          v.op = c.op;
-          v.np = c.np;
-          v.size = c.size;
-          v.now_ns = c.difference_ns;
-          v.verdict = Verdict::rerecord;
-          v.note = "baseline from another machine or Open MPI: re-record";
-          report.timing.push_back(v);
-        }
-        report.notes.push_back("timing: baseline from another machine or Open MPI build: re-record");
       } else {
-        report.timing = judge_timing(cells, *baseline.timing, o.margin, o.alpha);
+        const bool same_machine = baseline.timing->machine == machine_of(o);
+        report.timing = judge_timing(cells, *baseline.timing, o.margin, o.alpha, same_machine);
+        if (!same_machine) report.notes.push_back("timing: baseline from another machine or Open MPI build: re-record");
         if (o.confirm) {
           confirm_timing(name, o, *baseline.timing, report.timing, work.path);
         } else {

@@ -327,7 +327,7 @@ std::vector<InstructionVerdict> judge_instructions(const std::vector<Instruction
 }
 
 std::vector<TimingVerdict> judge_timing(const std::vector<TimingCell>& now, const TimingBaseline& baseline,
-                                        const TimingMargin& margin, double alpha) {
+                                        const TimingMargin& margin, double alpha, bool same_machine) {
   std::vector<TimingVerdict> out;
   std::vector<std::optional<WelchDifference>> tests;
   for (const auto& c : now) {
@@ -341,7 +341,10 @@ std::vector<TimingVerdict> judge_timing(const std::vector<TimingCell>& now, cons
       if (b.op == c.op && b.np == c.np && b.size == c.size) base = &b;
     }
     std::optional<WelchDifference> w;
-    if (!base) {
+    if (!same_machine) {
+      v.verdict = Verdict::rerecord;
+      v.note = "baseline from another machine or Open MPI: re-record";
+    } else if (!base) {
       v.verdict = Verdict::missing;
       v.note = "no baseline for this cell: re-record";
     } else {

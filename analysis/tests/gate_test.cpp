@@ -162,6 +162,8 @@ TEST(GateTiming, RegressionPassInconclusiveMissing) {
   EXPECT_EQ(v[2].verdict, Verdict::inconclusive);
   EXPECT_GT(*v[2].p, 0.5);
   EXPECT_EQ(v[3].verdict, Verdict::missing);
+  // Another machine: nothing is judged.
+  for (const auto& r : judge_timing(now, base, TimingMargin{}, 0.05, false)) EXPECT_EQ(r.verdict, Verdict::rerecord);
   // A relative margin: 5 % of an off time of 4000 ns is 200 ns, so a 200 ns regression cannot
   // exceed it.
   for (auto& c : base.cells) c.off_ns = 4000;

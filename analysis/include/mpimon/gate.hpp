@@ -135,9 +135,10 @@ struct TimingVerdict {
 /// Welch's comparison of each cell's overhead with the baseline's, one-sided test of
 /// "regression <= margin", Holm across the cells: `regression` when Holm rejects at alpha,
 /// `pass` when the simultaneous upper bound is below the margin, else `inconclusive`.
-/// Cells absent from the baseline are `missing`.
+/// Cells absent from the baseline are `missing`; with `same_machine` false (the baseline was
+/// measured on another CPU model, CPU count or Open MPI) every cell is `rerecord`.
 std::vector<TimingVerdict> judge_timing(const std::vector<TimingCell>& now, const TimingBaseline& baseline,
-                                        const TimingMargin& margin, double alpha);
+                                        const TimingMargin& margin, double alpha, bool same_machine = true);
 
 // ---- Reports ---------------------------------------------------------------------------------
 
