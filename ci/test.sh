@@ -15,6 +15,13 @@ step "tests"
 # HDF5 prints its error stack unless silenced: a leak means an error path is not ours.
 if grep -q "HDF5-DIAG" "$build/ctest.log"; then echo "HDF5-DIAG printed during tests" >&2; exit 1; fi
 
+# The overhead regression gate against this repository's baseline (docs/gate.md): the instruction
+# counts must match (or the baseline is from another build and a re-record is asked for); the
+# timing part fails only on a regression confirmed by a second run. Reports next to the build.
+step "overhead regression gate (mpimon gate)"
+"$build/cli/mpimon" gate --baseline "$repo/results/gate/baseline.json" \
+  --json "$build/gate-report.json" --junit "$build/gate-report.xml"
+
 sanitized=${build}-sanitize
 step "sanitizer build ($sanitized): address,undefined, tests without MPI"
 configure_and_build "$sanitized" -DMPIMON_ENABLE_MPI=OFF -DMPIMON_SANITIZER=address,undefined

@@ -22,22 +22,13 @@
 #include "mpimon/overhead.hpp"
 #include "mpimon/version.hpp"
 #include "overhead_report.hpp"
+#include "overhead_sweep.hpp"
 
 namespace mpimon::cli {
 
 namespace fs = std::filesystem;
 
 namespace {
-
-struct Sweep {
-  std::string ops, sizes, launcher, program, delay_library, output;
-  std::vector<std::uint32_t> nps;
-  std::vector<std::string> transports, arms, mca;
-  std::uint32_t pairs = 10, iterations = 1000, warmup = 100, seed = 1, monitoring_mode = 1;
-  std::uint64_t calibrate_ns = 0;
-  int timeout = 600;
-  bool resume = false;
-};
 
 std::string join(const std::vector<std::string>& items, const char* sep = ",") {
   std::string out;
@@ -54,6 +45,8 @@ std::string first_line(const std::vector<std::string>& argv) {
   LaunchResult r = run_process(argv, {}, std::chrono::seconds(30));
   return r.output.substr(0, r.output.find('\n'));
 }
+
+}  // namespace
 
 std::map<std::string, std::string> configuration_of(const Sweep& s) {
   std::vector<std::string> nps;
@@ -83,6 +76,8 @@ std::map<std::string, std::string> configuration_of(const Sweep& s) {
                                 "maximum over ranks; pairs analysed with a paired t-test and Wilcoxon signed-rank"}};
 }
 
+namespace {
+
 // The command line of one launch, and where it leaves its outputs.
 MpiLaunch launch_command(const Sweep& s, const LaunchKey& key, const fs::path& dir) {
   MpiLaunch l(s.launcher, key.np);
@@ -108,6 +103,10 @@ MpiLaunch launch_command(const Sweep& s, const LaunchKey& key, const fs::path& d
     const std::uint64_t ns = key.arm == "off" ? 0 : s.calibrate_ns;
     l.option({"-x", "LD_PRELOAD=" + s.delay_library, "-x", "MPIMON_DELAY_NS=" + std::to_string(ns), "-x",
               "MPIMON_DELAY_REPORT=" + (dir / "delay").string()});
+  }
+  for (const auto& kv : s.environment) l.option({"-x", kv});
+  if (monitored) {
+    for (const auto& kv : s.on_environment) l.option({"-x", kv});
   }
   for (const auto& kv : s.mca) {
     auto eq = kv.find('=');
@@ -189,9 +188,51 @@ void print_calibration(const std::vector<OverheadCell>& cells,
   std::printf("  the injected cost lies inside the 95 %% CI of %zu of %zu cells\n", inside, total);
 }
 
+}  // namespace
+
 std::string default_dir(const char* subdir) {
   return (fs::path(MPIMON_DEFAULT_PROGRAMS_DIR).parent_path() / subdir).string();
 }
+
+void run_sweep(const std::string& name, const Sweep& s) {
+  if (fs::exists(s.output) && !s.resume) {
+    raise_error(Error::Kind::input, s.output, "exists: use --resume to continue it, or another -o");
+  }
+  if (!fs::exists(s.output)) OverheadResults::create(s.output, configuration_of(s));
+  OverheadResults results(s.output);
+  auto done = results.completed();
+
+  // Every launch of the sweep, arms shuffled within each pair from the seed.
+  std::vector<std::pair<LaunchKey, std::uint32_t>> plan;
+  std::mt19937_64 rng(s.seed);
+  for (const auto& t : s.transports) {
+    for (auto np : s.nps) {
+      for (std::uint32_t pair = 1; pair <= s.pairs; ++pair) {
+        std::vector<std::string> order = s.arms;
+        std::shuffle(order.begin(), order.end(), rng);
+        for (std::uint32_t pos = 0; pos < order.size(); ++pos) plan.push_back({{t, np, pair, order[pos]}, pos});
+      }
+    }
+  }
+  std::size_t todo = 0;
+  for (const auto& [key, pos] : plan) todo += done.count(key) ? 0 : 1;
+  std::fprintf(stderr, "%s: %zu launches planned, %zu already in %s\n", name.c_str(), plan.size(),
+               plan.size() - todo, s.output.c_str());
+  const auto start = std::chrono::steady_clock::now();
+  std::size_t run = 0;
+  for (const auto& [key, pos] : plan) {
+    if (done.count(key)) continue;
+    LaunchRecord r = run_launch(s, key, pos);
+    results.append(r);
+    ++run;
+    const double elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    std::fprintf(stderr, "[%zu/%zu] %s np %u pair %u %-8s %s (%.1f s; about %.0f s left)\n", run, todo,
+                 key.transport.c_str(), key.np, key.pair, key.arm.c_str(), r.status.c_str(), r.seconds,
+                 elapsed / static_cast<double>(run) * static_cast<double>(todo - run));
+  }
+}
+
+namespace {
 
 int overhead(const std::string& name, const std::vector<std::string>& args) {
   Command cmd{name,
@@ -251,41 +292,8 @@ int overhead(const std::string& name, const std::vector<std::string>& args) {
     }
     if (!fs::exists(s.program)) raise_error(Error::Kind::input, s.program, "benchmark program not found (--program)");
 
-    if (fs::exists(s.output) && !s.resume) {
-      raise_error(Error::Kind::input, s.output, "exists: use --resume to continue it, or another -o");
-    }
-    if (!fs::exists(s.output)) OverheadResults::create(s.output, configuration_of(s));
+    run_sweep(name, s);
     OverheadResults results(s.output);
-    auto done = results.completed();
-
-    // Every launch of the sweep, arms shuffled within each pair from the seed.
-    std::vector<std::pair<LaunchKey, std::uint32_t>> plan;
-    std::mt19937_64 rng(s.seed);
-    for (const auto& t : s.transports) {
-      for (auto np : s.nps) {
-        for (std::uint32_t pair = 1; pair <= s.pairs; ++pair) {
-          std::vector<std::string> order = s.arms;
-          std::shuffle(order.begin(), order.end(), rng);
-          for (std::uint32_t pos = 0; pos < order.size(); ++pos) plan.push_back({{t, np, pair, order[pos]}, pos});
-        }
-      }
-    }
-    std::size_t todo = 0;
-    for (const auto& [key, pos] : plan) todo += done.count(key) ? 0 : 1;
-    std::fprintf(stderr, "%s: %zu launches planned, %zu already in %s\n", name.c_str(), plan.size(),
-                 plan.size() - todo, s.output.c_str());
-    const auto start = std::chrono::steady_clock::now();
-    std::size_t run = 0;
-    for (const auto& [key, pos] : plan) {
-      if (done.count(key)) continue;
-      LaunchRecord r = run_launch(s, key, pos);
-      results.append(r);
-      ++run;
-      const double elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-      std::fprintf(stderr, "[%zu/%zu] %s np %u pair %u %-8s %s (%.1f s; about %.0f s left)\n", run, todo,
-                   key.transport.c_str(), key.np, key.pair, key.arm.c_str(), r.status.c_str(), r.seconds,
-                   elapsed / static_cast<double>(run) * static_cast<double>(todo - run));
-    }
     auto launches = results.launches();
     auto cells = analyze_overhead(launches);
     results.write_analysis(cells);

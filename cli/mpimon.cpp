@@ -23,6 +23,7 @@ constexpr Subcommand kSubcommands[] = {
     {"export", mpimon::cli::export_command, "export matrices for TreeMatch or as profile2mat .mat files"},
     {"validate", mpimon::cli::validate_dispatch, "check the monitoring's matrices against ground truth under mpirun"},
     {"bench", mpimon::cli::bench_command, "measure the overhead of monitoring (pairs of launches, paired statistics)"},
+    {"gate", mpimon::cli::gate_command, "overhead regression gate for CI: instructions (callgrind) and timing vs a baseline"},
     {"pvars", mpimon::cli::pvars_command, "list the MPI_T performance variables of the MPI library"},
     {"model", mpimon::cli::model_command, "predict the point-to-point traffic of a forced collective algorithm"},
     {"plot", mpimon::cli::plot_command, "draw the overhead figures, or a forced collective's pattern"},

@@ -39,6 +39,13 @@ void require_finite(std::span<const double> values, const char* name) {
   }
 }
 
+void require_probabilities(std::span<const double> p) {
+  for (std::size_t i = 0; i < p.size(); ++i) {
+    if (!(p[i] >= 0 && p[i] <= 1))
+      raise_stats_error("p-value " + std::to_string(i + 1) + " (" + format_value(p[i]) + ") is not in [0, 1]");
+  }
+}
+
 double mean_of(std::span<const double> values) {
   return std::accumulate(values.begin(), values.end(), 0.0) / static_cast<double>(values.size());
 }
@@ -201,10 +208,7 @@ Estimate per_process(const PairedAnalysis& analysis, std::size_t processes) {
 }
 
 std::vector<double> benjamini_hochberg(std::span<const double> p) {
-  for (std::size_t i = 0; i < p.size(); ++i) {
-    if (!(p[i] >= 0 && p[i] <= 1))
-      raise_stats_error("p-value " + std::to_string(i + 1) + " (" + format_value(p[i]) + ") is not in [0, 1]");
-  }
+  require_probabilities(p);
   // Walk from the largest p down, keeping the running minimum of p * m / rank so that the
   // adjusted values are monotone in p.
   std::vector<std::size_t> order(p.size());
@@ -220,6 +224,38 @@ std::vector<double> benjamini_hochberg(std::span<const double> p) {
   }
   return adjusted;
 }
+
+std::vector<double> holm(std::span<const double> p) {
+  require_probabilities(p);
+  // From the smallest p up: the one of rank i (1-based) is multiplied by m - i + 1, and the
+  // running maximum keeps the adjusted values monotone in p.
+  std::vector<std::size_t> order(p.size());
+  std::iota(order.begin(), order.end(), std::size_t{0});
+  std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) { return p[a] < p[b]; });
+  std::vector<double> adjusted(p.size());
+  double running_max = 0;
+  for (std::size_t k = 0; k < order.size(); ++k) {
+    running_max = std::max(running_max, std::min(1.0, p[order[k]] * static_cast<double>(p.size() - k)));
+    adjusted[order[k]] = running_max;
+  }
+  return adjusted;
+}
+
+std::optional<WelchDifference> welch_difference(double mean_a, double sd_a, std::size_t n_a, double mean_b, double sd_b,
+                                                std::size_t n_b) {
+  if (n_a < 2 || n_b < 2) return std::nullopt;
+  const double va = sd_a * sd_a / static_cast<double>(n_a), vb = sd_b * sd_b / static_cast<double>(n_b);
+  if (!(va + vb > 0)) return std::nullopt;
+  const double df = (va + vb) * (va + vb) /
+                    (va * va / static_cast<double>(n_a - 1) + vb * vb / static_cast<double>(n_b - 1));
+  return WelchDifference{mean_a - mean_b, std::sqrt(va + vb), df};
+}
+
+double student_t_upper_tail(double t, double df) {
+  return boost::math::cdf(boost::math::complement(boost::math::students_t(df), t));
+}
+
+double student_t_quantile(double q, double df) { return boost::math::quantile(boost::math::students_t(df), q); }
 
 namespace {
 

@@ -294,5 +294,47 @@ TEST(ReadPairedSamples, ErrorsNameFileAndLine) {
             dir.file("missing.csv") + ": cannot open: No such file or directory");
 }
 
+
+// Welch's unpaired comparison, used by `mpimon gate` to compare an overhead with its baseline.
+TEST(WelchDifference, SleepDataMatchesR) {
+  // ?t.test: t.test(extra ~ group, data = sleep) (Welch, the default) prints
+  //   t = -1.8608, df = 17.776, p-value = 0.07939
+  //   95 percent confidence interval: -3.3654832  0.2054832
+  auto sd = [](const std::vector<double>& v) {
+    double m = 0, ss = 0;
+    for (double x : v) m += x / static_cast<double>(v.size());
+    for (double x : v) ss += (x - m) * (x - m);
+    return std::sqrt(ss / static_cast<double>(v.size() - 1));
+  };
+  auto w = welch_difference(0.75, sd(kSleepGroup1), 10, 2.33, sd(kSleepGroup2), 10);
+  ASSERT_TRUE(w);
+  EXPECT_NEAR(w->difference, -1.58, 1e-12);
+  EXPECT_NEAR(w->difference / w->standard_error, -1.8608, 5e-5);
+  EXPECT_NEAR(w->df, 17.776, 5e-4);
+  EXPECT_NEAR(2 * student_t_upper_tail(std::fabs(w->difference / w->standard_error), w->df), 0.07939, 5e-6);
+  const double half = student_t_quantile(0.975, w->df) * w->standard_error;
+  EXPECT_NEAR(w->difference - half, -3.3654832, 5e-8);
+  EXPECT_NEAR(w->difference + half, 0.2054832, 5e-8);
+}
+
+TEST(WelchDifference, UndefinedWithoutSpreadOrPairs) {
+  EXPECT_FALSE(welch_difference(1, 0, 5, 2, 0, 5));
+  EXPECT_FALSE(welch_difference(1, 1, 1, 2, 1, 5));
+}
+
+TEST(Holm, MatchesHandDerivation) {
+  // p.adjust(c(0.01, 0.02, 0.03, 0.04, 0.05), "holm"): sorted, times 5 4 3 2 1 = 0.05 0.08 0.09
+  // 0.08 0.05, then the running maximum: 0.05 0.08 0.09 0.09 0.09.
+  const std::vector<double> p = {0.03, 0.01, 0.05, 0.02, 0.04};
+  auto a = holm(p);
+  const std::vector<double> expected = {0.09, 0.05, 0.09, 0.08, 0.09};
+  for (std::size_t i = 0; i < p.size(); ++i) EXPECT_NEAR(a[i], expected[i], 1e-15) << i;
+  // Capped at 1: 0.6 * 2 = 1.2.
+  auto b = holm(std::vector<double>{0.6, 0.7});
+  EXPECT_EQ(b[0], 1.0);
+  EXPECT_EQ(b[1], 1.0);
+  EXPECT_THROW(holm(std::vector<double>{1.5}), Error);
+}
+
 }  // namespace
 }  // namespace mpimon

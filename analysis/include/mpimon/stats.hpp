@@ -84,6 +84,27 @@ std::optional<WilcoxonSignedRank> wilcoxon_signed_rank(std::span<const double> d
 /// a p-value is not in [0, 1].
 std::vector<double> benjamini_hochberg(std::span<const double> p);
 
+/// Holm's step-down adjusted p-values, in the order given (R's p.adjust(p, "holm")): controls the
+/// probability of any false rejection among the m tests, whatever their dependence. Throws when a
+/// p-value is not in [0, 1].
+std::vector<double> holm(std::span<const double> p);
+
+/// Welch's comparison of two means from their summaries (mean, sample sd, n): the difference
+/// a - b, its standard error and the Welch-Satterthwaite degrees of freedom (R's t.test with
+/// var.equal = FALSE). Absent when a side has fewer than 2 values or both sds are 0.
+struct WelchDifference {
+  double difference = 0;
+  double standard_error = 0;
+  double df = 0;
+};
+std::optional<WelchDifference> welch_difference(double mean_a, double sd_a, std::size_t n_a, double mean_b, double sd_b,
+                                                std::size_t n_b);
+
+/// P(T_df > t), the upper tail of Student's t (accurate in the far tail).
+double student_t_upper_tail(double t, double df);
+/// The quantile q of Student's t with df degrees of freedom, 0 < q < 1.
+double student_t_quantile(double q, double df);
+
 /// Two columns of paired timings read from a text file.
 struct PairedSamples {
   std::vector<double> off;

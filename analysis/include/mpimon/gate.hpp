@@ -1,0 +1,160 @@
+#pragma once
+/// \file
+/// \brief The overhead regression gate (docs/gate.md): instructions the monitoring adds per
+/// operation, counted with callgrind, and the paired timing overhead compared with a baseline.
+/// No MPI here: the CLI runs the launches, this computes the measures, verdicts and reports.
+
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <ostream>
+#include <string>
+#include <vector>
+
+namespace mpimon {
+
+// ---- Deterministic measure: callgrind -------------------------------------------------------
+
+/// What one callgrind dump of mpimon-gate-probe says: its label ("mpimon-gate OP SIZE N") and the
+/// instructions of the monitoring's own code collected in it.
+struct CallgrindDump {
+  std::string op;
+  std::uint64_t size = 0;
+  std::uint64_t count = 0;        ///< operations in the collected loop
+  std::uint64_t monitoring = 0;   ///< instructions of the monitoring's own code (see below)
+  std::vector<std::string> objects;  ///< every ELF object the dump names, in order of appearance
+};
+
+/// Whether an ELF object (a path) belongs to the monitoring: its file name contains "monitoring"
+/// (mca_pml/osc/coll_monitoring.so, libmca_common_monitoring.so).
+bool is_monitoring_object(const std::string& object);
+
+/// Reads a dump written with --compress-strings=no --compress-pos=no. The monitoring's own cost
+/// is the inclusive cost of every call into a monitoring object from libmpi or from another MCA
+/// component (the calls that enter the monitoring layer), minus the inclusive cost of every call
+/// from a monitoring object into another MCA component (the wrapped PML, coll or osc call). What
+/// the monitoring code calls otherwise (hash tables, memcpy, anything interposed on its recording
+/// functions) stays in; progress loops and waits of the wrapped layer, the only part whose count
+/// depends on timing, cancel out. Errors name path:line.
+CallgrindDump read_callgrind_dump(const std::string& path);
+
+/// Instructions per operation: (cost of the 2N loop - cost of the N loop) / N, which removes any
+/// one-off cost; `exact` says the division left no remainder.
+struct InstructionCount {
+  std::string op;
+  std::uint64_t size = 0, count = 0;
+  std::uint64_t at_n = 0, at_2n = 0;
+  double per_op = 0;
+  bool exact = true;
+};
+/// Pairs the dumps (N and 2N of each op and size). Throws when one of a pair is missing.
+std::vector<InstructionCount> instructions_per_operation(const std::vector<CallgrindDump>& dumps);
+
+/// A fingerprint of the ELF objects whose code is counted (size and FNV-1a of their contents,
+/// file names only, sorted): equal fingerprints mean the same Open MPI build and libraries.
+/// The probe program itself (`exclude`) is left out: its code is never counted.
+std::string objects_fingerprint(const std::vector<std::string>& objects, const std::string& exclude);
+
+// ---- Baseline ---------------------------------------------------------------------------------
+
+struct InstructionBaseline {
+  std::map<std::string, std::string> build;  ///< open_mpi, valgrind, objects_fingerprint, ...
+  std::map<std::string, std::string> settings;  ///< probe command, count, size, runs, summary
+  std::vector<InstructionCount> operations;
+};
+
+/// One timing cell's paired analysis (np, op, size): R pairs of launches, on minus off.
+struct TimingCell {
+  std::string op;
+  std::uint32_t np = 0;
+  std::uint64_t size = 0;
+  std::size_t pairs = 0;
+  double off_ns = 0;            ///< mean over pairs of the off launches' summaries
+  double difference_ns = 0;     ///< mean of on - off: the overhead per call
+  double sd_difference_ns = 0;  ///< sample sd of on - off (0 when undefined)
+};
+
+struct TimingBaseline {
+  std::map<std::string, std::string> machine;   ///< cpu_model, cpus, open_mpi
+  std::map<std::string, std::string> settings;  ///< sweep settings and how samples are summarised
+  std::vector<TimingCell> cells;
+};
+
+struct GateBaseline {
+  std::map<std::string, std::string> provenance;  ///< date, generator, host, launcher, mca, np, binding
+  std::optional<InstructionBaseline> instructions;
+  std::optional<TimingBaseline> timing;
+};
+
+inline constexpr const char* kGateBaselineFormat = "mpimon-gate-baseline";
+
+/// Reads a baseline written by write_gate_baseline; errors name the file and what is wrong.
+GateBaseline read_gate_baseline(const std::string& path);
+void write_gate_baseline(const GateBaseline& baseline, std::ostream& out);
+
+// ---- Verdicts ----------------------------------------------------------------------------------
+
+/// How a check ended. `regression` is the only one that fails the gate.
+enum class Verdict { pass, regression, inconclusive, rerecord, unstable, missing };
+const char* verdict_name(Verdict v);
+
+struct InstructionVerdict {
+  std::string op;
+  std::uint64_t size = 0;
+  std::optional<double> baseline, now;  ///< instructions per operation
+  Verdict verdict = Verdict::pass;
+  std::string note;
+};
+
+/// Compares with the baseline: a regression when now > baseline * (1 + tolerance) and by at least
+/// one instruction. `same_build` false makes every row `rerecord`; `stable` false (two runs of the
+/// same build disagreed) makes them `unstable`.
+std::vector<InstructionVerdict> judge_instructions(const std::vector<InstructionCount>& now,
+                                                   const InstructionBaseline& baseline, double tolerance,
+                                                   bool same_build, bool stable, const std::string& build_note);
+
+struct TimingMargin {
+  double absolute_ns = 50;  ///< a cell fails only if the regression exceeds
+  double relative = 0.05;   ///< max(absolute_ns, relative x baseline off time)
+};
+
+struct TimingVerdict {
+  std::string op;
+  std::uint32_t np = 0;
+  std::uint64_t size = 0;
+  double baseline_ns = 0, now_ns = 0;  ///< overhead per call (on - off), baseline and now
+  double regression_ns = 0;            ///< now - baseline
+  std::optional<double> low_ns, high_ns;  ///< simultaneous one-sided bounds (Bonferroni, 1 - alpha/m each)
+  double margin_ns = 0;
+  std::optional<double> p, p_holm;  ///< one-sided test of "regression <= margin"
+  Verdict verdict = Verdict::inconclusive;
+  bool confirmed = false;  ///< a regression found again in the confirmation run
+  std::string note;
+};
+
+/// Welch's comparison of each cell's overhead with the baseline's, one-sided test of
+/// "regression <= margin", Holm across the cells: `regression` when Holm rejects at alpha,
+/// `pass` when the simultaneous upper bound is below the margin, else `inconclusive`.
+/// Cells absent from the baseline are `missing`.
+std::vector<TimingVerdict> judge_timing(const std::vector<TimingCell>& now, const TimingBaseline& baseline,
+                                        const TimingMargin& margin, double alpha);
+
+// ---- Reports ---------------------------------------------------------------------------------
+
+struct GateReport {
+  std::map<std::string, std::string> provenance;
+  std::string baseline_path;
+  std::vector<InstructionVerdict> instructions;
+  std::vector<TimingVerdict> timing;
+  std::vector<std::string> notes;
+  int exit_code = 0;
+};
+
+void write_gate_json(const GateReport& report, std::ostream& out);
+/// JUnit XML (testsuites/testsuite/testcase), one test case per row: a regression is a
+/// <failure>, inconclusive, re-record and unstable rows are <skipped> with the reason.
+void write_gate_junit(const GateReport& report, std::ostream& out);
+
+std::string json_escape(const std::string& text);
+
+}  // namespace mpimon

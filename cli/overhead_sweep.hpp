@@ -1,0 +1,35 @@
+#pragma once
+// The launch loop of `mpimon bench overhead`, shared with `mpimon gate` (its timing measure):
+// pairs of launches of mpimon-overhead-bench, arms in random order within each pair, every launch
+// appended to an mpimon-overhead results file as it ends (docs/overhead.md).
+
+#include <cstdint>
+#include <map>
+#include <string>
+#include <vector>
+
+namespace mpimon::cli {
+
+struct Sweep {
+  std::string ops, sizes, launcher, program, delay_library, output;
+  std::vector<std::uint32_t> nps;
+  std::vector<std::string> transports, arms, mca;
+  /// VAR=VALUE exported to every launch, and to the monitored arms only (mpirun -x).
+  std::vector<std::string> environment, on_environment;
+  std::uint32_t pairs = 10, iterations = 1000, warmup = 100, seed = 1, monitoring_mode = 1;
+  std::uint64_t calibrate_ns = 0;
+  int timeout = 600;
+  bool resume = false;
+};
+
+/// The sweep's provenance, recorded in the results file's /configuration.
+std::map<std::string, std::string> configuration_of(const Sweep& s);
+
+/// Creates s.output (or continues it with s.resume) and runs every launch not yet recorded,
+/// printing a progress line per launch on stderr, prefixed with `name`.
+void run_sweep(const std::string& name, const Sweep& s);
+
+/// The directory of this build tree's programs of `subdir` (e.g. "bench").
+std::string default_dir(const char* subdir);
+
+}  // namespace mpimon::cli
