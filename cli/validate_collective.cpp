@@ -132,43 +132,14 @@ std::vector<std::pair<std::string, std::string>> mca_parameters(const Collective
   return mca;
 }
 
-struct Launch {
-  std::vector<std::string> argv;
-  std::map<std::string, std::string> environment;
-  /// The command as a shell would take it (no argument here contains spaces or quotes).
-  [[nodiscard]] std::string text() const {
-    std::vector<std::string> words;
-    for (const auto& [k, v] : environment) words.push_back(k + "=" + v);
-    words.insert(words.end(), argv.begin(), argv.end());
-    std::string line;
-    for (const auto& w : words) line += (line.empty() ? "" : " ") + w;
-    return line;
-  }
-};
-
-Launch build_launch(const CollectiveSpec& spec, const RunOptions& run, const std::string& dump, bool control) {
-  Launch l;
-  l.argv = split_words(run.launcher);
-  const bool open_mpi = is_open_mpi_launcher(run.launcher);
-  l.argv.insert(l.argv.end(), {"-np", std::to_string(spec.nprocs)});
-  if (open_mpi && (run.force_oversubscribe || spec.nprocs > physical_cores())) l.argv.push_back("--oversubscribe");
-  // mpirun forwards its standard input to rank 0 otherwise, consuming what the caller's is.
-  if (open_mpi) l.argv.insert(l.argv.end(), {"--stdin", "none"});
-  for (const auto& [key, value] : mca_parameters(spec, dump)) {
-    if (open_mpi) {
-      l.argv.insert(l.argv.end(), {"--mca", key, value});
-    } else {
-      l.environment["OMPI_MCA_" + key] = value;  // any launcher passes the environment on
-    }
-  }
-  if (geteuid() == 0) {
-    l.environment["OMPI_ALLOW_RUN_AS_ROOT"] = "1";
-    l.environment["OMPI_ALLOW_RUN_AS_ROOT_CONFIRM"] = "1";
-  }
-  l.argv.insert(l.argv.end(), {run.program, "--op", std::string(op_name(spec.op)), "--count", std::to_string(spec.count),
-                               "--type-size", std::to_string(spec.type_size), "--root", std::to_string(spec.root)});
-  if (control) l.argv.push_back("--skip");
-  return l;
+MpiLaunch build_launch(const CollectiveSpec& spec, const RunOptions& run, const std::string& dump, bool control) {
+  MpiLaunch l(run.launcher, spec.nprocs);
+  if (l.open_mpi() && (run.force_oversubscribe || spec.nprocs > physical_cores())) l.option({"--oversubscribe"});
+  for (const auto& [key, value] : mca_parameters(spec, dump)) l.mca(key, value);
+  std::vector<std::string> args{"--op", std::string(op_name(spec.op)), "--count", std::to_string(spec.count),
+                                "--type-size", std::to_string(spec.type_size), "--root", std::to_string(spec.root)};
+  if (control) args.push_back("--skip");
+  return l.program(run.program, args);
 }
 
 std::string last_lines(const std::string& text, std::size_t lines) {
@@ -181,15 +152,15 @@ std::string last_lines(const std::string& text, std::size_t lines) {
 }
 
 /// Runs one launch; throws with the launcher's last output when it fails.
-void run_launch(const Launch& launch, const std::string& what, const RunOptions& run) {
+void run_launch(const MpiLaunch& launch, const std::string& what, const RunOptions& run) {
   if (run.verbose) std::cerr << what << ": " << launch.text() << "\n";
-  LaunchResult r = run_process(launch.argv, launch.environment, std::chrono::seconds(run.timeout_seconds));
+  LaunchResult r = launch.run(std::chrono::seconds(run.timeout_seconds));
   if (r.timed_out) {
-    raise_error(Error::Kind::system, launch.argv[0],
+    raise_error(Error::Kind::system, launch.argv()[0],
                 what + " run killed after " + std::to_string(run.timeout_seconds) + " s: " + launch.text());
   }
   if (r.exit_code != 0) {
-    raise_error(Error::Kind::system, launch.argv[0],
+    raise_error(Error::Kind::system, launch.argv()[0],
                 what + " run failed with exit code " + std::to_string(r.exit_code) + ": " + launch.text() +
                     "\n--- last output ---\n" + last_lines(r.output, 15));
   }
@@ -245,7 +216,7 @@ std::string default_program() {
   return (fs::path(dir ? dir : fallback) / "mpimon-run-collective").string();
 }
 
-int compare_and_report(const CollectiveSpec& spec, const EdgeTraffic& recorded, const Launch& measured) {
+int compare_and_report(const CollectiveSpec& spec, const EdgeTraffic& recorded, const MpiLaunch& measured) {
   const EdgeTraffic predicted = predict_collective(spec);
   const auto differences = compare_traffic(predicted, recorded);
   const TrafficLoad total = predicted.total();
@@ -298,8 +269,8 @@ int validate_collective_command(const std::string& name, const std::vector<std::
 
     ScratchDirectory scratch(run.keep, {"control", "measured"}, spec.nprocs);
     if (run.keep) std::cerr << "dumps kept in " << scratch.path().string() << "\n";
-    const Launch control = build_launch(spec, run, scratch.dump_prefix("control"), true);
-    const Launch measured = build_launch(spec, run, scratch.dump_prefix("measured"), false);
+    const MpiLaunch control = build_launch(spec, run, scratch.dump_prefix("control"), true);
+    const MpiLaunch measured = build_launch(spec, run, scratch.dump_prefix("measured"), false);
     run_launch(control, "control", run);
     run_launch(measured, "measured", run);
     const EdgeTraffic recorded = subtract(read_point_to_point(scratch, "measured", spec.nprocs),

@@ -4,11 +4,7 @@
 # Usage: bench_overhead_test.sh MPIMON
 set -u
 mpimon=$1
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
-cd "$work" || exit 1
-failures=0
-fail() { echo "FAIL: $*"; failures=$((failures + 1)); }
+source "$(dirname "${BASH_SOURCE[0]}")/test_lib.sh"
 
 tiny=(--np 2 --sizes 0,64 --ops send,alltoall --iterations 20 --warmup 2)
 
@@ -55,5 +51,4 @@ grep -q "failed: shared np 2 pair 1 on: exit code" showf.txt || fail "no reason 
 [ $? -eq 2 ] || fail "bad --transport is not a usage error"
 grep -q "transport takes shared and tcp" errx || fail "bad --transport message: $(cat errx)"
 
-[ $failures -eq 0 ] && echo "bench overhead: ok"
-exit $((failures != 0))
+finish "bench overhead"

@@ -5,21 +5,7 @@
 # profile2mat, never from mpimon's output.
 set -u
 scenario=$1 mpimon=$2 merge=$3 data=$4
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
-cd "$work" || exit 1
-failures=0
-
-fail() { echo "FAIL: $*"; failures=$((failures + 1)); }
-expect_eq() { [ "$1" == "$2" ] || fail "$3: expected [$2], got [$1]"; }
-expect_contains() { grep -qF -- "$2" <<<"$1" || fail "$3: [$2] not found in: $1"; }
-
-# run CMD...: sets out, err, rc
-run() {
-  out=$("$@" 2>"$work/stderr")
-  rc=$?
-  err=$(cat "$work/stderr")
-}
+source "$(dirname "${BASH_SOURCE[0]}")/test_lib.sh"
 
 copy_sample() {  # copy_sample NAME -> prof/NAME.RANK.prof
   mkdir -p prof
@@ -185,8 +171,4 @@ h5dump)
   ;;
 esac
 
-if [ $failures -ne 0 ]; then
-  echo "$scenario: $failures failure(s)"
-  exit 1
-fi
-echo "$scenario: ok"
+finish "$scenario"

@@ -5,27 +5,9 @@
 # rounded to the digits mpimon prints, or derived by hand in the comments; never mpimon's output.
 set -u
 mpimon=$1
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
-cd "$work" || exit 1
-failures=0
-
-fail() { echo "FAIL: $*"; failures=$((failures + 1)); }
-expect_eq() { [ "$1" == "$2" ] || fail "$3: expected [$2], got [$1]"; }
-expect_contains() { grep -qF -- "$2" <<<"$1" || fail "$3: [$2] not found in: $1"; }
-# expect_near ACTUAL EXPECTED TOLERANCE WHAT
-expect_near() {
-  awk -v a="$1" -v e="$2" -v t="$3" 'BEGIN { d = a - e; if (d < 0) d = -d; exit !(a != "" && d <= t) }' ||
-    fail "$4: expected $2 ± $3, got [$1]"
-}
+source "$(dirname "${BASH_SOURCE[0]}")/test_lib.sh"
 # json_field JSON KEY: the number after "KEY": (first occurrence)
 json_field() { grep -o "\"$2\": [-0-9.e+]*" <<<"$1" | head -1 | sed 's/.*: //'; }
-
-run() {
-  out=$("$@" 2>"$work/stderr")
-  rc=$?
-  err=$(cat "$work/stderr")
-}
 
 # R's sleep data: extra hours of sleep of patients 1..10 under drug 1 and drug 2.
 cat >sleep.csv <<'EOF'
@@ -161,8 +143,4 @@ printf 'off,on\n# none yet\n\n' >empty.csv
 check_rejected empty.csv "empty.csv: no pairs of numbers"
 check_rejected missing.csv "missing.csv: cannot open: No such file or directory"
 
-if [ $failures -ne 0 ]; then
-  echo "stats: $failures failure(s)"
-  exit 1
-fi
-echo "stats: ok"
+finish stats

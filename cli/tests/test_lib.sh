@@ -1,0 +1,33 @@
+# Sourced by the CLI test scripts: a scratch directory removed on exit, and the assertion helpers.
+# Each assertion records a failure and goes on, so one run reports every difference;
+# `finish NAME` prints the verdict and exits 1 if anything failed.
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+cd "$work" || exit 1
+failures=0
+
+fail() { echo "FAIL: $*"; failures=$((failures + 1)); }
+expect_eq() { [ "$1" == "$2" ] || fail "$3: expected [$2], got [$1]"; }
+expect_contains() { grep -qF -- "$2" <<<"$1" || fail "$3: [$2] not found in: $1"; }
+# expect_near ACTUAL EXPECTED TOLERANCE WHAT
+expect_near() {
+  awk -v a="$1" -v e="$2" -v t="$3" 'BEGIN { d = a - e; if (d < 0) d = -d; exit !(a != "" && d <= t) }' ||
+    fail "$4: expected $2 ± $3, got [$1]"
+}
+
+# run CMD...: sets out (stdout), err (stderr) and rc (exit code)
+run() {
+  out=$("$@" 2>"$work/stderr")
+  rc=$?
+  err=$(cat "$work/stderr")
+}
+
+# finish NAME: the verdict line, and the exit code
+finish() {
+  if [ "$failures" -ne 0 ]; then
+    echo "$1: $failures failure(s)"
+    exit 1
+  fi
+  echo "$1: ok"
+  exit 0
+}
