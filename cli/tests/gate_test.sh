@@ -9,11 +9,7 @@
 set -u
 mpimon=$1
 inject=$2
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
-cd "$work" || exit 1
-failures=0
-fail() { echo "FAIL: $*"; failures=$((failures + 1)); }
+source "$(dirname "${BASH_SOURCE[0]}")/test_lib.sh"
 
 loops=25
 common=(--measure instructions --count 20 --runs 2 --probe-ops send,put,get,bcast --env "LD_PRELOAD=$inject")
@@ -82,5 +78,4 @@ grep -q "broken.json:3:" broken.out || fail "truncated baseline: no file:line: $
 "$mpimon" gate --measure nothing >usage.out 2>&1
 [ $? -eq 2 ] || fail "a bad --measure is not a usage error"
 
-[ $failures -eq 0 ] && echo "gate: all checks passed"
-exit $((failures > 0))
+finish gate
