@@ -379,7 +379,11 @@ Handle create_extendable(hid_t parent, const std::string& name, hsize_t columns,
   Handle space(check(H5Screate_simple(rank, dims, max_dims), path, "dataspace"));
   Handle dcpl(check(H5Pcreate(H5P_DATASET_CREATE), path, "property list"));
   check_status(H5Pset_chunk(dcpl.get(), rank, chunk), path, "chunking");
-  return Handle(check(H5Dcreate2(parent, name.c_str(), file_type, space.get(), H5P_DEFAULT, dcpl.get(), H5P_DEFAULT),
+  // Rows are appended in whole chunks, written once: without a chunk cache, HDF5 writes them
+  // straight from the caller's buffer instead of copying them through a cache buffer.
+  Handle dapl(check(H5Pcreate(H5P_DATASET_ACCESS), path, "property list"));
+  check_status(H5Pset_chunk_cache(dapl.get(), 0, 0, H5D_CHUNK_CACHE_W0_DEFAULT), path, "chunk cache");
+  return Handle(check(H5Dcreate2(parent, name.c_str(), file_type, space.get(), H5P_DEFAULT, dcpl.get(), dapl.get()),
                       path, "creating dataset"));
 }
 

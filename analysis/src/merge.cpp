@@ -1,5 +1,6 @@
 #include "mpimon/merge.hpp"
 
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -57,6 +58,19 @@ std::uint64_t checked_add(std::uint64_t a, std::uint64_t b, const std::string& p
   std::uint64_t sum = 0;
   if (__builtin_add_overflow(a, b, &sum)) raise_input_error(path, line, std::string(what) + " total exceeds 2^64-1");
   return sum;
+}
+
+/// Asks for transparent huge pages on the storage of a large vector: filling 20 MB of class rows
+/// then takes 10 page faults instead of 5000 (each costly, more so in a virtual machine). Pages
+/// still appear only when touched, so an unused reservation costs no memory. Advisory only.
+template <typename T>
+void advise_huge_pages(std::vector<T>& v) {
+  constexpr std::uintptr_t huge = std::uintptr_t{2} << 20;
+  const auto begin = reinterpret_cast<std::uintptr_t>(v.data());
+  const std::uintptr_t end = begin + v.capacity() * sizeof(T);
+  const std::uintptr_t first = (begin + huge - 1) & ~(huge - 1);
+  const std::uintptr_t last = end & ~(huge - 1);
+  if (last > first) madvise(reinterpret_cast<void*>(first), last - first, MADV_HUGEPAGE);
 }
 
 /// Rows of one traffic class, appended rank by rank in increasing rank order: a CSR matrix
@@ -288,6 +302,9 @@ class DumpWriter {
       classes_[c].indices.reserve(expected);
       classes_[c].counts.reserve(expected);
       classes_[c].bytes.reserve(expected);
+      advise_huge_pages(classes_[c].indices);
+      advise_huge_pages(classes_[c].counts);
+      advise_huge_pages(classes_[c].bytes);
       classes_[c].row_ends.reserve(inputs_.files.size());
     }
   }
