@@ -206,6 +206,8 @@ hdf5_lib=$(ldd "$merge" | awk '/libhdf5/ { print $3; exit }')
   echo
   echo "## Targets"
   echo
+  tail -n +2 "$csv" | awk -F, -v cores="$(nproc)" '$21 + 0 > cores { busy = 1 } END {
+    if (busy) printf "**The load average was above the %d cores during these measurements: other processes shared the CPUs, so the wall times and the verdicts below are not evidence either way. Rerun on a quiet machine.**\n\n", cores }'
   tail -n +2 "$csv" | awk -F, -v base="$baseline" '
     function verdict(ok) { return ok ? "**met**" : "**not met**" }
     $18 != "ok" { printf "- %s: mpimon-merge failed, no target can be checked\n", $1; next }
