@@ -5,6 +5,7 @@
 
 #include <hdf5.h>
 
+#include <algorithm>
 #include <cstdint>
 #include <span>
 #include <string>
@@ -134,9 +135,15 @@ class RowAppender {
     buffer_.push_back(value);
     if (buffer_.size() == chunk_rows_ * columns_) flush();
   }
-  void append(std::span<const T> row) {
-    buffer_.insert(buffer_.end(), row.begin(), row.end());
-    if (buffer_.size() >= chunk_rows_ * columns_) flush();
+  /// Appends whole rows (values.size() a multiple of columns); writes stay one chunk each.
+  void append(std::span<const T> values) {
+    const std::size_t block = chunk_rows_ * columns_;
+    while (!values.empty()) {
+      const std::size_t n = std::min(values.size(), block - buffer_.size());
+      buffer_.insert(buffer_.end(), values.begin(), values.begin() + static_cast<std::ptrdiff_t>(n));
+      values = values.subspan(n);
+      if (buffer_.size() == block) flush();
+    }
   }
   void finish() { flush(); }
   [[nodiscard]] hsize_t rows() const { return rows_written_ + buffer_.size() / columns_; }

@@ -96,6 +96,35 @@ struct ClassRows {
   }
 };
 
+/// The non-zero buckets of a file's histograms, in the order of RankProfile::histograms: those
+/// of histogram k are bucket/count[ends[k-1]:ends[k]]. Made on the reader threads, so that the
+/// writing thread only copies them.
+struct SparseHistograms {
+  std::vector<std::uint8_t> bucket;
+  std::vector<std::uint64_t> count;
+  std::vector<std::uint32_t> ends;
+
+  void assign(const std::vector<PeerHistogram>& histograms) {
+    bucket.clear();
+    count.clear();
+    ends.clear();
+    for (const auto& h : histograms) {
+      for (std::size_t b = 0; b < kHistogramBuckets; ++b) {
+        if (h.buckets[b] == 0) continue;
+        bucket.push_back(static_cast<std::uint8_t>(b));
+        count.push_back(h.buckets[b]);
+      }
+      ends.push_back(static_cast<std::uint32_t>(count.size()));
+    }
+  }
+};
+
+/// One parsed file, as the reader threads hand it over.
+struct ParsedFile {
+  RankProfile profile;
+  SparseHistograms histograms;
+};
+
 /// Reads and parses the files of a dump on `workers` threads, ahead of the caller, and hands the
 /// profiles out in file order. Worker w reads files w, w + workers, w + 2 workers, ... into its
 /// two slots in turn (double buffering), so at most 2 x workers profiles exist at any time and
@@ -119,13 +148,13 @@ class ParallelReader {
     for (auto& t : threads_) t.join();
   }
 
-  /// The profile of file i; valid until release(i). Files must be taken in order.
-  const RankProfile& take(std::size_t i) {
+  /// File i, parsed; valid until release(i). Files must be taken in order.
+  const ParsedFile& take(std::size_t i) {
     Slot& slot = slot_of(i);
     std::unique_lock lock(slot.mutex);
     slot.changed.wait(lock, [&] { return slot.state != State::empty; });
     if (slot.state == State::failed) std::rethrow_exception(slot.error);
-    return slot.profile;
+    return slot.file;
   }
 
   void release(std::size_t i) {
@@ -143,7 +172,7 @@ class ParallelReader {
     std::mutex mutex;
     std::condition_variable changed;
     State state = State::empty;
-    RankProfile profile;
+    ParsedFile file;
     std::exception_ptr error;
   };
 
@@ -161,7 +190,8 @@ class ParallelReader {
       // The slot is this worker's until it is marked ready or failed.
       State result = State::ready;
       try {
-        reader.read(dump_.files[i].second, dump_.files[i].first, slot.profile);
+        reader.read(dump_.files[i].second, dump_.files[i].first, slot.file.profile);
+        slot.file.histograms.assign(slot.file.profile.histograms);
       } catch (...) {
         slot.error = std::current_exception();
         result = State::failed;
@@ -204,12 +234,13 @@ class DumpWriter {
     histogram_indptr_.append(std::int64_t{0});
   }
 
-  void add(std::uint32_t rank, const std::string& path, const RankProfile& profile) {
+  void add(std::uint32_t rank, const std::string& path, const ParsedFile& file) {
+    const RankProfile& profile = file.profile;
     note_world_size(profile, path);
     if (!profile.world_size) note_highest_peer(profile, path);
     internal_distinguished_ |= profile.has_internal_lines;
     add_pairs(rank, path, profile);
-    add_histograms(rank, profile);
+    add_histograms(rank, profile, file.histograms);
     add_communicators(rank, profile);
     ranks_present_.push_back(rank);
     highest_rank_ = std::max(highest_rank_, rank);
@@ -310,17 +341,15 @@ class DumpWriter {
   }
 
   // Stored sparse (format version 2): the non-empty buckets of each pair, in bucket order.
-  void add_histograms(std::uint32_t rank, const RankProfile& profile) {
-    for (const auto& h : profile.histograms) {
-      const std::uint32_t pair[] = {rank, h.peer};
+  void add_histograms(std::uint32_t rank, const RankProfile& profile, const SparseHistograms& sparse) {
+    const auto base = static_cast<std::int64_t>(histogram_count_.rows());
+    for (std::size_t k = 0; k < profile.histograms.size(); ++k) {
+      const std::uint32_t pair[] = {rank, profile.histograms[k].peer};
       histogram_pairs_.append(pair);
-      for (std::size_t b = 0; b < kHistogramBuckets; ++b) {
-        if (h.buckets[b] == 0) continue;
-        histogram_bucket_.append(static_cast<std::uint8_t>(b));
-        histogram_count_.append(h.buckets[b]);
-      }
-      histogram_indptr_.append(static_cast<std::int64_t>(histogram_count_.rows()));
+      histogram_indptr_.append(base + sparse.ends[k]);
     }
+    histogram_bucket_.append(sparse.bucket);
+    histogram_count_.append(sparse.count);
     summary_.histograms += profile.histograms.size();
   }
 
