@@ -70,10 +70,13 @@ int merge_command(const std::string& name, const std::vector<std::string>& args)
     po::options_description options("Options");
     std::string output, layout;
     std::uint32_t csr_above = 0;
+    unsigned threads = 0;
     options.add_options()("output,o", po::value(&output)->default_value("matrices.h5"), "output HDF5 file")(
         "layout", po::value(&layout)->default_value("auto"),
         "matrix layout: dense, csr (compressed sparse rows), or auto")(
         "csr-above", po::value(&csr_above)->default_value(2048), "with --layout auto, use csr above this many processes")(
+        "threads", po::value(&threads)->default_value(0),
+        "threads that read and parse the input files (0: one per core, at most 4)")(
         "progress", "show progress even when stderr is not a terminal")("quiet,q", "print nothing on success")(
         "files", po::value<std::vector<std::string>>()->required(), "input .prof files");
     // Boost.Program_options takes positional arguments one by one from the front of a vector,
@@ -91,7 +94,7 @@ int merge_command(const std::string& name, const std::vector<std::string>& args)
         continue;
       }
       option_args.push_back(a);
-      const bool takes_value = a == "-o" || a == "--output" || a == "--layout" || a == "--csr-above";
+      const bool takes_value = a == "-o" || a == "--output" || a == "--layout" || a == "--csr-above" || a == "--threads";
       if (takes_value && i + 1 < args.size()) option_args.push_back(args[++i]);
     }
     if (!file_args.empty()) option_args.insert(option_args.end(), {"--files", "-"});  // satisfies "required"
@@ -101,6 +104,7 @@ int merge_command(const std::string& name, const std::vector<std::string>& args)
     MergeOptions merge;
     merge.layout = parse_layout(layout);
     merge.csr_above = csr_above;
+    merge.threads = threads;
     merge.generator = std::string("mpimon ") + kVersion;
     merge.on_temporary = remove_on_interrupt;
     const auto& files = file_args;

@@ -58,7 +58,7 @@ void show_dump(const MatrixFile& file, const std::string& dump, std::size_t top)
                 to_decimal(sum(bytes)).c_str(), std::max(count.stored(), bytes.stored()));
   }
   CommunicatorTable comms = file.communicators(dump);
-  std::printf("  histograms: %zu pairs; communicators: %zu\n", file.histograms(dump).size(), comms.names.size());
+  std::printf("  histograms: %zu pairs; communicators: %zu\n", file.histogram_count(dump), comms.names.size());
   auto talkers = top_talkers(file, dump, top);
   if (talkers.empty()) return;
   std::printf("  top point-to-point talkers (external + internal):\n");

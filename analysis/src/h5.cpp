@@ -369,39 +369,36 @@ std::vector<std::string> read_strings(hid_t dataset, const std::string& where) {
   return read_vlen_strings(dataset, false, where);
 }
 
-RowAppender::RowAppender(hid_t parent, const std::string& name, hsize_t columns, hsize_t chunk_rows,
-                         std::string where)
-    : columns_(columns), chunk_rows_(chunk_rows), where_(join(where, name)) {
+Handle create_extendable(hid_t parent, const std::string& name, hsize_t columns, hsize_t chunk_rows, hid_t file_type,
+                         const std::string& where) {
+  std::string path = join(where, name);
+  const int rank = columns == 1 ? 1 : 2;
   const hsize_t dims[] = {0, columns};
   const hsize_t max_dims[] = {H5S_UNLIMITED, columns};
   const hsize_t chunk[] = {chunk_rows, columns};
-  Handle space(check(H5Screate_simple(2, dims, max_dims), where_, "dataspace"));
-  Handle dcpl(check(H5Pcreate(H5P_DATASET_CREATE), where_, "property list"));
-  check_status(H5Pset_chunk(dcpl.get(), 2, chunk), where_, "chunking");
-  // Lossless integer packing: each chunk stores values in the bits its range needs. Histogram
-  // counts are small, so this shrinks them several times at little cost (deflate costs more).
-  check_status(H5Pset_scaleoffset(dcpl.get(), H5Z_SO_INT, H5Z_SO_INT_MINBITS_DEFAULT), where_, "scale-offset filter");
-  dataset_ = Handle(check(H5Dcreate2(parent, name.c_str(), H5T_STD_U64LE, space.get(), H5P_DEFAULT, dcpl.get(),
-                                     H5P_DEFAULT),
-                          where_, "creating dataset"));
-  buffer_.reserve(chunk_rows * columns);
+  Handle space(check(H5Screate_simple(rank, dims, max_dims), path, "dataspace"));
+  Handle dcpl(check(H5Pcreate(H5P_DATASET_CREATE), path, "property list"));
+  check_status(H5Pset_chunk(dcpl.get(), rank, chunk), path, "chunking");
+  // Rows are appended in whole chunks, written once: without a chunk cache, HDF5 writes them
+  // straight from the caller's buffer instead of copying them through a cache buffer.
+  Handle dapl(check(H5Pcreate(H5P_DATASET_ACCESS), path, "property list"));
+  check_status(H5Pset_chunk_cache(dapl.get(), 0, 0, H5D_CHUNK_CACHE_W0_DEFAULT), path, "chunk cache");
+  return Handle(check(H5Dcreate2(parent, name.c_str(), file_type, space.get(), H5P_DEFAULT, dcpl.get(), dapl.get()),
+                      path, "creating dataset"));
 }
 
-void RowAppender::append(std::span<const std::uint64_t> row) {
-  buffer_.insert(buffer_.end(), row.begin(), row.end());
-  if (buffer_.size() >= chunk_rows_ * columns_) flush_buffer();
-}
-
-void RowAppender::finish() { flush_buffer(); }
-
-void RowAppender::flush_buffer() {
-  if (buffer_.empty()) return;
-  hsize_t rows = buffer_.size() / columns_;
-  const hsize_t new_dims[] = {rows_written_ + rows, columns_};
-  check_status(H5Dset_extent(dataset_.get(), new_dims), where_, "extending dataset");
-  write_rows(dataset_.get(), rows_written_, rows, columns_, buffer_, where_);
-  rows_written_ += rows;
-  buffer_.clear();
+void append_rows(hid_t dataset, hsize_t first_row, hsize_t rows, hsize_t columns, hid_t memory_type, const void* data,
+                 const std::string& where) {
+  const int rank = columns == 1 ? 1 : 2;
+  const hsize_t new_dims[] = {first_row + rows, columns};
+  check_status(H5Dset_extent(dataset, new_dims), where, "extending dataset");
+  Handle file_space(check(H5Dget_space(dataset), where, "dataspace"));
+  const hsize_t start[] = {first_row, 0};
+  const hsize_t extent[] = {rows, columns};
+  check_status(H5Sselect_hyperslab(file_space.get(), H5S_SELECT_SET, start, nullptr, extent, nullptr), where,
+               "selection");
+  Handle mem_space(check(H5Screate_simple(rank, extent, nullptr), where, "dataspace"));
+  check_status(H5Dwrite(dataset, memory_type, mem_space.get(), file_space.get(), H5P_DEFAULT, data), where, "writing");
 }
 
 Handle create_dense(hid_t parent, const std::string& name, hsize_t rows, hsize_t columns, const std::string& where) {

@@ -5,6 +5,7 @@
 
 #include <hdf5.h>
 
+#include <algorithm>
 #include <cstdint>
 #include <span>
 #include <string>
@@ -86,23 +87,82 @@ std::vector<std::int64_t> read_int64(hid_t dataset, const std::string& where);
 std::vector<std::uint64_t> read_rows(hid_t dataset, hsize_t first, hsize_t count, const std::string& where);
 std::vector<std::string> read_strings(hid_t dataset, const std::string& where);
 
-/// A 2-D uint64 dataset whose rows are appended in chunks, for data whose length is only known
-/// at the end (the histograms).
+/// Element types of the datasets RowAppender writes: the HDF5 file and memory types of T.
+template <typename T>
+struct TypeOf;
+template <>
+struct TypeOf<std::uint8_t> {
+  static hid_t file() { return H5T_STD_U8LE; }
+  static hid_t memory() { return H5T_NATIVE_UINT8; }
+};
+template <>
+struct TypeOf<std::uint32_t> {
+  static hid_t file() { return H5T_STD_U32LE; }
+  static hid_t memory() { return H5T_NATIVE_UINT32; }
+};
+template <>
+struct TypeOf<std::uint64_t> {
+  static hid_t file() { return H5T_STD_U64LE; }
+  static hid_t memory() { return H5T_NATIVE_UINT64; }
+};
+template <>
+struct TypeOf<std::int64_t> {
+  static hid_t file() { return H5T_STD_I64LE; }
+  static hid_t memory() { return H5T_NATIVE_INT64; }
+};
+
+/// An extendable dataset of `columns` columns (1: a 1-D dataset), chunked, no filter.
+Handle create_extendable(hid_t parent, const std::string& name, hsize_t columns, hsize_t chunk_rows, hid_t file_type,
+                         const std::string& where);
+/// Extends the dataset to first_row + rows rows and writes them from `data` (rows x columns).
+void append_rows(hid_t dataset, hsize_t first_row, hsize_t rows, hsize_t columns, hid_t memory_type, const void* data,
+                 const std::string& where);
+
+/// A dataset whose rows are appended in large blocks, for data whose length is only known at the
+/// end (the histograms): memory stays at one block, and HDF5 sees few, large, whole-chunk writes.
+template <typename T>
 class RowAppender {
  public:
-  RowAppender(hid_t parent, const std::string& name, hsize_t columns, hsize_t chunk_rows, std::string where);
-  void append(std::span<const std::uint64_t> row);
-  void finish();
-  [[nodiscard]] hid_t dataset() const { return dataset_.get(); }
+  /// `chunk_rows` rows make one chunk, and one write.
+  RowAppender(hid_t parent, const std::string& name, hsize_t columns, hsize_t chunk_rows, const std::string& where)
+      : columns_(columns),
+        chunk_rows_(chunk_rows),
+        where_(where + "/" + name),
+        dataset_(create_extendable(parent, name, columns, chunk_rows, TypeOf<T>::file(), where)) {
+    buffer_.reserve(chunk_rows * columns);
+  }
+  void append(T value) {
+    buffer_.push_back(value);
+    if (buffer_.size() == chunk_rows_ * columns_) flush();
+  }
+  /// Appends whole rows (values.size() a multiple of columns); writes stay one chunk each.
+  void append(std::span<const T> values) {
+    const std::size_t block = chunk_rows_ * columns_;
+    while (!values.empty()) {
+      const std::size_t n = std::min(values.size(), block - buffer_.size());
+      buffer_.insert(buffer_.end(), values.begin(), values.begin() + static_cast<std::ptrdiff_t>(n));
+      values = values.subspan(n);
+      if (buffer_.size() == block) flush();
+    }
+  }
+  void finish() { flush(); }
+  [[nodiscard]] hsize_t rows() const { return rows_written_ + buffer_.size() / columns_; }
 
  private:
-  void flush_buffer();
-  Handle dataset_;
+  void flush() {
+    if (buffer_.empty()) return;
+    const hsize_t rows = buffer_.size() / columns_;
+    append_rows(dataset_.get(), rows_written_, rows, columns_, TypeOf<T>::memory(), buffer_.data(), where_);
+    rows_written_ += rows;
+    buffer_.clear();
+  }
+
   hsize_t columns_;
   hsize_t chunk_rows_;
-  hsize_t rows_written_ = 0;
-  std::vector<std::uint64_t> buffer_;
   std::string where_;
+  Handle dataset_;
+  hsize_t rows_written_ = 0;
+  std::vector<T> buffer_;
 };
 
 /// A dense 2-D uint64 dataset (N x N) filled with zeros and written by blocks of rows.

@@ -17,6 +17,7 @@ std::string hdf5_format_of(const std::string& path) {
 struct MatrixFile::Impl {
   std::string path;
   h5::Handle file;
+  std::uint64_t version = 0;
 
   [[nodiscard]] std::string where(const std::string& object) const { return path + ":" + object; }
 
@@ -38,12 +39,16 @@ MatrixFile::MatrixFile(const std::string& path) : impl_(std::make_unique<Impl>()
     raise_error(Error::Kind::format, path, "not an " + std::string(kMatricesFormat) + " file (made by mpimon merge)");
   }
   auto version = h5::read_uint_attribute(impl_->file.get(), "format_version", impl_->where("/"));
-  if (version.size() != 1 || version[0] != kMatricesFormatVersion) {
+  if (version.size() != 1 || version[0] < kMatricesOldestReadableVersion || version[0] > kMatricesFormatVersion) {
     raise_error(Error::Kind::format, path,
                 "format_version " + (version.empty() ? std::string("?") : std::to_string(version[0])) +
-                    " is not supported (this mpimon reads version " + std::to_string(kMatricesFormatVersion) + ")");
+                    " is not supported (this mpimon reads versions " + std::to_string(kMatricesOldestReadableVersion) +
+                    " to " + std::to_string(kMatricesFormatVersion) + ")");
   }
+  impl_->version = version[0];
 }
+
+std::uint64_t MatrixFile::format_version() const { return impl_->version; }
 
 MatrixFile::~MatrixFile() = default;
 MatrixFile::MatrixFile(MatrixFile&&) noexcept = default;
@@ -144,11 +149,40 @@ HistogramTable MatrixFile::histograms(const std::string& dump) const {
   h5::Handle hg = h5::open_group(g.get(), "histogram", impl_->where("/" + dump));
   HistogramTable t;
   t.pairs = h5::read_uint64(h5::open_dataset(hg.get(), "pairs", where).get(), where + "/pairs");
-  t.counts = h5::read_uint64(h5::open_dataset(hg.get(), "counts", where).get(), where + "/counts");
-  if (t.pairs.size() % 2 != 0 || t.counts.size() != t.size() * kHistogramBuckets) {
-    raise_error(Error::Kind::format, where, "pairs and counts disagree in length");
+  if (t.pairs.size() % 2 != 0) raise_error(Error::Kind::format, where, "pairs must have 2 columns");
+  if (impl_->version == 1) {  // K x 66, dense
+    t.counts = h5::read_uint64(h5::open_dataset(hg.get(), "counts", where).get(), where + "/counts");
+    if (t.counts.size() != t.size() * kHistogramBuckets) {
+      raise_error(Error::Kind::format, where, "pairs and counts disagree in length");
+    }
+    return t;
+  }
+  // Version 2: the non-empty buckets of pair k are bucket/count[indptr[k]:indptr[k+1]].
+  auto indptr = h5::read_int64(h5::open_dataset(hg.get(), "indptr", where).get(), where + "/indptr");
+  auto bucket = h5::read_uint64(h5::open_dataset(hg.get(), "bucket", where).get(), where + "/bucket");
+  auto count = h5::read_uint64(h5::open_dataset(hg.get(), "count", where).get(), where + "/count");
+  if (indptr.size() != t.size() + 1 || bucket.size() != count.size() || indptr.front() != 0 ||
+      static_cast<std::uint64_t>(indptr.back()) != count.size() || !std::is_sorted(indptr.begin(), indptr.end())) {
+    raise_error(Error::Kind::format, where, "inconsistent indptr, bucket and count");
+  }
+  t.counts.assign(t.size() * kHistogramBuckets, 0);
+  for (std::size_t k = 0; k < t.size(); ++k) {
+    for (auto i = indptr[k]; i < indptr[k + 1]; ++i) {
+      const auto b = bucket[static_cast<std::size_t>(i)];
+      if (b >= kHistogramBuckets) raise_error(Error::Kind::format, where, "bucket index out of range");
+      t.counts[k * kHistogramBuckets + b] = count[static_cast<std::size_t>(i)];
+    }
   }
   return t;
+}
+
+std::size_t MatrixFile::histogram_count(const std::string& dump) const {
+  h5::Handle g = impl_->dump_group(dump);
+  std::string where = impl_->where("/" + dump + "/histogram");
+  h5::Handle hg = h5::open_group(g.get(), "histogram", impl_->where("/" + dump));
+  auto dims = h5::dataset_dims(h5::open_dataset(hg.get(), "pairs", where).get(), where + "/pairs");
+  if (dims.size() != 2 || dims[1] != 2) raise_error(Error::Kind::format, where + "/pairs", "expected K x 2");
+  return dims[0];
 }
 
 CommunicatorTable MatrixFile::communicators(const std::string& dump) const {

@@ -1,8 +1,11 @@
 #include <algorithm>
 #include <cerrno>
 #include <charconv>
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
 #include <cstring>
-#include <fstream>
 #include <iterator>
 #include <tuple>
 
@@ -62,9 +65,18 @@ class FieldCursor {
 
 class ProfParser {
  public:
-  ProfParser(const std::string& path, std::uint32_t rank) : path_(path) { profile_.rank = rank; }
+  /// Fills `out` (its vectors keep their capacity); `cache` may be null.
+  ProfParser(const std::string& path, std::uint32_t rank, RankProfile& out, ProfReader::MemberCache* cache)
+      : path_(path), profile_(out), cache_(cache) {
+    profile_.rank = rank;
+    profile_.pairs.clear();
+    profile_.histograms.clear();
+    profile_.communicators.clear();
+    profile_.world_size.reset();
+    profile_.has_internal_lines = false;
+  }
 
-  RankProfile run(std::string_view text) {
+  void run(std::string_view text) {
     check_is_text(text);
     std::size_t start = 0;
     while (start < text.size()) {
@@ -80,7 +92,6 @@ class ProfParser {
       start = end + 1;
     }
     finish();
-    return std::move(profile_);
   }
 
  private:
@@ -147,7 +158,11 @@ class ProfParser {
         fail(std::string(1, class_letter(cls)) + " line has an unexpected extra field");
       }
       if (!fields.at_end()) fail("too many fields");
-      profile_.histograms.push_back({record.peer, parse_histogram(histogram), line_});
+      // Parsed in place: a Histogram is 528 bytes, and large dumps have a million of them.
+      PeerHistogram& h = profile_.histograms.emplace_back();
+      h.peer = record.peer;
+      h.line = line_;
+      parse_histogram(histogram, h.buckets);
     }
     if (cls == TrafficClass::internal) profile_.has_internal_lines = true;
     profile_.pairs.push_back(record);
@@ -167,14 +182,26 @@ class ProfParser {
     CommunicatorRecord record;
     record.name = std::string(line.substr(first_tab + 1, last_tab - first_tab - 1));
     record.line = line_;
-    record.members = parse_members(members);
+    record.members = cached_members(members);
     if (record.name == "MPI_COMM_WORLD") set_world_size(record.members.size());
     profile_.communicators.push_back(std::move(record));
     next_block_line_ = "O2A";
   }
 
   // The MPI_COMM_WORLD list of a large run is most of a dump's bytes (16384 ranks: 88 KB in every
-  // file): one pass over the digits, and anything unusual handed to the careful version.
+  // file), and every file of the dump repeats it: comparing with the last large list parsed is an
+  // order of magnitude faster than parsing it again.
+  std::vector<std::uint32_t> cached_members(std::string_view list) const {
+    constexpr std::size_t worth_caching = 1024;
+    if (cache_ == nullptr || list.size() < worth_caching) return parse_members(list);
+    if (list == cache_->text) return cache_->members;
+    std::vector<std::uint32_t> members = parse_members(list);
+    cache_->text.assign(list);
+    cache_->members = members;
+    return members;
+  }
+
+  // One pass over the digits, and anything unusual handed to the careful version.
   std::vector<std::uint32_t> parse_members(std::string_view list) const {
     std::vector<std::uint32_t> members;
     if (list.empty()) return members;
@@ -342,35 +369,44 @@ class ProfParser {
     return value;
   }
 
-  // The hot loop of large dumps (66 numbers per line): one pass over the characters. Anything
-  // unusual is handed to the careful version, which names the problem.
-  Histogram parse_histogram(std::string_view text) const {
-    Histogram h{};
+  // The hot loop of large dumps (66 numbers per line, most of them 0): one pass over the
+  // characters, skipping "0,0,0,0," eight bytes at a time (h starts as zeros). Anything unusual is
+  // handed to the careful version, which names the problem.
+  void parse_histogram(std::string_view text, Histogram& h) const {
+    static constexpr char four_zeros[] = "0,0,0,0,";
+    std::uint64_t zeros_word = 0;
+    std::memcpy(&zeros_word, four_zeros, 8);
+    const char* p = text.data();
+    const char* const end = p + text.size();
     std::size_t n = 0;
-    std::uint64_t value = 0;
-    bool digits = false;
-    for (char c : text) {
-      if (c >= '0' && c <= '9') {
-        if (__builtin_mul_overflow(value, 10u, &value) ||
-            __builtin_add_overflow(value, static_cast<unsigned>(c - '0'), &value)) {
-          return parse_histogram_carefully(text);
-        }
-        digits = true;
-      } else if (c == ',' && digits && n < kHistogramBuckets) {
-        h[n++] = value;
-        value = 0;
-        digits = false;
-      } else {
-        return parse_histogram_carefully(text);
+    while (true) {
+      while (n + 4 < kHistogramBuckets && end - p >= 8) {
+        std::uint64_t word = 0;
+        std::memcpy(&word, p, 8);
+        if (word != zeros_word) break;
+        n += 4;
+        p += 8;
       }
+      std::uint64_t value = 0;
+      const char* first = p;
+      while (p != end && *p >= '0' && *p <= '9') {
+        if (__builtin_mul_overflow(value, 10u, &value) ||
+            __builtin_add_overflow(value, static_cast<unsigned>(*p - '0'), &value)) {
+          return parse_histogram_carefully(text, h);
+        }
+        ++p;
+      }
+      if (p == first || n >= kHistogramBuckets) return parse_histogram_carefully(text, h);
+      h[n++] = value;
+      if (p == end) break;
+      if (*p != ',') return parse_histogram_carefully(text, h);
+      ++p;
     }
-    if (!digits || n != kHistogramBuckets - 1) return parse_histogram_carefully(text);
-    h[n] = value;
-    return h;
+    if (n != kHistogramBuckets) parse_histogram_carefully(text, h);
   }
 
-  Histogram parse_histogram_carefully(std::string_view text) const {
-    Histogram h{};
+  void parse_histogram_carefully(std::string_view text, Histogram& h) const {
+    h = {};
     std::size_t n = 0;
     while (true) {
       std::size_t comma = text.find(',');
@@ -382,7 +418,6 @@ class ProfParser {
     if (n != kHistogramBuckets) {
       fail("histogram has " + std::to_string(n) + " buckets, expected " + std::to_string(kHistogramBuckets));
     }
-    return h;
   }
 
   /// The first characters of a field, with control bytes escaped, for error messages.
@@ -405,7 +440,8 @@ class ProfParser {
   }
 
   const std::string& path_;
-  RankProfile profile_;
+  RankProfile& profile_;
+  ProfReader::MemberCache* cache_;
   std::size_t line_ = 0;
   Section section_ = Section::none;
   std::string_view next_block_line_;
@@ -414,21 +450,43 @@ class ProfParser {
 }  // namespace
 
 RankProfile parse_prof(std::string_view text, const std::string& path, std::uint32_t rank) {
-  return ProfParser(path, rank).run(text);
+  RankProfile profile;
+  ProfParser(path, rank, profile, nullptr).run(text);
+  return profile;
 }
 
 RankProfile read_prof_file(const std::string& path, std::uint32_t rank) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) raise_input_error(path, 0, std::string("cannot open: ") + std::strerror(errno));
-  std::string text;
-  in.seekg(0, std::ios::end);
-  auto size = in.tellg();
-  if (size < 0) raise_input_error(path, 0, "cannot read: not a regular file");
-  text.resize(static_cast<std::size_t>(size));
-  in.seekg(0);
-  in.read(text.data(), static_cast<std::streamsize>(text.size()));
-  if (!in) raise_input_error(path, 0, "read error");
-  return parse_prof(text, path, rank);
+  RankProfile profile;
+  ProfReader().read(path, rank, profile);
+  return profile;
+}
+
+ProfReader::ProfReader() = default;
+ProfReader::~ProfReader() = default;
+
+void ProfReader::parse(std::string_view text, const std::string& path, std::uint32_t rank, RankProfile& out) {
+  ProfParser(path, rank, out, &members_).run(text);
+}
+
+void ProfReader::read(const std::string& path, std::uint32_t rank, RankProfile& out) {
+  int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) raise_input_error(path, 0, std::string("cannot open: ") + std::strerror(errno));
+  struct Closer {
+    int fd;
+    ~Closer() { ::close(fd); }
+  } closer{fd};
+  struct stat st {};
+  if (::fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) raise_input_error(path, 0, "cannot read: not a regular file");
+  // The buffer keeps its capacity from file to file: no page faults for a new one each time.
+  buffer_.resize(static_cast<std::size_t>(st.st_size));
+  std::size_t done = 0;
+  while (done < buffer_.size()) {
+    ssize_t got = ::read(fd, buffer_.data() + done, buffer_.size() - done);
+    if (got < 0 && errno == EINTR) continue;
+    if (got <= 0) raise_input_error(path, 0, "read error");
+    done += static_cast<std::size_t>(got);
+  }
+  parse(buffer_, path, rank, out);
 }
 
 ProfName parse_prof_name(const std::string& path) {

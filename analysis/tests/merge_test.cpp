@@ -34,6 +34,12 @@ std::size_t files_in(const fs::path& dir) {
   return static_cast<std::size_t>(std::distance(fs::directory_iterator(dir), fs::directory_iterator()));
 }
 
+// Checks of a file merged from data/real/mode2_sample.*.prof against what the .prof files say
+// (defined below): every class matrix, every histogram, the sub-communicators.
+void expect_matrices_equal_the_lines(const MatrixFile& file);
+void expect_histograms_equal_the_files(const MatrixFile& file);
+void expect_sub_communicators(const MatrixFile& file);
+
 // The merged matrices must hold, row by row, exactly what each rank's file says.
 TEST(Merge, MatricesEqualTheLinesOfEveryRankFile) {
   TempDir dir;
@@ -52,6 +58,38 @@ TEST(Merge, MatricesEqualTheLinesOfEveryRankFile) {
   EXPECT_EQ(info.source_files, real_dump("mode2_sample"));
   EXPECT_EQ(info.layout, "dense");
 
+  expect_matrices_equal_the_lines(file);
+}
+
+TEST(Merge, KeepsHistogramsAndCommunicatorRecords) {
+  TempDir dir;
+  std::string out = dir.file("m.h5");
+  merge_prof_files(real_dump("mode2_sample"), out, {});
+  MatrixFile file(out);
+  EXPECT_EQ(file.format_version(), kMatricesFormatVersion);
+  expect_histograms_equal_the_files(file);
+  expect_sub_communicators(file);
+}
+
+// Files written by earlier versions stay readable: data/v1/mode2_sample.h5 was written by
+// mpimon-merge at format version 1 (dense histograms with the scale-offset filter) from
+// data/real/mode2_sample.*.prof.
+TEST(Merge, ReadsFormatVersion1Files) {
+  MatrixFile file(data_path("v1/mode2_sample.h5"));
+  EXPECT_EQ(file.format_version(), 1u);
+  EXPECT_EQ(file.histogram_count("mode2_sample"), 6u);
+  expect_matrices_equal_the_lines(file);
+  expect_histograms_equal_the_files(file);
+  expect_sub_communicators(file);
+}
+
+}  // namespace
+}  // namespace mpimon
+
+namespace mpimon {
+namespace {
+
+void expect_matrices_equal_the_lines(const MatrixFile& file) {
   std::size_t lines = 0;
   for (std::uint32_t rank = 0; rank < 3; ++rank) {
     RankProfile p = read_prof_file(real_dump("mode2_sample")[rank], rank);
@@ -78,11 +116,7 @@ TEST(Merge, MatricesEqualTheLinesOfEveryRankFile) {
   EXPECT_EQ(file.matrix("mode2_sample", TrafficClass::internal, Metric::count).at(0, 2), 23u);
 }
 
-TEST(Merge, KeepsHistogramsAndCommunicatorRecords) {
-  TempDir dir;
-  std::string out = dir.file("m.h5");
-  merge_prof_files(real_dump("mode2_sample"), out, {});
-  MatrixFile file(out);
+void expect_histograms_equal_the_files(const MatrixFile& file) {
   HistogramTable h = file.histograms("mode2_sample");
   std::size_t expected = 0;
   for (std::uint32_t rank = 0; rank < 3; ++rank) {
@@ -99,7 +133,9 @@ TEST(Merge, KeepsHistogramsAndCommunicatorRecords) {
     }
   }
   EXPECT_EQ(h.size(), expected);
+}
 
+void expect_sub_communicators(const MatrixFile& file) {
   CommunicatorTable t = file.communicators("mode2_sample");
   auto sub = std::find(t.names.begin(), t.names.end(), "my sub comm");
   ASSERT_NE(sub, t.names.end());
@@ -273,8 +309,8 @@ TEST(Merge, ManyRanksKeepAttributesOfAnySize) {
 namespace mpimon {
 namespace {
 
-// Histograms are stored with HDF5's scale-offset filter: it must keep every value, including
-// the extremes of uint64 side by side in one chunk.
+// Histograms are stored sparse (format version 2): every value must come back, including the
+// extremes of uint64, and the zero buckets between them.
 TEST(Merge, HistogramsRoundTripExactly) {
   test::TempDir dir;
   std::string extreme = "18446744073709551615,0,1,4294967296,9223372036854775808";
@@ -289,6 +325,81 @@ TEST(Merge, HistogramsRoundTripExactly) {
   EXPECT_EQ(t.counts[3], 4294967296ull);
   EXPECT_EQ(t.counts[4], 9223372036854775808ull);
   EXPECT_EQ(t.counts[65], 7u);
+}
+
+}  // namespace
+}  // namespace mpimon
+
+namespace mpimon {
+namespace {
+
+// A dump of 37 ranks, each with its own traffic, merged with 1 to 4 reader threads: the parallel
+// reading must give exactly the lines of each file, in rank order, whatever the thread count.
+// The expected values are computed here from the same formulas that wrote the files.
+TEST(Merge, ParallelReadersKeepEveryFileInItsRow) {
+  test::TempDir dir;
+  const std::uint32_t n = 37;
+  auto bytes_of = [](std::uint32_t r, std::uint32_t p) { return std::uint64_t{1000} * r + p + 1; };
+  std::string procs;
+  for (std::uint32_t r = 0; r < n; ++r) procs += (r ? "," : "") + std::to_string(r);
+  std::vector<std::string> files;
+  for (std::uint32_t r = 0; r < n; ++r) {
+    std::string p2p;
+    for (std::uint32_t p = 0; p < n; p += 1 + r % 3) {  // rank-dependent sparsity
+      p2p += "E\t" + std::to_string(r) + "\t" + std::to_string(p) + "\t" + std::to_string(bytes_of(r, p)) +
+             " bytes\t" + std::to_string(r + 1) + " msgs sent\t" + histogram_text({{static_cast<int>(p % 66), static_cast<int>(r + 1)}}) + "\n";
+    }
+    files.push_back(dir.write("par." + std::to_string(r) + ".prof", prof(p2p, world_block(r, procs))));
+  }
+  for (unsigned threads : {1u, 2u, 3u, 4u}) {
+    MergeOptions options;
+    options.threads = threads;
+    std::string out = dir.file("m" + std::to_string(threads) + ".h5");
+    merge_prof_files(files, out, options);
+    MatrixFile file(out);
+    SparseMatrix bytes = file.matrix("par", TrafficClass::external, Metric::bytes);
+    SparseMatrix count = file.matrix("par", TrafficClass::external, Metric::count);
+    HistogramTable h = file.histograms("par");
+    std::size_t k = 0;
+    for (std::uint32_t r = 0; r < n; ++r) {
+      for (std::uint32_t p = 0; p < n; ++p) {
+        const bool has_line = p % (1 + r % 3) == 0;
+        EXPECT_EQ(bytes.at(r, p), has_line ? bytes_of(r, p) : 0) << threads << " threads, " << r << "->" << p;
+        EXPECT_EQ(count.at(r, p), has_line ? r + 1 : 0) << threads << " threads, " << r << "->" << p;
+        if (!has_line) continue;
+        ASSERT_LT(k, h.size());
+        EXPECT_EQ(h.pairs[2 * k], r);
+        EXPECT_EQ(h.pairs[2 * k + 1], p);
+        for (std::size_t b = 0; b < kHistogramBuckets; ++b) {
+          EXPECT_EQ(h.counts[k * kHistogramBuckets + b], b == p % 66 ? r + 1 : 0);
+        }
+        ++k;
+      }
+    }
+    EXPECT_EQ(k, h.size());
+    CommunicatorTable t = file.communicators("par");
+    ASSERT_EQ(t.names.size(), 1u);  // the same MPI_COMM_WORLD in every file
+    EXPECT_EQ(t.members[0].size(), n);
+    EXPECT_EQ(t.rows.size(), n);
+  }
+}
+
+// With several reader threads, the error reported is still that of the first bad file in rank
+// order, and nothing is left behind.
+TEST(MergeErrors, ParallelReadersReportTheFirstBadFile) {
+  TempDir dir;
+  std::vector<std::string> files;
+  for (std::uint32_t r = 0; r < 12; ++r) {
+    std::string line = "E\t" + std::to_string(r) + "\t0\t4 bytes\t" + (r == 5 || r == 8 ? "x" : "1") + " msgs sent\n";
+    files.push_back(dir.write("x." + std::to_string(r) + ".prof", prof(line)));
+  }
+  for (unsigned threads : {2u, 3u}) {
+    MergeOptions options;
+    options.threads = threads;
+    EXPECT_EQ(error_of([&] { merge_prof_files(files, dir.file("m.h5"), options); }),
+              files[5] + ":2: message count 'x' is not a non-negative integer");
+    EXPECT_EQ(files_in(dir.path()), files.size());
+  }
 }
 
 }  // namespace

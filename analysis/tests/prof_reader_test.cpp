@@ -125,6 +125,62 @@ TEST(ProfReader, AcceptsPairLinesWithAndWithoutHistogram) {
   EXPECT_FALSE(p.world_size.has_value());
 }
 
+// The histogram scanner skips "0,0,0,0," eight bytes at a time: values next to and inside such
+// runs, at either end of the line and with leading zeros, must still land in their buckets.
+TEST(ProfReader, HistogramValuesAroundRunsOfZeros) {
+  for (int k : {0, 1, 3, 4, 5, 8, 61, 62, 63, 64, 65}) {
+    auto p = parse_prof(p2p_file("E\t0\t1\t8 bytes\t1 msgs sent\t" + histogram_text({{k, 12345}}) + "\n"), "f", 0);
+    ASSERT_EQ(p.histograms.size(), 1u);
+    for (int b = 0; b < 66; ++b) EXPECT_EQ(p.histograms[0].buckets[b], b == k ? 12345u : 0u) << k << " " << b;
+  }
+  std::string padded = "007";
+  for (int b = 1; b < 66; ++b) padded += ",00";
+  auto p = parse_prof(p2p_file("E\t0\t1\t8 bytes\t1 msgs sent\t" + padded + "\n"), "f", 0);
+  EXPECT_EQ(p.histograms[0].buckets[0], 7u);
+  EXPECT_EQ(total(p.histograms[0].buckets), 7u);
+  EXPECT_EQ(parse_error(p2p_file("E\t0\t1\t1 bytes\t1 msgs sent\t" + histogram_text() + ",\n")),
+            "f.0.prof:2: histogram has 67 buckets, expected 66");
+  EXPECT_EQ(parse_error(p2p_file("E\t0\t1\t1 bytes\t1 msgs sent\t0,0,0,0,0,0,0,0,\n")),
+            "f.0.prof:2: histogram bucket '' is not a non-negative integer");
+}
+
+// A ProfReader reuses its buffers and the last large `procs:` list from file to file: what it
+// returns must not depend on what it read before.
+TEST(ProfReader, ReaderReuseKeepsFilesApart) {
+  std::string big, other;
+  for (int r = 0; r < 600; ++r) big += (r ? "," : "") + std::to_string(r);
+  for (int r = 0; r < 600; ++r) other += (r ? "," : "") + std::to_string(599 - r);
+  auto world = [](std::uint32_t rank, const std::string& procs) {
+    std::string r = std::to_string(rank);
+    return "D\tMPI_COMM_WORLD\tprocs: " + procs + "\nO2A\t" + r + "\t0 bytes\t0 msgs sent\nA2O\t" + r +
+           "\t0 bytes\t0 msgs sent\nA2A\t" + r + "\t0 bytes\t0 msgs sent\n";
+  };
+  ProfReader reader;
+  RankProfile p;
+  reader.parse("# POINT TO POINT\nI\t0\t1\t8 bytes\t1 msgs sent\t" + histogram_text({{4, 1}}) + "\n# OSC\n# COLLECTIVES\n" +
+                   world(0, big),
+               "a", 0, p);
+  EXPECT_TRUE(p.has_internal_lines);
+  ASSERT_EQ(p.communicators.size(), 1u);
+  EXPECT_EQ(p.communicators[0].members[599], 599u);
+  reader.parse(kHeaders + world(1, big), "b", 1, p);  // same list: from the cache
+  EXPECT_EQ(p.rank, 1u);
+  EXPECT_TRUE(p.pairs.empty());
+  EXPECT_TRUE(p.histograms.empty());
+  EXPECT_FALSE(p.has_internal_lines);
+  ASSERT_EQ(p.communicators.size(), 1u);
+  EXPECT_EQ(p.communicators[0].members.size(), 600u);
+  EXPECT_EQ(p.communicators[0].members[599], 599u);
+  EXPECT_EQ(p.world_size, 600u);
+  reader.parse(kHeaders + world(2, other), "c", 2, p);  // another list of the same length
+  EXPECT_EQ(p.communicators[0].members[0], 599u);
+  EXPECT_EQ(p.communicators[0].members[599], 0u);
+  EXPECT_EQ(error_of([&] { reader.parse(kHeaders + world(3, big + ",x"), "d.3.prof", 3, p); }),
+            "d.3.prof:4: communicator member 'x' is not a non-negative integer");
+  reader.parse(kHeaders + world(4, big), "e", 4, p);
+  EXPECT_EQ(p.communicators[0].members[599], 599u);
+}
+
 TEST(ProfReader, AcceptsLargestCount) {
   auto p = parse_prof(p2p_file("E\t0\t1\t18446744073709551615 bytes\t1 msgs sent\n"), "f", 0);
   EXPECT_EQ(p.pairs[0].bytes, 18446744073709551615ull);

@@ -4,8 +4,9 @@
 #   (a) cat FILES > /dev/null                        the cost of just reading the per-rank files
 #   (b) cat FILES > all.prof && profile2mat all.prof  Open MPI's own tool, the one mpimon replaces
 #   (c) mpimon-merge -o out.h5 --quiet FILES
-# each as the best wall-clock time of 3 runs on a warm page cache, with the peak RSS, and writes
-# OUT.md (provenance, commands, table, targets) and OUT.csv.
+# each as the best wall-clock time of 3 runs on a warm page cache, with the least CPU time (user +
+# system) and the peak RSS, and writes OUT.md (provenance, commands, table, targets) and OUT.csv.
+# The 1-minute load average is recorded for each dump: timings taken under load are not comparable.
 #
 # Usage: bench/merge/run.sh [--quick] [--build DIR] [--out PREFIX]
 #   --quick   only the 256-rank dense dump, for smoke use (default PREFIX: $TMPDIR/merge-performance-quick)
@@ -57,19 +58,21 @@ dumps=("dense256 dense 256")
 seed=1
 
 # measure DIR SETUP CMD: runs SETUP, then CMD, both with bash in DIR, three times. Sets $best (least
-# wall seconds, taken with bash's microsecond clock: /usr/bin/time's %e has 10 ms steps) and $rss
-# (largest peak RSS from /usr/bin/time, KiB). On a failure of CMD returns 1, its output in $scratch/log.
+# wall seconds, taken with bash's microsecond clock: /usr/bin/time's %e has 10 ms steps), $cpu (least
+# user + system seconds of all processes of CMD, from /usr/bin/time) and $rss (largest peak RSS from
+# /usr/bin/time, KiB). On a failure of CMD returns 1, its output in $scratch/log.
 measure() {
-  local dir=$1 setup=$2 cmd=$3 t m
-  best='' rss=0
+  local dir=$1 setup=$2 cmd=$3 t m c
+  best='' cpu='' rss=0
   for _ in 1 2 3; do
     (cd "$dir" && bash -c "$setup")
-    (cd "$dir" && /usr/bin/time -f '%M' -o "$scratch/rss" \
+    (cd "$dir" && /usr/bin/time -f '%M %U %S' -o "$scratch/rss" \
       bash -c "s=\$EPOCHREALTIME; $cmd || exit; echo \"\$s \$EPOCHREALTIME\" > '$scratch/wall'") >"$scratch/log" 2>&1 ||
       return 1
     t=$(awk '{ printf "%.3f", $2 - $1 }' "$scratch/wall")
-    m=$(tail -1 "$scratch/rss")
+    read -r m c < <(tail -1 "$scratch/rss" | awk '{ printf "%d %.2f\n", $1, $2 + $3 }')
     best=$(awk -v a="$best" -v b="$t" 'BEGIN { print (a == "" || b + 0 < a + 0) ? b : a }')
+    cpu=$(awk -v a="$cpu" -v b="$c" 'BEGIN { print (a == "" || b + 0 < a + 0) ? b : a }')
     [ "$m" -gt "$rss" ] && rss=$m
   done
   return 0
@@ -85,7 +88,7 @@ measure "$scratch/tiny" ":" "$merge -o out.h5 --quiet tiny.*.prof" || die "mpimo
 baseline=$(mib $((rss * 1024)))
 
 csv=$scratch/results.csv
-echo "dump,pattern,ranks,files,input_MiB,cat_s,cat_profile2mat_s,mpimon_merge_s,speedup_vs_cat_profile2mat,ratio_to_cat,merge_peak_rss_MiB,profile2mat_peak_rss_MiB,dense_all_classes_MiB,dense_nonempty_classes_MiB,nonzeros,layout,output_MiB,status" >"$csv"
+echo "dump,pattern,ranks,files,input_MiB,cat_s,cat_profile2mat_s,mpimon_merge_s,speedup_vs_cat_profile2mat,ratio_to_cat,merge_peak_rss_MiB,profile2mat_peak_rss_MiB,dense_all_classes_MiB,dense_nonempty_classes_MiB,nonzeros,layout,output_MiB,status,cat_cpu_s,mpimon_merge_cpu_s,load_1min" >"$csv"
 notes=()
 
 for spec in "${dumps[@]}"; do
@@ -100,9 +103,10 @@ for spec in "${dumps[@]}"; do
   glob="$name.*.prof"
   cat "$dir"/$glob >/dev/null  # warm the page cache: all three commands then read from memory
 
-  echo "run.sh: $name: cat" >&2
+  load=$(cut -d' ' -f1 /proc/loadavg)
+  echo "run.sh: $name: cat (load average $load)" >&2
   measure "$dir" ":" "cat $glob > /dev/null" || die "cat failed: $(cat "$scratch/log")"
-  cat_s=$best
+  cat_s=$best cat_cpu=$cpu
 
   p2m_s='' p2m_rss=''
   if [ "$pattern" = stencil ]; then
@@ -120,10 +124,10 @@ for spec in "${dumps[@]}"; do
   fi
 
   echo "run.sh: $name: mpimon-merge" >&2
-  status=ok merge_s='' merge_rss='' layout='' nonempty=0 nonzeros='' output=''
+  status=ok merge_s='' merge_cpu='' merge_rss='' layout='' nonempty=0 nonzeros='' output=''
   # out.h5 is removed first so that every run writes a new file (replacing one makes ext4 flush).
   if measure "$dir" "rm -f out.h5" "$merge -o out.h5 --quiet $glob"; then
-    merge_s=$best merge_rss=$(mib $((rss * 1024)))
+    merge_s=$best merge_cpu=$cpu merge_rss=$(mib $((rss * 1024)))
     output=$(mib "$(stat -c %s "$dir/out.h5")")
     # The classes with any line and the non-zeros (directed pairs) of all classes, from `mpimon show`.
     "$mpimon" show "$dir/out.h5" >"$scratch/show"
@@ -139,7 +143,7 @@ for spec in "${dumps[@]}"; do
   dense_all=$(mib $((5 * 2 * ranks * ranks * 8)))
   dense_nonempty=
   [ "$status" != ok ] || dense_nonempty=$(mib $((nonempty * 2 * ranks * ranks * 8)))
-  echo "$name,$pattern,$ranks,$files,$(mib "$input"),$cat_s,$p2m_s,$merge_s,$(ratio "$p2m_s" "$merge_s"),$(ratio "$merge_s" "$cat_s"),$merge_rss,$p2m_rss,$dense_all,$dense_nonempty,$nonzeros,$layout,$output,${status//,/;}" >>"$csv"
+  echo "$name,$pattern,$ranks,$files,$(mib "$input"),$cat_s,$p2m_s,$merge_s,$(ratio "$p2m_s" "$merge_s"),$(ratio "$merge_s" "$cat_s"),$merge_rss,$p2m_rss,$dense_all,$dense_nonempty,$nonzeros,$layout,$output,${status//,/;},$cat_cpu,$merge_cpu,$load" >>"$csv"
   rm -rf "$dir"  # the largest dump is 1.4 GB: free the space before generating the next
 done
 
@@ -171,8 +175,12 @@ hdf5_lib=$(ldd "$merge" | awk '/libhdf5/ { print $3; exit }')
   echo
   echo "Dumps: \`mpimon-synth-dumps --pattern PATTERN --ranks N --mode 2 --seed $seed -o DIR/NAME\` (one file per rank,"
   echo "E lines with histograms, I and C lines for the collectives' traffic, D blocks of MPI_COMM_WORLD and"
-  echo "MPI_COMM_SELF). In DIR, on a warm page cache, each command is run 3 times as \`/usr/bin/time -f %M bash -c CMD\`;"
-  echo "the table gives the least wall time (bash's \$EPOCHREALTIME around CMD) and the largest peak RSS (%M):"
+  echo "MPI_COMM_SELF). In DIR, on a warm page cache, each command is run 3 times as \`/usr/bin/time -f '%M %U %S' bash -c CMD\`;"
+  echo "the table gives the least wall time (bash's \$EPOCHREALTIME around CMD), the least CPU time (user + system,"
+  echo "%U + %S, all threads and processes of CMD) and the largest peak RSS (%M). \"load\" is the 1-minute load average"
+  echo "just before the dump's first command: with other work on the machine (load above nproc), wall times grow and"
+  echo "CPU times grow less; compare runs at similar load only. mpimon-merge reads with its default \`--threads\`"
+  echo "(one thread per core, at most 4) and writes on one more."
   echo
   echo '```'
   echo "(a) cat NAME.*.prof > /dev/null"
@@ -187,17 +195,19 @@ hdf5_lib=$(ldd "$merge" | awk '/libhdf5/ { print $3; exit }')
   echo
   echo "## Results"
   echo
-  echo "| dump | ranks | files | input MiB | cat s | cat+profile2mat s | mpimon-merge s | speed-up vs cat+profile2mat | ratio to cat | mpimon-merge peak RSS MiB | profile2mat peak RSS MiB | dense matrices MiB (all 5 classes) | dense matrices MiB (non-empty classes) | non-zeros | layout | output MiB |"
-  echo "|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|---|--:|"
-  tail -n +2 "$csv" | while IFS=, read -r d _ n f in c p m sp rc rss prss da dn nz lay o st; do
+  echo "| dump | ranks | files | input MiB | load | cat s | cat+profile2mat s | mpimon-merge s | speed-up vs cat+profile2mat | ratio to cat | cat CPU s | mpimon-merge CPU s | mpimon-merge peak RSS MiB | profile2mat peak RSS MiB | dense matrices MiB (all 5 classes) | dense matrices MiB (non-empty classes) | non-zeros | layout | output MiB |"
+  echo "|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|---|--:|"
+  tail -n +2 "$csv" | while IFS=, read -r d _ n f in c p m sp rc rss prss da dn nz lay o st cc mc ld; do
     [ "$st" = ok ] || m="FAILED"
-    echo "| $d | $n | $f | $in | $c | ${p:-skipped} | $m | ${sp:--} | ${rc:--} | ${rss:--} | ${prss:--} | $da | ${dn:--} | ${nz:--} | ${lay:--} | ${o:--} |"
+    echo "| $d | $n | $f | $in | $ld | $c | ${p:-skipped} | $m | ${sp:--} | ${rc:--} | $cc | ${mc:--} | ${rss:--} | ${prss:--} | $da | ${dn:--} | ${nz:--} | ${lay:--} | ${o:--} |"
   done
   echo
   for note in "${notes[@]}"; do echo "- $note"; done
   echo
   echo "## Targets"
   echo
+  tail -n +2 "$csv" | awk -F, -v cores="$(nproc)" '$21 + 0 > cores { busy = 1 } END {
+    if (busy) printf "**The load average was above the %d cores during these measurements: other processes shared the CPUs, so the wall times and the verdicts below are not evidence either way. Rerun on a quiet machine.**\n\n", cores }'
   tail -n +2 "$csv" | awk -F, -v base="$baseline" '
     function verdict(ok) { return ok ? "**met**" : "**not met**" }
     $18 != "ok" { printf "- %s: mpimon-merge failed, no target can be checked\n", $1; next }

@@ -14,7 +14,9 @@
 namespace mpimon {
 
 inline constexpr std::string_view kMatricesFormat = "mpimon-matrices";
-inline constexpr std::uint64_t kMatricesFormatVersion = 1;
+inline constexpr std::uint64_t kMatricesFormatVersion = 2;
+/// The oldest format version MatrixFile reads (version 1 stores histograms dense, K x 66).
+inline constexpr std::uint64_t kMatricesOldestReadableVersion = 1;
 
 /// The `format` attribute of an HDF5 file's root ("" when it has none); throws if the file is not
 /// readable HDF5. Tells mpimon's file kinds apart.
@@ -65,7 +67,12 @@ class MatrixFile {
   [[nodiscard]] std::vector<std::string> dumps() const;
   [[nodiscard]] DumpInfo info(const std::string& dump) const;
   [[nodiscard]] SparseMatrix matrix(const std::string& dump, TrafficClass c, Metric m) const;
+  /// The histograms of all pairs, expanded to K x 66 whatever the file's version.
   [[nodiscard]] HistogramTable histograms(const std::string& dump) const;
+  /// K, the number of pairs with a histogram, without reading the histograms.
+  [[nodiscard]] std::size_t histogram_count(const std::string& dump) const;
+  /// The file's format_version (1 or 2: see docs/matrices-format.md).
+  [[nodiscard]] std::uint64_t format_version() const;
   [[nodiscard]] CommunicatorTable communicators(const std::string& dump) const;
   /// The dump to use when the user named none: the only one, else an error listing them.
   [[nodiscard]] std::string default_dump() const;

@@ -19,6 +19,8 @@ struct MergeOptions {
   /// With the automatic layout, dumps of more processes than this are stored as CSR.
   std::uint32_t csr_above = 2048;
   std::string generator;  ///< recorded in the root attribute `generator`
+  /// Threads that read and parse the input files; 0: one per core, at most 4.
+  unsigned threads = 0;
   /// Told the temporary file's path when it is created, and "" once it is renamed or removed
   /// (front-ends use it to delete the temporary when interrupted).
   std::function<void(const std::string&)> on_temporary;
