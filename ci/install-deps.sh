@@ -13,6 +13,7 @@ packages=(
   clang libclang-rt-14-dev           # libFuzzer and sanitizer runtimes
   python3-matplotlib python3-h5py python3-numpy  # mpimon plot (analysis/scripts/*.py)
   time                               # peak memory in bench/merge/run.sh
+  hpcc                               # a real third-party MPI application for mpimon bench app
 )
 
 missing=()

@@ -8,6 +8,8 @@
 #include "mpimon/error.hpp"
 #include "mpimon/matrix_file.hpp"
 #include "mpimon/overhead.hpp"
+#include "app_report.hpp"
+#include "mpimon/apps.hpp"
 #include "overhead_report.hpp"
 
 namespace mpimon::cli {
@@ -94,6 +96,26 @@ void show_overhead(const std::string& input, const std::string& csv, const std::
   }
 }
 
+// An mpimon-apps results file (mpimon bench app): its configuration, launches and Table 1.
+void show_apps(const std::string& input, const std::string& csv) {
+  AppResults results(input);
+  std::printf("%s: application overhead results\n", input.c_str());
+  for (const auto& [k, v] : results.configuration()) std::printf("  %-22s %s\n", k.c_str(), v.c_str());
+  auto launches = results.launches();
+  std::size_t ok = 0;
+  for (const auto& l : launches) ok += l.status == "ok" ? 1 : 0;
+  std::printf("  launches: %zu, %zu ok\n", launches.size(), ok);
+  for (const auto& l : launches) {
+    if (l.status != "ok") {
+      std::printf("    failed: %s np %u pair %u %s: %s\n", l.key.app.c_str(), l.key.np, l.key.pair, l.key.arm.c_str(),
+                  l.status.c_str());
+    }
+  }
+  auto rows = analyze_apps(launches);
+  print_app_table(rows);
+  if (!csv.empty()) write_file_atomically(csv, [&](std::ostream& o) { write_app_csv(rows, o); });
+}
+
 int show_command(const std::string& name, const std::vector<std::string>& args) {
   Command cmd{name, "FILE.h5 [--dump NAME] [--top N] [--csv OUT.csv] [--launches-csv OUT.csv]",
               "Prints a readable summary of an mpimon HDF5 file. For merged matrices: the dumps, the totals\n"
@@ -106,13 +128,17 @@ int show_command(const std::string& name, const std::vector<std::string>& args) 
     std::string csv, launches_csv;
     options.add_options()("dump", po::value(&dump), "show only this dump")(
         "top", po::value(&top)->default_value(10), "how many top talkers to list")(
-        "csv", po::value(&csv), "overhead results: write the analysis table as CSV")(
+        "csv", po::value(&csv), "overhead or application results: write the analysis table as CSV")(
         "launches-csv", po::value(&launches_csv), "overhead results: write each launch's summaries as CSV")(
         "input", po::value(&input)->required(), "merged HDF5 file or overhead results");
     po::positional_options_description positional;
     positional.add("input", 1);
     po::variables_map vm;
     if (!parse_options(cmd, args, options, positional, vm)) return kExitOk;
+    if (hdf5_format_of(input) == kAppsFormat) {
+      show_apps(input, csv);
+      return kExitOk;
+    }
     if (hdf5_format_of(input) == kOverheadFormat) {
       show_overhead(input, csv, launches_csv);
       return kExitOk;
