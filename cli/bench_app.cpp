@@ -9,6 +9,7 @@
 #include <cstdio>
 #include <filesystem>
 #include <iostream>
+#include <optional>
 #include <random>
 
 #include "app_report.hpp"
@@ -120,8 +121,8 @@ std::string read_dumps(const fs::path& dir, std::uint32_t np, AppLaunchRecord& r
     if (e.path().extension() == ".prof") files.push_back(e.path().string());
   }
   if (files.empty()) {
-    return "monitoring did not run: no dump written (an --mca pml list without 'monitoring' silently disables "
-           "it: use ob1,monitoring)";
+    return "monitoring did not run: no dump written (not an MPI program, or monitoring disabled: an --mca pml "
+           "list without 'monitoring' disables it silently, use ob1,monitoring)";
   }
   MergeOptions options;
   options.generator = std::string("mpimon ") + kVersion;
@@ -211,9 +212,13 @@ void check_compute(const std::string& text) {
 
 std::string default_csv(const std::string& output) { return fs::path(output).replace_extension(".csv").string(); }
 
+struct Failure {
+  std::string launch, status;
+};
+
 // Runs the planned launches; stops at the first that fails (a configuration that fails once fails
-// every time; --resume retries). Returns the failure, "" when all succeeded.
-std::string run_sweep(const AppSweep& s, AppResults& results, const std::string& name) {
+// every time; --resume retries). Returns the failure, if any.
+std::optional<Failure> run_sweep(const AppSweep& s, AppResults& results, const std::string& name) {
   auto done = results.completed();
   auto launches = plan(s);
   std::size_t todo = 0;
@@ -225,13 +230,12 @@ std::string run_sweep(const AppSweep& s, AppResults& results, const std::string&
     if (done.count(p.key)) continue;
     AppLaunchRecord r = run_launch(s, *p.app, p.key, p.position);
     results.append(r);
-    char what[200];
-    std::snprintf(what, sizeof what, "%s np %u pair %u %-3s", p.key.app.c_str(), p.key.np, p.key.pair,
-                  p.key.arm.c_str());
-    progress.done(what, r.status == "ok" ? "ok" : "FAILED", r.seconds);
-    if (r.status != "ok") return std::string(what) + ": " + r.status;
+    const std::string what =
+        p.key.app + " np " + std::to_string(p.key.np) + " pair " + std::to_string(p.key.pair) + " " + p.key.arm;
+    progress.done(what + (p.key.arm == "on" ? " " : ""), r.status == "ok" ? "ok" : "FAILED", r.seconds);
+    if (r.status != "ok") return Failure{what, r.status};
   }
-  return "";
+  return std::nullopt;
 }
 
 }  // namespace
@@ -312,15 +316,16 @@ int bench_app_command(const std::string& name, const std::vector<std::string>& a
     if (existed && !s.resume) raise_error(Error::Kind::input, s.output, "exists: use --resume to continue it, or another -o");
     if (!existed) AppResults::create(s.output, configuration_of(s));
     AppResults results(s.output);
-    const std::string failure = run_sweep(s, results, name);
+    const auto failure = run_sweep(s, results, name);
     auto launches = results.launches();
-    if (!failure.empty()) {
+    if (failure) {
       const bool any_ok = std::any_of(launches.begin(), launches.end(), [](const auto& l) { return l.status == "ok"; });
       if (!existed && !any_ok) {
         fs::remove(s.output);
-        raise_error(Error::Kind::input, failure, "nothing recorded");
+        raise_error(Error::Kind::input, failure->launch, failure->status + " (nothing else done; no results file)");
       }
-      raise_error(Error::Kind::input, failure, "recorded in " + s.output + "; --resume retries the failed launch");
+      raise_error(Error::Kind::input, failure->launch,
+                  failure->status + " (recorded in " + s.output + "; --resume retries it)");
     }
     auto rows = analyze_apps(launches);
     results.write_analysis(rows, app_pairs(launches));

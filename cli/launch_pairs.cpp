@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <sstream>
 #include <thread>
 
 #include <boost/program_options/errors.hpp>
@@ -64,8 +65,12 @@ std::vector<std::string> arm_order(const std::vector<std::string>& arms, std::mt
 std::string failure_status(const LaunchResult& r, int timeout) {
   if (r.timed_out) return "timeout after " + std::to_string(timeout) + " s";
   if (r.exit_code == 0) return "";
-  std::string last = r.output.substr(r.output.rfind('\n', r.output.size() > 1 ? r.output.size() - 2 : 0) + 1);
-  if (!last.empty() && last.back() == '\n') last.pop_back();
+  // The last line that says something: mpirun ends its own messages with a line of dashes.
+  std::string last, line;
+  std::istringstream lines(r.output);
+  while (std::getline(lines, line)) {
+    if (line.find_first_not_of("- \t\r") != std::string::npos) last = line;
+  }
   return "exit code " + std::to_string(r.exit_code) + ": " + last.substr(0, 200);
 }
 

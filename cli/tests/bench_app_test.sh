@@ -71,7 +71,7 @@ fi
 # --- Errors: a failing command; monitoring silently disabled; usage.
 "$mpimon" bench app --np 2 --pairs 2 -o false.h5 -- false >/dev/null 2>errf
 [ $? -eq 1 ] || fail "a failing command is not an error (exit 1)"
-grep -q "false np 2 pair 1 o[nf]f* *: exit code" errf || fail "failure message: $(cat errf)"
+grep -q "false np 2 pair 1 o[nf]f*: exit code" errf || fail "failure message: $(cat errf)"
 [ -e false.h5 ] && fail "a sweep that recorded nothing left its results file"
 "$mpimon" bench app --np 2 --pairs 1 --mca pml=ob1 -o ob1.h5 -- "$ring" >/dev/null 2>errm
 [ $? -eq 1 ] || fail "monitoring disabled by --mca pml=ob1 is not an error"
