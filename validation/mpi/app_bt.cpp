@@ -1,0 +1,265 @@
+// The BT workload (docs/workloads.md): NAS BT's multi-partition on q^2 processes. The grid is cut
+// into q x q x q cells, each process owns q of them on a diagonal (decomposition.hpp), and every
+// iteration solves implicit diffusion along x, then y, then z: tridiagonal systems
+// (I - alpha Delta) u' = u on every grid line, by Thomas elimination carried from cell to cell.
+// At each stage of a sweep every process works on one of its cells and then sends the face of
+// eliminated values to the process owning the next cell, a partner that differs per direction;
+// back substitution then runs the other way.
+//
+// Check, exact at any size: each variable starts as a product of sine modes, an eigenvector of
+// every line operator with zero Dirichlet boundary, so after N iterations it must be the same
+// mode times prod over axes of (1 + alpha 4 sin^2(pi k / (2 (n + 1))))^-N at every point.
+
+#include <array>
+#include <cmath>
+#include <deque>
+#include <numbers>
+#include <stdexcept>
+
+#include "app_workloads_internal.hpp"
+
+namespace mpimon::mpi {
+
+namespace {
+
+using workload::Vec3;
+
+constexpr double kAlpha = 0.5;
+constexpr int kForwardTag = 200, kBackwardTag = 210;  // + axis
+
+struct BtSize {
+  Vec3 grid;
+  int vars, iterations;
+};
+
+BtSize class_size(const std::string& c) {
+  if (c == "small") return {{24, 24, 24}, 5, 5};
+  if (c == "medium") return {{64, 64, 64}, 5, 30};
+  return {{162, 162, 162}, 5, 200};  // NAS BT class C's grid and iterations
+}
+
+/// Variable v's wave numbers.
+Vec3 modes(int v) { return {1 + v % 2, 1 + (v / 2) % 2, 1 + (v / 4) % 2}; }
+
+double mode_value(const Vec3& g, const Vec3& k, const Vec3& grid) {
+  double x = 1;
+  for (std::size_t d = 0; d < 3; ++d) x *= std::sin(std::numbers::pi * k[d] * (g[d] + 1) / (grid[d] + 1));
+  return x;
+}
+
+/// One iteration's factor on variable v's mode: the product of the three line solves'.
+double iteration_factor(const Vec3& k, const Vec3& grid) {
+  double f = 1;
+  for (std::size_t d = 0; d < 3; ++d) {
+    const double s = std::sin(std::numbers::pi * k[d] / (2.0 * (grid[d] + 1)));
+    f /= 1 + kAlpha * 4 * s * s;
+  }
+  return f;
+}
+
+struct Cell {
+  Vec3 index;              ///< in the q x q x q cell grid
+  Vec3 begin{}, size{};    ///< global points
+  std::vector<double> u;   ///< [var][i][j][k]
+};
+
+class Bt {
+ public:
+  Bt(Traffic& traffic, const WorkloadOptions& o, const Vec3& grid, int vars)
+      : t_(traffic), grid_(grid), vars_(vars), compute_(o.compute) {
+    mp_.q = workload::exact_square_root(t_.size());
+    if (mp_.q == 0) {
+      throw std::invalid_argument("--workload bt needs a square number of processes (1, 4, 9, 16, ...), not " +
+                                  std::to_string(t_.size()));
+    }
+    for (std::size_t d = 0; d < 3; ++d) {
+      if (grid_[d] < mp_.q) {
+        throw std::invalid_argument("--grid: " + std::to_string(grid_[d]) + " points along dimension " +
+                                    std::to_string(d + 1) + " for " + std::to_string(mp_.q) + " cells");
+      }
+    }
+    for (const Vec3& c : mp_.cells(t_.rank())) {
+      Cell cell{c, {}, {}, {}};
+      for (std::size_t d = 0; d < 3; ++d) {
+        const auto r = workload::block_range(grid_[d], mp_.q, c[d]);
+        cell.begin[d] = r.begin;
+        cell.size[d] = r.size;
+      }
+      cell.u.resize(points(cell) * static_cast<std::size_t>(vars_));
+      for (int v = 0; v < vars_; ++v) {
+        for_points(cell, [&](std::size_t p, const Vec3& g) { cell.u[offset(cell, v) + p] = mode_value(g, modes(v), grid_); });
+      }
+      cells_.push_back(std::move(cell));
+    }
+    // Thomas's modified upper diagonal depends only on the position along the line: every rank
+    // computes it for the whole line, so only the right-hand side travels.
+    for (std::size_t d = 0; d < 3; ++d) {
+      auto& c = upper_[d];
+      c.resize(static_cast<std::size_t>(grid_[d]));
+      for (std::size_t i = 0; i < c.size(); ++i) {
+        const double pivot = 1 + 2 * kAlpha + (i > 0 ? kAlpha * c[i - 1] : 0.0);
+        c[i] = i + 1 < c.size() ? -kAlpha / pivot : 0.0;
+        pivots_[d].push_back(pivot);
+      }
+    }
+  }
+
+  void iterate() {
+    for (int axis = 0; axis < 3; ++axis) {
+      eliminate(axis);
+      substitute(axis);
+    }
+    std::size_t total = 0;
+    for (const Cell& c : cells_) total += points(c);
+    burn_flops(compute_ * static_cast<double>(total) * vars_);
+  }
+
+  [[nodiscard]] double max_error(int iterations) const {
+    double worst = 0;
+    for (const Cell& cell : cells_) {
+      for (int v = 0; v < vars_; ++v) {
+        const double scale = std::pow(iteration_factor(modes(v), grid_), iterations);
+        for_points(cell, [&](std::size_t p, const Vec3& g) {
+          keep_worst(worst, std::abs(cell.u[offset(cell, v) + p] - scale * mode_value(g, modes(v), grid_)));
+        });
+      }
+    }
+    return worst;
+  }
+
+  [[nodiscard]] int q() const { return mp_.q; }
+
+ private:
+  static std::size_t points(const Cell& c) {
+    return static_cast<std::size_t>(c.size[0]) * static_cast<std::size_t>(c.size[1]) * static_cast<std::size_t>(c.size[2]);
+  }
+  static std::size_t offset(const Cell& c, int v) { return points(c) * static_cast<std::size_t>(v); }
+  static Vec3 strides(const Cell& c) { return {c.size[1] * c.size[2], c.size[2], 1}; }
+  template <typename F>
+  static void for_points(const Cell& c, F&& f) {
+    std::size_t p = 0;
+    for (int i = 0; i < c.size[0]; ++i) {
+      for (int j = 0; j < c.size[1]; ++j) {
+        for (int k = 0; k < c.size[2]; ++k) f(p++, Vec3{c.begin[0] + i, c.begin[1] + j, c.begin[2] + k});
+      }
+    }
+  }
+  // Calls f(index of the line's first point, stride along the axis, line number) for every line
+  // of the cell along `axis`, variable after variable; line numbers index the face messages.
+  template <typename F>
+  void for_lines(const Cell& c, int axis, F&& f) const {
+    const auto a = static_cast<std::size_t>(axis), b = (a + 1) % 3, e = (a + 2) % 3;
+    const Vec3 s = strides(c);
+    std::size_t line = 0;
+    for (int v = 0; v < vars_; ++v) {
+      for (int x = 0; x < c.size[b]; ++x) {
+        for (int y = 0; y < c.size[e]; ++y) {
+          f(offset(c, v) + static_cast<std::size_t>(x * s[b] + y * s[e]), static_cast<std::size_t>(s[a]), line++);
+        }
+      }
+    }
+  }
+  [[nodiscard]] std::size_t face_values(const Cell& c, int axis) const {
+    const auto a = static_cast<std::size_t>(axis);
+    return points(c) / static_cast<std::size_t>(c.size[a]) * static_cast<std::size_t>(vars_);
+  }
+
+  // Forward elimination, stage after stage: d'_i = (d_i + alpha d'_{i-1}) / pivot_i, in place.
+  void eliminate(int axis) {
+    const auto a = static_cast<std::size_t>(axis);
+    for (int stage = 0; stage < mp_.q; ++stage) {
+      Cell& c = cell_at(axis, stage);
+      std::vector<double> previous(face_values(c, axis), 0.0);
+      if (stage > 0) t_.recv(previous.data(), previous.size(), mp_.partner(t_.rank(), axis, -1), kForwardTag + axis);
+      const auto begin = static_cast<std::size_t>(c.begin[a]);
+      for_lines(c, axis, [&](std::size_t first, std::size_t stride, std::size_t line) {
+        double carried = previous[line];
+        for (int i = 0; i < c.size[a]; ++i) {
+          double& d = c.u[first + static_cast<std::size_t>(i) * stride];
+          d = (d + kAlpha * carried) / pivots_[a][begin + static_cast<std::size_t>(i)];
+          carried = d;
+        }
+        previous[line] = carried;
+      });
+      if (stage + 1 < mp_.q) {
+        outgoing_.push_back(std::move(previous));
+        t_.isend(outgoing_.back().data(), outgoing_.back().size(), mp_.partner(t_.rank(), axis, 1), kForwardTag + axis);
+      }
+    }
+    t_.wait_all();
+    outgoing_.clear();
+  }
+
+  // Back substitution, last stage first: x_i = d'_i - c'_i x_{i+1}.
+  void substitute(int axis) {
+    const auto a = static_cast<std::size_t>(axis);
+    for (int stage = mp_.q - 1; stage >= 0; --stage) {
+      Cell& c = cell_at(axis, stage);
+      std::vector<double> next(face_values(c, axis), 0.0);
+      if (stage + 1 < mp_.q) t_.recv(next.data(), next.size(), mp_.partner(t_.rank(), axis, 1), kBackwardTag + axis);
+      const auto begin = static_cast<std::size_t>(c.begin[a]);
+      for_lines(c, axis, [&](std::size_t first, std::size_t stride, std::size_t line) {
+        double carried = next[line];
+        for (int i = c.size[a] - 1; i >= 0; --i) {
+          double& x = c.u[first + static_cast<std::size_t>(i) * stride];
+          x -= upper_[a][begin + static_cast<std::size_t>(i)] * carried;
+          carried = x;
+        }
+        next[line] = carried;
+      });
+      if (stage > 0) {
+        outgoing_.push_back(std::move(next));
+        t_.isend(outgoing_.back().data(), outgoing_.back().size(), mp_.partner(t_.rank(), axis, -1), kBackwardTag + axis);
+      }
+    }
+    t_.wait_all();
+    outgoing_.clear();
+  }
+
+  Cell& cell_at(int axis, int stage) {
+    const Vec3 index = mp_.cell_at_stage(t_.rank(), axis, stage);
+    for (Cell& c : cells_) {
+      if (c.index == index) return c;
+    }
+    throw std::logic_error("multi-partition: no cell at this stage");
+  }
+
+  Traffic& t_;
+  Vec3 grid_;
+  int vars_;
+  double compute_;
+  workload::MultiPartition mp_;
+  std::vector<Cell> cells_;
+  std::array<std::vector<double>, 3> upper_, pivots_;
+  std::deque<std::vector<double>> outgoing_;
+};
+
+}  // namespace
+
+WorkloadReport run_bt(Traffic& traffic, const WorkloadOptions& o) {
+  const BtSize size = class_size(o.problem_class);
+  const Vec3 grid = o.grid[0] > 0 ? o.grid : size.grid;
+  const int vars = o.vars > 0 ? o.vars : size.vars;
+  const int iterations = o.iterations > 0 ? o.iterations : size.iterations;
+  Bt bt(traffic, o, grid, vars);
+
+  traffic.start_loop();
+  for (int it = 0; it < iterations; ++it) bt.iterate();
+  traffic.stop_loop();
+
+  WorkloadReport r;
+  r.iterations = iterations;
+  traffic.summarise(r);
+  const auto errors = traffic.gather_to_root({bt.max_error(iterations)});
+  r.check = "sine_mode";
+  r.tolerance = 1e-9;
+  for (double e : errors) keep_worst(r.check_value, e);
+  r.passed = traffic.rank() != 0 || r.check_value <= r.tolerance;
+  r.details = {{"grid", json_array(grid)},
+               {"cells_per_dimension", std::to_string(bt.q())},
+               {"vars", std::to_string(vars)},
+               {"compute", json_number(o.compute)}};
+  return r;
+}
+
+}  // namespace mpimon::mpi
