@@ -35,7 +35,14 @@ struct App {
   std::string label;
   std::vector<std::string> argv;  ///< program and arguments (after the launcher's)
   bool workload = false;          ///< a built-in workload: time and comm share from its report
+  bool square_np = false;         ///< runs only on a square number of processes (bt)
 };
+
+bool is_square(std::uint32_t n) {
+  std::uint32_t r = 0;
+  while ((r + 1) * (r + 1) <= n) ++r;
+  return r * r == n;
+}
 
 struct AppSweep {
   HarnessSettings h;
@@ -69,7 +76,7 @@ std::vector<App> workload_apps(const std::string& program, const std::vector<std
       argv.insert(argv.end(), common.begin(), common.end());
       const std::string label = w + "." + c;
       if (w != "stencil") {
-        apps.push_back({label, argv, true});
+        apps.push_back({label, argv, true, w == "bt"});
         continue;
       }
       argv.insert(argv.end(), stencil.begin(), stencil.end());
@@ -191,6 +198,7 @@ std::vector<Planned> plan(const AppSweep& s) {
   std::mt19937_64 rng(s.h.seed);
   for (const auto& app : s.apps) {
     for (auto np : s.nps) {
+      if (app.square_np && !is_square(np)) continue;
       for (std::uint32_t pair = 1; pair <= s.pairs; ++pair) {
         auto order = arm_order({"off", "on"}, rng);
         for (std::uint32_t pos = 0; pos < order.size(); ++pos) out.push_back({&app, {app.label, np, pair, order[pos]}, pos});
@@ -221,6 +229,15 @@ struct Failure {
 std::optional<Failure> run_sweep(const AppSweep& s, AppResults& results, const std::string& name) {
   auto done = results.completed();
   auto launches = plan(s);
+  for (const auto& app : s.apps) {
+    for (auto np : s.nps) {
+      if (app.square_np && !is_square(np)) {
+        std::fprintf(stderr, "%s: %s needs a square number of processes: np %u left out\n", name.c_str(),
+                     app.label.c_str(), np);
+      }
+    }
+  }
+
   std::size_t todo = 0;
   for (const auto& p : launches) todo += done.count(p.key) ? 0 : 1;
   std::fprintf(stderr, "%s: %zu launches planned, %zu already in %s\n", name.c_str(), launches.size(),
@@ -311,6 +328,7 @@ int bench_app_command(const std::string& name, const std::vector<std::string>& a
       s.apps = {{name_option.empty() ? fs::path(command[0]).filename().string() : name_option, command, false}};
     }
     if (s.csv.empty()) s.csv = default_csv(s.output);
+    if (plan(s).empty()) throw po::error("no launch to run: bt needs a square number of processes (--np 1,4,9,...)");
 
     const bool existed = fs::exists(s.output);
     if (existed && !s.resume) raise_error(Error::Kind::input, s.output, "exists: use --resume to continue it, or another -o");
