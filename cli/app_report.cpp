@@ -4,6 +4,8 @@
 #include <cstdio>
 #include <string>
 
+#include "overhead_report.hpp"
+
 namespace mpimon::cli {
 
 namespace {
@@ -15,13 +17,7 @@ std::string fixed(std::optional<double> v, const char* format) {
   return buf;
 }
 
-// CSV number; empty when undefined.
-std::string num(std::optional<double> v) {
-  if (!v || !std::isfinite(*v)) return "";
-  char buf[40];
-  std::snprintf(buf, sizeof buf, "%.9g", *v);
-  return buf;
-}
+std::string num(std::optional<double> v) { return csv_number(v); }
 
 template <typename T, typename F>
 std::optional<double> field(const std::optional<T>& o, F f) {
