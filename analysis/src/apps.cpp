@@ -207,19 +207,9 @@ AppLaunchRecord read_launch(hid_t g, const std::string& where) {
 
 }  // namespace
 
-std::vector<AppLaunchRecord> AppResults::launches() const {
-  std::vector<AppLaunchRecord> out;
-  results::for_each_launch(path_, [&](hid_t g, const std::string& where) { out.push_back(read_launch(g, where)); });
-  return out;
-}
+std::vector<AppLaunchRecord> AppResults::launches() const { return results::read_launches<AppLaunchRecord>(path_, read_launch); }
 
-std::set<AppLaunchKey> AppResults::completed() const {
-  std::set<AppLaunchKey> keys;
-  for (const auto& l : launches()) {
-    if (l.status == "ok") keys.insert(l.key);
-  }
-  return keys;
-}
+std::set<AppLaunchKey> AppResults::completed() const { return results::completed_keys(launches()); }
 
 void AppResults::append(const AppLaunchRecord& launch) {
   results::append_launch(path_, [&](hid_t g, const std::string&) { write_launch(g, launch); });

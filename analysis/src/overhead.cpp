@@ -121,19 +121,9 @@ LaunchRecord read_launch(hid_t group, const std::string& where) {
 
 }  // namespace
 
-std::vector<LaunchRecord> OverheadResults::launches() const {
-  std::vector<LaunchRecord> out;
-  results::for_each_launch(path_, [&](hid_t g, const std::string& where) { out.push_back(read_launch(g, where)); });
-  return out;
-}
+std::vector<LaunchRecord> OverheadResults::launches() const { return results::read_launches<LaunchRecord>(path_, read_launch); }
 
-std::set<LaunchKey> OverheadResults::completed() const {
-  std::set<LaunchKey> keys;
-  for (const auto& l : launches()) {
-    if (l.status == "ok") keys.insert(l.key);
-  }
-  return keys;
-}
+std::set<LaunchKey> OverheadResults::completed() const { return results::completed_keys(launches()); }
 
 namespace {
 

@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <functional>
 #include <map>
+#include <set>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -27,6 +28,24 @@ std::map<std::string, std::string> read_configuration(const std::string& path);
 void append_launch(const std::string& path, const std::function<void(hid_t group, const std::string& where)>& fill);
 /// Calls `read` on each launch group, in the order they were appended.
 void for_each_launch(const std::string& path, const std::function<void(hid_t group, const std::string& where)>& read);
+
+/// Every launch of `path`, read by `read(group, where)`.
+template <typename Record, typename Reader>
+std::vector<Record> read_launches(const std::string& path, Reader read) {
+  std::vector<Record> out;
+  for_each_launch(path, [&](hid_t g, const std::string& where) { out.push_back(read(g, where)); });
+  return out;
+}
+
+/// The keys of the launches that finished with status "ok" (what --resume skips).
+template <typename Record>
+auto completed_keys(const std::vector<Record>& launches) {
+  std::set<decltype(Record::key)> keys;
+  for (const auto& l : launches) {
+    if (l.status == "ok") keys.insert(l.key);
+  }
+  return keys;
+}
 
 /// A columnar table: one dataset per column, all of the same length.
 struct Table {
