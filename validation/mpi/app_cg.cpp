@@ -28,7 +28,7 @@ constexpr double kRoundingFloor = 1e-10;  // relative A-norm error attainable in
 
 Vec3 class_grid(const std::string& c) {
   if (c == "small") return {16, 16, 16};
-  if (c == "medium") return {64, 64, 64};
+  if (c == "medium") return {80, 80, 80};
   return {256, 256, 256};
 }
 

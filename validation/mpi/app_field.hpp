@@ -7,7 +7,7 @@
 #include <vector>
 
 #include "app_traffic.hpp"
-#include "decomposition.hpp"
+#include "mpimon/decomposition.hpp"
 
 namespace mpimon::mpi {
 

@@ -25,7 +25,7 @@ struct StencilSize {
 
 StencilSize class_size(const std::string& c) {
   if (c == "small") return {{32, 32, 32}, 4, 20};
-  if (c == "medium") return {{128, 128, 128}, 8, 40};
+  if (c == "medium") return {{96, 96, 96}, 8, 40};
   return {{256, 256, 256}, 40, 100};  // large: 10.7 GB over all ranks
 }
 

@@ -146,11 +146,18 @@ void Traffic::summarise(WorkloadReport& report) {
 
 void burn_flops(double flops) {
   const auto n = static_cast<long long>(std::llround(flops));
-  if (n <= 0) return;
   double x = 1.0;
-  for (long long i = 0; i < n; ++i) x = x * 0.999999 + 1e-6;
-  volatile double sink = x;  // keeps the loop
-  (void)sink;
+  for (long long i = 0; i < n; ++i) {
+    x = x * 0.999999 + 1e-6;
+    // The value is "used" at every step, so the compiler can neither fold nor drop the loop.
+#if defined(__x86_64__)
+    asm volatile("" : "+x"(x));
+#elif defined(__aarch64__)
+    asm volatile("" : "+w"(x));
+#else
+    asm volatile("" : "+m"(x));
+#endif
+  }
 }
 
 std::string json_array(const workload::Vec3& v) {

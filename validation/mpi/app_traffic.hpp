@@ -60,7 +60,8 @@ class Traffic {
   std::uint64_t messages_ = 0, bytes_ = 0, collectives_ = 0;
 };
 
-/// `flops` dependent floating-point operations the compiler cannot remove: the compute knob.
+/// `flops` dependent floating-point operations (multiply-adds, one after the other) that the
+/// compiler cannot remove: the compute knob.
 void burn_flops(double flops);
 
 /// A JSON array of integers, e.g. "[64,64,64]".

@@ -10,7 +10,7 @@
 #include <utility>
 #include <vector>
 
-#include "decomposition.hpp"
+#include "mpimon/decomposition.hpp"
 #include "mpimon/ledger.hpp"
 
 namespace mpimon::mpi {

@@ -1,7 +1,8 @@
 #pragma once
-// Index logic of the application workloads (docs/workloads.md): block decompositions, process
-// grids, halo regions and the multi-partition layout. No MPI here, so it is unit-tested alone
-// (validation/tests/decomposition_test.cpp).
+/// \file
+/// \brief Index logic of the application workloads (docs/workloads.md): block decompositions,
+/// process grids, halo regions and the multi-partition layout. Header-only and without MPI, so
+/// that it is unit-tested alone (analysis/tests/decomposition_test.cpp).
 
 #include <algorithm>
 #include <array>
