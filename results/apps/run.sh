@@ -2,7 +2,7 @@
 # Reproduces results/apps: RR-9038's Table 1 (built-in cg, lu, bt workloads, medium class, np 2
 # and 4), the hpcc row, and Fig. 3 (stencil over a compute sweep), with `mpimon bench app`.
 # Usage: results/apps/run.sh [BUILD_DIR] [OUT_DIR] [table1|hpcc|fig3 ...]
-#   PAIRS=10 HPCC_PAIRS=3 FIG3_PAIRS=4 to change the launch pairs (the paper used 20).
+#   PAIRS=10 HPCC_PAIRS=3 FIG3_PAIRS=4 COMPUTE_SWEEP=0,... to change the launch pairs (the paper used 20).
 # About 15 minutes on a 2-core machine; docs/apps.md for a cluster.
 set -euo pipefail
 src=$(cd "$(dirname "$0")/../.." && pwd)
@@ -17,19 +17,19 @@ for part in ${parts[*]}; do
   case $part in
     table1)
       rm -f "$out/table1.h5"
-      "$mpimon" bench app --workload cg,lu,bt --class medium --np 2,4 --pairs "${PAIRS:-6}" -o "$out/table1.h5"
+      "$mpimon" bench app --workload cg,lu,bt --class medium --np 2,4 --pairs "${PAIRS:-10}" -o "$out/table1.h5"
       ;;
     hpcc)
       # Debian's hpcc reads hpccinf.txt in its working directory (N = 500, a 1 x 2 process grid).
       work=$(mktemp -d)
       cp "$src/results/apps/hpccinf.txt" "$work/"
       rm -f "$out/hpcc.h5"
-      "$mpimon" bench app --np 2 --pairs "${HPCC_PAIRS:-3}" --workdir "$work" --timeout 900 -o "$out/hpcc.h5" -- hpcc
+      "$mpimon" bench app --np 2,4 --pairs "${HPCC_PAIRS:-3}" --workdir "$work" --timeout 900 -o "$out/hpcc.h5" -- hpcc
       rm -rf "$work"
       ;;
     fig3)
       rm -f "$out/fig3.h5"
-      "$mpimon" bench app --workload stencil --class small --compute-sweep "${COMPUTE_SWEEP:-0,16,64,256,1024}" \
+      "$mpimon" bench app --workload stencil --class small --compute-sweep "${COMPUTE_SWEEP:-0,4,16,64,256}" \
           --np 2,4 --pairs "${FIG3_PAIRS:-4}" -o "$out/fig3.h5"
       "$mpimon" plot "$out/fig3.h5" -o "$out"
       ;;
