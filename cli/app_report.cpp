@@ -1,7 +1,9 @@
 #include "app_report.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <sstream>
 #include <string>
 
 #include "overhead_report.hpp"
@@ -27,7 +29,7 @@ std::optional<double> field(const std::optional<T>& o, F f) {
 }  // namespace
 
 void print_app_table(const std::vector<AppRow>& rows) {
-  std::printf("\n%-24s %4s %5s %10s %10s %11s %12s %27s %20s %9s %9s %5s\n", "application", "np", "pairs",
+  std::printf("\n%-28s %4s %5s %10s %10s %11s %12s %27s %20s %9s %9s %5s\n", "application", "np", "pairs",
               "off s", "on s", "msg/proc", "msg/s", "overhead s [95% CI]", "overhead % [95% CI]", "p (t)",
               "p (W)", "comm");
   for (const auto& r : rows) {
@@ -40,7 +42,7 @@ void print_app_table(const std::vector<AppRow>& rows) {
     }
     std::string p = fixed(field(a.t_test, [](const StudentTTest& t) { return t.p_value; }), "%.3g");
     if (a.significant()) p += " *";
-    std::printf("%-24s %4u %5zu %10s %10s %11s %12s %27s %20s %9s %9s %5s\n", r.app.c_str(), r.np, a.n,
+    std::printf("%-28s %4u %5zu %10s %10s %11s %12s %27s %20s %9s %9s %5s\n", r.app.c_str(), r.np, a.n,
                 fixed(a.mean_off, "%.4f").c_str(), fixed(a.mean_on, "%.4f").c_str(),
                 fixed(r.messages_per_process, "%.2f").c_str(), fixed(r.messages_per_second, "%.1f").c_str(),
                 diff.c_str(), rel.c_str(), p.c_str(),
@@ -78,6 +80,36 @@ void write_app_csv(const std::vector<AppRow>& rows, std::ostream& out) {
         << num(field(a.wilcoxon, [](const WilcoxonSignedRank& w) { return w.p_value; })) << ','
         << (a.significant() ? 1 : 0) << ',' << num(r.comm_share) << '\n';
   }
+}
+
+void write_app_launches_csv(const std::vector<AppLaunchRecord>& launches, std::ostream& out) {
+  out << "launch,app,np,pair,arm,position,status,time_source,seconds,wall_seconds,comm_share,messages_external,"
+         "messages_internal,bytes_external,bytes_internal\n";
+  std::size_t index = 0;
+  for (const auto& l : launches) {
+    std::string status = l.status;
+    for (char& ch : status) {
+      if (ch == ',' || ch == '\n' || ch == '"') ch = ' ';
+    }
+    out << ++index << ',' << l.key.app << ',' << l.key.np << ',' << l.key.pair << ',' << l.key.arm << ','
+        << l.position << ',' << status << ',' << l.time_source << ',' << num(l.seconds) << ','
+        << num(l.wall_seconds) << ',' << num(l.comm_share);
+    for (auto c : {TrafficClass::external, TrafficClass::internal}) {
+      out << ',' << (l.traffic ? std::to_string(l.traffic->messages[static_cast<std::size_t>(c)]) : "");
+    }
+    for (auto c : {TrafficClass::external, TrafficClass::internal}) {
+      out << ',' << (l.traffic ? std::to_string(l.traffic->bytes[static_cast<std::size_t>(c)]) : "");
+    }
+    out << '\n';
+  }
+}
+
+void order_rows(std::vector<AppRow>& rows, const std::string& apps) {
+  std::vector<std::string> order;
+  std::istringstream in(apps);
+  for (std::string app; std::getline(in, app, ',');) order.push_back(app);
+  auto rank = [&](const AppRow& r) { return std::find(order.begin(), order.end(), r.app) - order.begin(); };
+  std::stable_sort(rows.begin(), rows.end(), [&](const AppRow& a, const AppRow& b) { return rank(a) < rank(b); });
 }
 
 }  // namespace mpimon::cli

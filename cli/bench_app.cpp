@@ -346,6 +346,7 @@ int bench_app_command(const std::string& name, const std::vector<std::string>& a
                   failure->status + " (recorded in " + s.output + "; --resume retries it)");
     }
     auto rows = analyze_apps(launches);
+    order_rows(rows, results.configuration().at("apps"));
     results.write_analysis(rows, app_pairs(launches));
     print_app_table(rows);
     write_file_atomically(s.csv, [&](std::ostream& o) { write_app_csv(rows, o); });

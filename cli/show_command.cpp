@@ -106,14 +106,18 @@ void show_overhead(const std::string& input, const std::string& csv, const std::
 }
 
 // An mpimon-apps results file (mpimon bench app): its configuration, launches and Table 1.
-void show_apps(const std::string& input, const std::string& csv) {
+void show_apps(const std::string& input, const std::string& csv, const std::string& launches_csv) {
   AppResults results(input);
   auto launches = results.launches();
   print_sweep(input, "application overhead results", results.configuration(), launches,
               [](const AppLaunchKey& k) { return k.app; });
   auto rows = analyze_apps(launches);
+  order_rows(rows, results.configuration()["apps"]);
   print_app_table(rows);
   if (!csv.empty()) write_file_atomically(csv, [&](std::ostream& o) { write_app_csv(rows, o); });
+  if (!launches_csv.empty()) {
+    write_file_atomically(launches_csv, [&](std::ostream& o) { write_app_launches_csv(launches, o); });
+  }
 }
 
 int show_command(const std::string& name, const std::vector<std::string>& args) {
@@ -129,14 +133,14 @@ int show_command(const std::string& name, const std::vector<std::string>& args) 
     options.add_options()("dump", po::value(&dump), "show only this dump")(
         "top", po::value(&top)->default_value(10), "how many top talkers to list")(
         "csv", po::value(&csv), "overhead or application results: write the analysis table as CSV")(
-        "launches-csv", po::value(&launches_csv), "overhead results: write each launch's summaries as CSV")(
+        "launches-csv", po::value(&launches_csv), "overhead or application results: write one line per launch as CSV")(
         "input", po::value(&input)->required(), "merged HDF5 file or overhead results");
     po::positional_options_description positional;
     positional.add("input", 1);
     po::variables_map vm;
     if (!parse_options(cmd, args, options, positional, vm)) return kExitOk;
     if (hdf5_format_of(input) == kAppsFormat) {
-      show_apps(input, csv);
+      show_apps(input, csv, launches_csv);
       return kExitOk;
     }
     if (hdf5_format_of(input) == kOverheadFormat) {

@@ -179,23 +179,41 @@ def fig3(pairs, config, outdir):
         sys.exit("no pairs of stencil launches with a communication share in these results: Fig. 3 needs "
                  "mpimon bench app --workload stencil --compute-sweep ...")
     share, relative = pairs["comm_share"][rows], pairs["relative"][rows]
-    fig, ax = plt.subplots(figsize=(7, 4.2), constrained_layout=True)
-    for n in sorted(set(pairs["np"][rows].tolist())):
-        mine = pairs["np"][rows] == n
-        ax.scatter(100 * share[mine], 100 * relative[mine], s=9, alpha=0.35, label=f"one pair, np {n}")
     bins = [b for b in share_bins(share, relative) if b[2] > 0]
     x = np.array([100 * b[1] for b in bins])
     q1, median, q3 = (np.array([b[k] for b in bins]) for k in (3, 4, 5))
+    # A few wild pairs (a noisy machine) would squash the quartiles: the axis spans the quartiles
+    # and the 5-95 % range of the pairs; pairs beyond it are drawn on its edge as triangles.
+    values = 100 * relative
+    low = min(q1.min(), np.percentile(values, 5))
+    high = max(q3.max(), np.percentile(values, 95))
+    margin = 0.1 * max(high - low, 1.0)
+    low, high = low - margin, high + margin
+    fig, ax = plt.subplots(figsize=(7, 4.2), constrained_layout=True)
+    outside = 0
+    for n in sorted(set(pairs["np"][rows].tolist())):
+        mine = pairs["np"][rows] == n
+        xs, ys = 100 * share[mine], values[mine]
+        dots = ax.scatter(xs, np.clip(ys, low, high), s=9, alpha=0.4, label=f"one pair, np {n}")
+        for edge, marker, beyond in ((high, "^", ys > high), (low, "v", ys < low)):
+            if beyond.any():
+                ax.scatter(xs[beyond], np.full(beyond.sum(), edge), s=30, marker=marker,
+                           color=dots.get_facecolor()[0], alpha=0.8)
+        outside += int(((ys > high) | (ys < low)).sum())
+    ax.set_ylim(low, high)
     ax.errorbar(x, median, yerr=[median - q1, q3 - median], fmt="o", color="black", capsize=4, markersize=6,
                 label="median per bin, error bars: 1st and 3rd quartile")
     for b, xi, yi in zip(bins, x, q3):
-        ax.annotate(f"n={b[2]}", (xi, yi), textcoords="offset points", xytext=(0, 5), ha="center", fontsize=7)
+        ax.annotate(f"{b[0]}: n={b[2]}", (xi, yi), textcoords="offset points", xytext=(0, 5), ha="center",
+                    fontsize=7)
+    if outside:
+        ax.text(0.01, 0.02, f"{outside} pair(s) beyond the axis, drawn on its edge (triangles)",
+                transform=ax.transAxes, fontsize=7, color="dimgray")
     ax.axhline(0, color="gray", linewidth=0.8)
     for low, _ in SHARE_BINS[1:]:
         ax.axvline(100 * low, color="lightgray", linewidth=0.6, zorder=0)
     ax.set_xlim(0, 100)
-    ax.set_xticks([0, 12.5, 25, 37.5, 50, 62.5, 75, 87.5, 100])
-    ax.set_xticklabels(["0", "0-25 %", "25", "25-50 %", "50", "50-75 %", "75", "75-100 %", "100"], fontsize=8)
+    ax.set_xticks([0, 25, 50, 75, 100])
     ax.set_xlabel("time spent communicating (% of the timed loop, the workload's own measure, monitoring off)")
     ax.set_ylabel("overhead of monitoring (%, on / off - 1 per pair)")
     ax.set_title("Stencil workload: monitoring overhead against the communication share (RR-9038 Fig. 3)",
