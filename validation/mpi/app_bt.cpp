@@ -27,12 +27,7 @@ using workload::Vec3;
 constexpr double kAlpha = 0.5;
 constexpr int kForwardTag = 200, kBackwardTag = 210;  // + axis
 
-struct BtSize {
-  Vec3 grid;
-  int vars, iterations;
-};
-
-BtSize class_size(const std::string& c) {
+ProblemSize class_size(const std::string& c) {
   if (c == "small") return {{24, 24, 24}, 5, 5};
   if (c == "medium") return {{64, 64, 64}, 5, 30};
   return {{162, 162, 162}, 5, 200};  // NAS BT class C's grid and iterations
@@ -237,24 +232,10 @@ class Bt {
 }  // namespace
 
 WorkloadReport run_bt(Traffic& traffic, const WorkloadOptions& o) {
-  const BtSize size = class_size(o.problem_class);
-  const Vec3 grid = o.grid[0] > 0 ? o.grid : size.grid;
-  const int vars = o.vars > 0 ? o.vars : size.vars;
-  const int iterations = o.iterations > 0 ? o.iterations : size.iterations;
+  const auto [grid, vars, iterations] = resolve_size(class_size(o.problem_class), o);
   Bt bt(traffic, o, grid, vars);
-
-  traffic.start_loop();
-  for (int it = 0; it < iterations; ++it) bt.iterate();
-  traffic.stop_loop();
-
-  WorkloadReport r;
-  r.iterations = iterations;
-  traffic.summarise(r);
-  const auto errors = traffic.gather_to_root({bt.max_error(iterations)});
-  r.check = "sine_mode";
-  r.tolerance = 1e-9;
-  for (double e : errors) keep_worst(r.check_value, e);
-  r.passed = traffic.rank() != 0 || r.check_value <= r.tolerance;
+  WorkloadReport r = run_timed_loop(traffic, iterations, [&](int) { bt.iterate(); });
+  check_max_error(traffic, r, "sine_mode", bt.max_error(iterations), 1e-9);
   r.details = {{"grid", json_array(grid)},
                {"cells_per_dimension", std::to_string(bt.q())},
                {"vars", std::to_string(vars)},

@@ -18,12 +18,7 @@ namespace {
 
 using workload::Vec3;
 
-struct StencilSize {
-  Vec3 grid;
-  int vars, iterations;
-};
-
-StencilSize class_size(const std::string& c) {
+ProblemSize class_size(const std::string& c) {
   if (c == "small") return {{32, 32, 32}, 4, 20};
   if (c == "medium") return {{96, 96, 96}, 8, 40};
   return {{256, 256, 256}, 40, 100};  // large: 10.7 GB over all ranks
@@ -148,24 +143,10 @@ class Stencil {
 
 WorkloadReport run_stencil(Traffic& traffic, const WorkloadOptions& o) {
   if (o.points != 7 && o.points != 27) throw std::invalid_argument("--points must be 7 or 27");
-  const StencilSize size = class_size(o.problem_class);
-  const Vec3 grid = o.grid[0] > 0 ? o.grid : size.grid;
-  const int vars = o.vars > 0 ? o.vars : size.vars;
-  const int iterations = o.iterations > 0 ? o.iterations : size.iterations;
+  const auto [grid, vars, iterations] = resolve_size(class_size(o.problem_class), o);
   Stencil stencil(traffic, o, grid, vars);
-
-  traffic.start_loop();
-  for (int it = 0; it < iterations; ++it) stencil.iterate();
-  traffic.stop_loop();
-
-  WorkloadReport r;
-  r.iterations = iterations;
-  traffic.summarise(r);
-  const auto errors = traffic.gather_to_root({stencil.max_error(iterations)});
-  r.check = "plane_wave";
-  r.tolerance = 1e-9;
-  for (double e : errors) keep_worst(r.check_value, e);
-  r.passed = traffic.rank() != 0 || r.check_value <= r.tolerance;
+  WorkloadReport r = run_timed_loop(traffic, iterations, [&](int) { stencil.iterate(); });
+  check_max_error(traffic, r, "plane_wave", stencil.max_error(iterations), 1e-9);
   r.details = {{"grid", json_array(grid)},
                {"process_grid", json_array(stencil.process_grid().dims)},
                {"vars", std::to_string(vars)},
