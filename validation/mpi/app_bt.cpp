@@ -10,6 +10,7 @@
 // every line operator with zero Dirichlet boundary, so after N iterations it must be the same
 // mode times prod over axes of (1 + alpha 4 sin^2(pi k / (2 (n + 1))))^-N at every point.
 
+#include <algorithm>
 #include <array>
 #include <cmath>
 #include <deque>
@@ -123,6 +124,12 @@ class Bt {
   }
 
   [[nodiscard]] int q() const { return mp_.q; }
+  /// The smallest amplitude left after `iterations` over the variables: the check's sensitivity.
+  [[nodiscard]] double amplitude(int iterations) const {
+    double a = 1;
+    for (int v = 0; v < vars_; ++v) a = std::min(a, std::pow(iteration_factor(modes(v), grid_), iterations));
+    return a;
+  }
 
  private:
   static std::size_t points(const Cell& c) {
@@ -238,6 +245,7 @@ WorkloadReport run_bt(Traffic& traffic, const WorkloadOptions& o) {
   check_max_error(traffic, r, "sine_mode", bt.max_error(iterations), 1e-9);
   r.details = {{"grid", json_array(grid)},
                {"cells_per_dimension", std::to_string(bt.q())},
+               {"mode_amplitude", json_number(bt.amplitude(iterations))},
                {"vars", std::to_string(vars)},
                {"compute", json_number(o.compute)}};
   return r;
