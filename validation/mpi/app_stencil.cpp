@@ -10,7 +10,6 @@
 
 #include "app_field.hpp"
 #include "app_workloads_internal.hpp"
-#include "mpi_support.hpp"
 
 namespace mpimon::mpi {
 
