@@ -36,7 +36,7 @@ constexpr std::size_t direction(int axis, int step) { return static_cast<std::si
 
 ProblemSize class_size(const std::string& c) {
   if (c == "small") return {{24, 24, 24}, 5, 5};
-  if (c == "medium") return {{64, 64, 64}, 5, 30};
+  if (c == "medium") return {{64, 64, 64}, 5, 20};
   return {{162, 162, 162}, 5, 200};  // NAS BT class C's grid and iterations
 }
 
