@@ -14,7 +14,6 @@
 
 #include "app_field.hpp"
 #include "app_workloads_internal.hpp"
-#include "mpi_support.hpp"
 
 namespace mpimon::mpi {
 
@@ -127,8 +126,7 @@ WorkloadReport run_cg(Traffic& traffic, const WorkloadOptions& o) {
   traffic.allreduce_sum(&rr, 1);
   const double extra = o.compute * static_cast<double>(a.interior_points());
 
-  traffic.start_loop();
-  for (int it = 0; it < iterations; ++it) {
+  WorkloadReport report = run_timed_loop(traffic, iterations, [&](int) {
     a.exchange(p);
     a.apply(p, q);
     burn_flops(extra);
@@ -144,12 +142,7 @@ WorkloadReport run_cg(Traffic& traffic, const WorkloadOptions& o) {
     const double beta = rr_next / rr;
     rr = rr_next;
     a.for_interior([&](std::size_t i, const Vec3&) { p[i] = r[i] + beta * p[i]; });
-  }
-  traffic.stop_loop();
-
-  WorkloadReport report;
-  report.iterations = iterations;
-  traffic.summarise(report);
+  });
 
   // The true residual b - A x, the error e = x* - x, and ||e||_A^2 = e . (b - A x).
   a.exchange(x);

@@ -25,12 +25,7 @@ using workload::Vec3;
 constexpr double kDiagonal = 4.0, kCoupling = 1.0;  // D = 4 I, L and U couple with -1: stable sweeps
 constexpr int kForwardEast = 100, kForwardSouth = 101, kBackwardWest = 102, kBackwardNorth = 103;
 
-struct LuSize {
-  Vec3 grid;
-  int vars, iterations;
-};
-
-LuSize class_size(const std::string& c) {
+ProblemSize class_size(const std::string& c) {
   if (c == "small") return {{24, 24, 24}, 5, 10};
   if (c == "medium") return {{64, 64, 64}, 5, 40};
   return {{162, 162, 162}, 5, 250};  // NAS LU class C's grid and iterations
@@ -224,24 +219,10 @@ class Lu {
 }  // namespace
 
 WorkloadReport run_lu(Traffic& traffic, const WorkloadOptions& o) {
-  const LuSize size = class_size(o.problem_class);
-  const Vec3 grid = o.grid[0] > 0 ? o.grid : size.grid;
-  const int vars = o.vars > 0 ? o.vars : size.vars;
-  const int iterations = o.iterations > 0 ? o.iterations : size.iterations;
+  const auto [grid, vars, iterations] = resolve_size(class_size(o.problem_class), o);
   Lu lu(traffic, o, grid, vars);
-
-  traffic.start_loop();
-  for (int t = 0; t < iterations; ++t) lu.iterate(t);
-  traffic.stop_loop();
-
-  WorkloadReport r;
-  r.iterations = iterations;
-  traffic.summarise(r);
-  const auto errors = traffic.gather_to_root({lu.max_error(iterations)});
-  r.check = "known_solution";
-  r.tolerance = 1e-9;
-  for (double e : errors) keep_worst(r.check_value, e);
-  r.passed = traffic.rank() != 0 || r.check_value <= r.tolerance;
+  WorkloadReport r = run_timed_loop(traffic, iterations, [&](int t) { lu.iterate(t); });
+  check_max_error(traffic, r, "known_solution", lu.max_error(iterations), 1e-9);
   r.details = {{"grid", json_array(grid)},
                {"process_grid", json_array(lu.process_grid().dims)},
                {"vars", std::to_string(vars)},

@@ -37,6 +37,20 @@ WorkloadReport run_workload(MPI_Comm comm, const WorkloadOptions& options, Ledge
   return r;
 }
 
+ProblemSize resolve_size(const ProblemSize& class_size, const WorkloadOptions& o) {
+  return {o.grid[0] > 0 ? o.grid : class_size.grid, o.vars > 0 ? o.vars : class_size.vars,
+          o.iterations > 0 ? o.iterations : class_size.iterations};
+}
+
+void check_max_error(Traffic& traffic, WorkloadReport& r, const std::string& name, double local_error,
+                     double tolerance) {
+  const auto errors = traffic.gather_to_root({local_error});
+  r.check = name;
+  r.tolerance = tolerance;
+  for (double e : errors) keep_worst(r.check_value, e);
+  r.passed = traffic.rank() != 0 || r.check_value <= r.tolerance;
+}
+
 std::string json_number(double value) {
   if (!std::isfinite(value)) return "null";
   char buf[40];
