@@ -14,6 +14,7 @@ packages=(
   python3-matplotlib python3-h5py python3-numpy  # mpimon plot (analysis/scripts/*.py)
   time                               # peak memory in bench/merge/run.sh
   valgrind                           # callgrind: mpimon gate's instruction counts (callgrind.h)
+  hpcc                               # a real third-party MPI application for mpimon bench app
 )
 
 missing=()

@@ -18,6 +18,7 @@
 #include "cli_support.hpp"
 #include "commands.hpp"
 #include "launch.hpp"
+#include "launch_pairs.hpp"
 #include "mpimon/error.hpp"
 #include "mpimon/overhead.hpp"
 #include "mpimon/version.hpp"
@@ -30,20 +31,9 @@ namespace fs = std::filesystem;
 
 namespace {
 
-std::string join(const std::vector<std::string>& items, const char* sep = ",") {
-  std::string out;
-  for (const auto& i : items) out += (out.empty() ? "" : sep) + i;
-  return out;
-}
-
 std::string read_file(const std::string& path) {
   std::ifstream in(path);
   return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
-}
-
-std::string first_line(const std::vector<std::string>& argv) {
-  LaunchResult r = run_process(argv, {}, std::chrono::seconds(30));
-  return r.output.substr(0, r.output.find('\n'));
 }
 
 }  // namespace
@@ -51,9 +41,8 @@ std::string first_line(const std::vector<std::string>& argv) {
 std::map<std::string, std::string> configuration_of(const Sweep& s) {
   std::vector<std::string> nps;
   for (auto n : s.nps) nps.push_back(std::to_string(n));
-  char host[256] = "";
-  gethostname(host, sizeof host - 1);
-  return {{"generator", std::string("mpimon ") + kVersion},
+  auto config = harness_configuration(s.h);
+  config.merge(std::map<std::string, std::string>{
           {"ops", s.ops},
           {"sizes", s.sizes},
           {"np", join(nps)},
@@ -61,41 +50,26 @@ std::map<std::string, std::string> configuration_of(const Sweep& s) {
           {"arms", join(s.arms)},
           {"transports", join(s.transports)},
           {"transport_note", "tcp = --mca btl tcp,self over loopback, a stand-in for a distributed-memory network"},
-          {"launcher", s.launcher},
-          {"mca", join(s.mca, " ")},
-          {"monitoring_mode", std::to_string(s.monitoring_mode)},
           {"iterations", std::to_string(s.iterations)},
           {"warmup", std::to_string(s.warmup)},
-          {"seed", std::to_string(s.seed)},
           {"program", s.program},
           {"calibration_delay_ns", std::to_string(s.calibrate_ns)},
-          {"mpi_library", first_line({split_words(s.launcher)[0], "--version"})},
-          {"host", host},
-          {"cpus", std::to_string(std::thread::hardware_concurrency())},
           {"summary_statistic", "per launch and benchmark: interquartile mean over iterations of the per-iteration "
-                                "maximum over ranks; pairs analysed with a paired t-test and Wilcoxon signed-rank"}};
+                                "maximum over ranks; pairs analysed with a paired t-test and Wilcoxon signed-rank"}});
+  return config;
 }
 
 namespace {
 
 // The command line of one launch, and where it leaves its outputs.
 MpiLaunch launch_command(const Sweep& s, const LaunchKey& key, const fs::path& dir) {
-  MpiLaunch l(s.launcher, key.np);
-  if (l.open_mpi()) {
-    // Binding is only meaningful without oversubscription; an oversubscribed run says so in its record.
-    const bool fits = key.np <= std::thread::hardware_concurrency();
-    l.option({"--bind-to", fits ? "core" : "none"});
-    if (!fits) l.option({"--oversubscribe"});
-  }
+  MpiLaunch l(s.h.launcher, key.np);
+  bind_processes(l, key.np, s.h.bind);
   if (key.transport == "tcp") l.mca("btl", "tcp,self");
-  const bool monitored = key.arm == "on" || key.arm == "mpit_off";
-  if (!monitored) {
-    l.mca("pml", "^monitoring").mca("osc", "^monitoring").mca("coll", "^monitoring");
+  if (key.arm == "on" || key.arm == "mpit_off") {
+    monitoring_on(l, s.h.monitoring_mode, key.arm == "on" ? (dir / "prof" / "run").string() : "");
   } else {
-    l.mca("pml_monitoring_enable", std::to_string(s.monitoring_mode));
-    if (key.arm == "on") {
-      l.mca("pml_monitoring_enable_output", "3").mca("pml_monitoring_filename", (dir / "prof" / "run").string());
-    }
+    monitoring_off(l, s.h.mca);
   }
   if (s.calibrate_ns > 0) {
     // Calibration: both arms load the delay library, so its wrapper costs the same in both and
@@ -105,17 +79,14 @@ MpiLaunch launch_command(const Sweep& s, const LaunchKey& key, const fs::path& d
               "MPIMON_DELAY_REPORT=" + (dir / "delay").string()});
   }
   for (const auto& kv : s.environment) l.option({"-x", kv});
-  if (monitored) {
+  if (key.arm == "on" || key.arm == "mpit_off") {
     for (const auto& kv : s.on_environment) l.option({"-x", kv});
   }
-  for (const auto& kv : s.mca) {
-    auto eq = kv.find('=');
-    l.mca(kv.substr(0, eq), kv.substr(eq + 1));
-  }
+  user_mca(l, s.h.mca);
   std::vector<std::string> args{"--ops", s.ops, "--sizes", s.sizes, "--iterations", std::to_string(s.iterations),
                                 "--warmup", std::to_string(s.warmup),
                                 // the same seed for both arms of a pair: the same order of configurations
-                                "--seed", std::to_string(s.seed * 1000003u + key.pair), "--samples",
+                                "--seed", std::to_string(s.h.seed * 1000003u + key.pair), "--samples",
                                 (dir / "samples.txt").string(), "--benchmark_out=" + (dir / "bench.json").string(),
                                 "--benchmark_out_format=json"};
   if (key.arm == "mpit_off") args.push_back("--mpit-off");
@@ -137,9 +108,7 @@ double spin_mean(const std::string& prefix, std::uint32_t np) {
 }
 
 LaunchRecord run_launch(const Sweep& s, const LaunchKey& key, std::uint32_t position) {
-  fs::path dir = fs::temp_directory_path() / ("mpimon-bench-" + std::to_string(getpid()));
-  fs::remove_all(dir);
-  fs::create_directories(dir / "prof");
+  fs::path dir = fresh_launch_directory("bench");
   LaunchRecord record;
   record.key = key;
   record.position = position;
@@ -147,13 +116,10 @@ LaunchRecord run_launch(const Sweep& s, const LaunchKey& key, std::uint32_t posi
   MpiLaunch launch = launch_command(s, key, dir);
   record.command = launch.text();
   const auto start = std::chrono::steady_clock::now();
-  LaunchResult r = launch.run(std::chrono::seconds(s.timeout));
+  LaunchResult r = launch.run(std::chrono::seconds(s.h.timeout));
   record.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-  if (r.timed_out) {
-    record.status = "timeout after " + std::to_string(s.timeout) + " s";
-  } else if (r.exit_code != 0) {
-    std::string last = r.output.substr(r.output.rfind('\n', r.output.size() > 1 ? r.output.size() - 2 : 0) + 1);
-    record.status = "exit code " + std::to_string(r.exit_code) + ": " + last.substr(0, 200);
+  if (std::string failed = failure_status(r, s.h.timeout); !failed.empty()) {
+    record.status = failed;
   } else if (key.arm == "on" && !fs::exists(dir / "prof" / "run.0.prof")) {
     record.status = "monitoring did not run: no dump written";
   } else {
@@ -204,12 +170,11 @@ void run_sweep(const std::string& name, const Sweep& s) {
 
   // Every launch of the sweep, arms shuffled within each pair from the seed.
   std::vector<std::pair<LaunchKey, std::uint32_t>> plan;
-  std::mt19937_64 rng(s.seed);
+  std::mt19937_64 rng(s.h.seed);
   for (const auto& t : s.transports) {
     for (auto np : s.nps) {
       for (std::uint32_t pair = 1; pair <= s.pairs; ++pair) {
-        std::vector<std::string> order = s.arms;
-        std::shuffle(order.begin(), order.end(), rng);
+        std::vector<std::string> order = arm_order(s.arms, rng);
         for (std::uint32_t pos = 0; pos < order.size(); ++pos) plan.push_back({{t, np, pair, order[pos]}, pos});
       }
     }
@@ -218,17 +183,15 @@ void run_sweep(const std::string& name, const Sweep& s) {
   for (const auto& [key, pos] : plan) todo += done.count(key) ? 0 : 1;
   std::fprintf(stderr, "%s: %zu launches planned, %zu already in %s\n", name.c_str(), plan.size(),
                plan.size() - todo, s.output.c_str());
-  const auto start = std::chrono::steady_clock::now();
-  std::size_t run = 0;
+  Progress progress(todo);
   for (const auto& [key, pos] : plan) {
     if (done.count(key)) continue;
     LaunchRecord r = run_launch(s, key, pos);
     results.append(r);
-    ++run;
-    const double elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-    std::fprintf(stderr, "[%zu/%zu] %s np %u pair %u %-8s %s (%.1f s; about %.0f s left)\n", run, todo,
-                 key.transport.c_str(), key.np, key.pair, key.arm.c_str(), r.status.c_str(), r.seconds,
-                 elapsed / static_cast<double>(run) * static_cast<double>(todo - run));
+    char what[160];
+    std::snprintf(what, sizeof what, "%s np %u pair %u %-8s", key.transport.c_str(), key.np, key.pair,
+                  key.arm.c_str());
+    progress.done(what, r.status, r.seconds);
   }
 }
 
@@ -254,13 +217,15 @@ int overhead(const std::string& name, const std::vector<std::string>& args) {
         "arms", po::value(&arms)->default_value("on,mpit_off"), "arms compared with off: on, mpit_off")(
         "transport", po::value(&transports)->default_value("shared"),
         "shared, tcp (btl tcp,self over loopback), or both")(
-        "monitoring-mode", po::value(&s.monitoring_mode)->default_value(1), "pml_monitoring_enable of the on arms")(
+        "monitoring-mode", po::value(&s.h.monitoring_mode)->default_value(1), "pml_monitoring_enable of the on arms")(
         "iterations", po::value(&s.iterations)->default_value(1000), "timed iterations per benchmark")(
         "warmup", po::value(&s.warmup)->default_value(100), "untimed iterations first")(
-        "seed", po::value(&s.seed)->default_value(1), "seed of the arm order and of the benchmark order")(
-        "launcher", po::value(&s.launcher)->default_value("mpirun"), "MPI launcher, e.g. srun")(
-        "mca", po::value(&s.mca)->composing(), "KEY=VALUE added to every launch (repeatable)")(
-        "timeout", po::value(&s.timeout)->default_value(600), "seconds before a launch is killed")(
+        "seed", po::value(&s.h.seed)->default_value(1), "seed of the arm order and of the benchmark order")(
+        "launcher", po::value(&s.h.launcher)->default_value("mpirun"), "MPI launcher, e.g. srun")(
+        "mca", po::value(&s.h.mca)->composing(), "KEY=VALUE added to every launch (repeatable)")(
+        "bind", po::value(&s.h.bind)->default_value("auto"),
+        "auto (core when the processes fit the cores, else none), core, none, launcher")(
+        "timeout", po::value(&s.h.timeout)->default_value(600), "seconds before a launch is killed")(
         "calibrate", po::value(&s.calibrate_ns)->default_value(0),
         "instead of monitoring, inject this many ns per call with the PMPI delay library")(
         "output,o", po::value(&s.output)->default_value("overhead.h5"), "results file")(
@@ -287,9 +252,7 @@ int overhead(const std::string& name, const std::vector<std::string>& args) {
         s.arms.push_back(a);
       }
     }
-    for (const auto& kv : s.mca) {
-      if (kv.find('=') == std::string::npos) throw po::error("--mca takes KEY=VALUE, not '" + kv + "'");
-    }
+    check_harness_settings(s.h);
     if (!fs::exists(s.program)) raise_error(Error::Kind::input, s.program, "benchmark program not found (--program)");
 
     run_sweep(name, s);
@@ -308,11 +271,13 @@ int overhead(const std::string& name, const std::vector<std::string>& args) {
 
 int bench_command(const std::string& name, const std::vector<std::string>& args) {
   if (args.empty() || args[0] == "--help" || args[0] == "-h") {
-    std::cout << "Usage: " << name << " overhead [options]   ('" << name << " overhead --help' for more)\n";
+    std::cout << "Usage: " << name << " overhead [options]   ('" << name << " overhead --help' for more)\n"
+              << "       " << name << " app [options] [-- COMMAND ARGS...]   ('" << name << " app --help' for more)\n";
     return args.empty() ? kExitUsage : kExitOk;
   }
   if (args[0] == "overhead") return overhead(name + " overhead", {args.begin() + 1, args.end()});
-  std::cerr << name << ": error: unknown benchmark '" << args[0] << "' (available: overhead)\n";
+  if (args[0] == "app") return bench_app_command(name + " app", {args.begin() + 1, args.end()});
+  std::cerr << name << ": error: unknown benchmark '" << args[0] << "' (available: overhead, app)\n";
   return kExitUsage;
 }
 

@@ -202,9 +202,9 @@ std::map<std::string, std::string> timing_settings(const GateOptions& o) {
           {"pairs", std::to_string(s.pairs)},
           {"iterations", std::to_string(s.iterations)},
           {"warmup", std::to_string(s.warmup)},
-          {"seed", std::to_string(s.seed)},
+          {"seed", std::to_string(s.h.seed)},
           {"binding", "--bind-to core when np <= cpus, else --bind-to none --oversubscribe"},
-          {"monitoring_mode", std::to_string(s.monitoring_mode)},
+          {"monitoring_mode", std::to_string(s.h.monitoring_mode)},
           {"summary", "per launch and benchmark: interquartile mean over iterations of the per-iteration maximum "
                       "over ranks; per cell: mean and sd of the on - off differences over the pairs"}};
 }
@@ -226,7 +226,7 @@ void confirm_timing(const std::string& name, const GateOptions& o, const TimingB
   std::vector<std::string> size_list;
   for (auto z : sizes) size_list.push_back(std::to_string(z));
   s.sizes = joined(size_list, ",");
-  s.seed = o.sweep.seed + 1;
+  s.h.seed = o.sweep.h.seed + 1;
   std::fprintf(stderr, "%s: confirming %s at sizes %s with %u fresh pairs\n", name.c_str(), s.ops.c_str(),
                s.sizes.c_str(), s.pairs);
   std::vector<TimingCell> again;
@@ -343,7 +343,7 @@ void add_options(po::options_description& options, GateOptions& o) {
       "pairs", po::value(&s.pairs)->default_value(8), "launch pairs (and again for the confirmation)")(
       "iterations", po::value(&s.iterations)->default_value(300), "timed iterations per benchmark")(
       "warmup", po::value(&s.warmup)->default_value(30), "untimed iterations first")(
-      "seed", po::value(&s.seed)->default_value(1), "seed of the arm and benchmark orders")(
+      "seed", po::value(&s.h.seed)->default_value(1), "seed of the arm and benchmark orders")(
       "alpha", po::value(&o.alpha)->default_value(0.05, "0.05"), "family-wise error rate (Holm across the cells)")(
       "margin-ns", po::value(&o.margin.absolute_ns)->default_value(50), "regression tolerated, ns per call")(
       "margin-relative", po::value(&o.margin.relative)->default_value(0.05, "0.05"),
@@ -408,15 +408,15 @@ int gate_command(const std::string& name, const std::vector<std::string>& args) 
     o.confirm = vm.count("no-confirm") == 0;
     check_options(o);
     Sweep& s = o.sweep;
-    s.launcher = o.launcher;
+    s.h.launcher = o.launcher;
     s.nps = {2};
     s.transports = {"shared"};
     s.arms = {"off", "on"};
-    s.mca = o.mca;
+    s.h.mca = o.mca;
     s.environment = o.environment;
     s.on_environment = o.on_environment;
-    s.monitoring_mode = o.monitoring_mode;
-    s.timeout = o.timeout;
+    s.h.monitoring_mode = o.monitoring_mode;
+    s.h.timeout = o.timeout;
     const bool instructions = o.measure != "timing", timing = o.measure != "instructions";
     if (instructions && !fs::exists(o.probe)) raise_error(Error::Kind::input, o.probe, "probe program not found (--probe)");
     if (timing && !fs::exists(s.program)) raise_error(Error::Kind::input, s.program, "benchmark program not found (--program)");

@@ -131,6 +131,8 @@ std::string MpiLaunch::text() const {
   return line;
 }
 
-LaunchResult MpiLaunch::run(std::chrono::seconds timeout) const { return run_process(argv_, environment_, timeout); }
+LaunchResult MpiLaunch::run(std::chrono::seconds timeout, const std::string& directory) const {
+  return run_process(argv_, environment_, timeout, directory);
+}
 
 }  // namespace mpimon::cli

@@ -43,7 +43,8 @@ class MpiLaunch {
   [[nodiscard]] const std::vector<std::string>& argv() const { return argv_; }
   /// The line as a user would type it, environment first.
   [[nodiscard]] std::string text() const;
-  [[nodiscard]] LaunchResult run(std::chrono::seconds timeout) const;
+  /// Runs the line; `directory` (if not empty) is the working directory of the launcher.
+  [[nodiscard]] LaunchResult run(std::chrono::seconds timeout, const std::string& directory = "") const;
 
  private:
   std::vector<std::string> argv_;

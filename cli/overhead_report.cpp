@@ -14,15 +14,16 @@ std::string format_ns(double v) {
   return buf;
 }
 
-// CSV number; empty when undefined.
-std::string num(std::optional<double> v) {
+std::string num(std::optional<double> v) { return csv_number(v); }
+
+}  // namespace
+
+std::string csv_number(std::optional<double> v) {
   if (!v || !std::isfinite(*v)) return "";
   char buf[40];
   std::snprintf(buf, sizeof buf, "%.9g", *v);
   return buf;
 }
-
-}  // namespace
 
 void print_analysis(const std::vector<OverheadCell>& cells) {
   std::printf("\n%-7s %-9s %-10s %4s %9s %5s %26s %18s %9s\n", "transp.", "arm", "op", "np", "size", "pairs",

@@ -1,12 +1,17 @@
 #pragma once
 // Tables of overhead results, shared by `mpimon bench overhead` and `mpimon show`.
 
+#include <optional>
 #include <ostream>
+#include <string>
 #include <vector>
 
 #include "mpimon/overhead.hpp"
 
 namespace mpimon::cli {
+
+/// A number for CSV (9 significant digits); empty when absent or not finite.
+std::string csv_number(std::optional<double> v);
 
 /// The paired analysis, one line per cell, for a terminal.
 void print_analysis(const std::vector<OverheadCell>& cells);

@@ -8,17 +8,19 @@
 #include <string>
 #include <vector>
 
+#include "launch_pairs.hpp"
+
 namespace mpimon::cli {
 
 struct Sweep {
-  std::string ops, sizes, launcher, program, delay_library, output;
+  HarnessSettings h;  ///< launcher, MCA settings, monitoring mode, seed, timeout, binding
+  std::string ops, sizes, program, delay_library, output;
   std::vector<std::uint32_t> nps;
-  std::vector<std::string> transports, arms, mca;
+  std::vector<std::string> transports, arms;
   /// VAR=VALUE exported to every launch, and to the monitored arms only (mpirun -x).
   std::vector<std::string> environment, on_environment;
-  std::uint32_t pairs = 10, iterations = 1000, warmup = 100, seed = 1, monitoring_mode = 1;
+  std::uint32_t pairs = 10, iterations = 1000, warmup = 100;
   std::uint64_t calibrate_ns = 0;
-  int timeout = 600;
   bool resume = false;
 };
 

@@ -1,10 +1,13 @@
 #include <algorithm>
 #include <cstdio>
 #include <fstream>
+#include <map>
 #include <numeric>
 
+#include "app_report.hpp"
 #include "cli_support.hpp"
 #include "commands.hpp"
+#include "mpimon/apps.hpp"
 #include "mpimon/error.hpp"
 #include "mpimon/matrix_file.hpp"
 #include "mpimon/overhead.hpp"
@@ -69,28 +72,51 @@ void show_dump(const MatrixFile& file, const std::string& dump, std::size_t top)
   }
 }
 
-}  // namespace
-
-// An mpimon-overhead results file: its configuration, its launches, and the paired analysis.
-void show_overhead(const std::string& input, const std::string& csv, const std::string& launches_csv) {
-  OverheadResults results(input);
-  std::printf("%s: overhead results\n", input.c_str());
-  for (const auto& [k, v] : results.configuration()) std::printf("  %-22s %s\n", k.c_str(), v.c_str());
-  auto launches = results.launches();
+// The configuration of a launch-pair sweep, its launch count and the launches that failed.
+template <typename Launch, typename Name>
+void print_sweep(const std::string& input, const char* kind, const std::map<std::string, std::string>& configuration,
+                 const std::vector<Launch>& launches, Name name_of) {
+  std::printf("%s: %s\n", input.c_str(), kind);
+  for (const auto& [k, v] : configuration) std::printf("  %-22s %s\n", k.c_str(), v.c_str());
   std::size_t ok = 0;
   for (const auto& l : launches) ok += l.status == "ok" ? 1 : 0;
   std::printf("  launches: %zu, %zu ok\n", launches.size(), ok);
   for (const auto& l : launches) {
     if (l.status != "ok") {
-      std::printf("    failed: %s np %u pair %u %s: %s\n", l.key.transport.c_str(), l.key.np, l.key.pair,
+      std::printf("    failed: %s np %u pair %u %s: %s\n", name_of(l.key).c_str(), l.key.np, l.key.pair,
                   l.key.arm.c_str(), l.status.c_str());
     }
   }
+}
+
+}  // namespace
+
+// An mpimon-overhead results file: its configuration, its launches, and the paired analysis.
+void show_overhead(const std::string& input, const std::string& csv, const std::string& launches_csv) {
+  OverheadResults results(input);
+  auto launches = results.launches();
+  print_sweep(input, "overhead results", results.configuration(), launches,
+              [](const LaunchKey& k) { return k.transport; });
   auto cells = analyze_overhead(launches);
   print_analysis(cells);
   if (!csv.empty()) write_file_atomically(csv, [&](std::ostream& o) { write_analysis_csv(cells, o); });
   if (!launches_csv.empty()) {
     write_file_atomically(launches_csv, [&](std::ostream& o) { write_launches_csv(launches, o); });
+  }
+}
+
+// An mpimon-apps results file (mpimon bench app): its configuration, launches and Table 1.
+void show_apps(const std::string& input, const std::string& csv, const std::string& launches_csv) {
+  AppResults results(input);
+  auto launches = results.launches();
+  print_sweep(input, "application overhead results", results.configuration(), launches,
+              [](const AppLaunchKey& k) { return k.app; });
+  auto rows = analyze_apps(launches);
+  order_rows(rows, results.configuration()["apps"]);
+  print_app_table(rows);
+  if (!csv.empty()) write_file_atomically(csv, [&](std::ostream& o) { write_app_csv(rows, o); });
+  if (!launches_csv.empty()) {
+    write_file_atomically(launches_csv, [&](std::ostream& o) { write_app_launches_csv(launches, o); });
   }
 }
 
@@ -106,13 +132,17 @@ int show_command(const std::string& name, const std::vector<std::string>& args) 
     std::string csv, launches_csv;
     options.add_options()("dump", po::value(&dump), "show only this dump")(
         "top", po::value(&top)->default_value(10), "how many top talkers to list")(
-        "csv", po::value(&csv), "overhead results: write the analysis table as CSV")(
-        "launches-csv", po::value(&launches_csv), "overhead results: write each launch's summaries as CSV")(
+        "csv", po::value(&csv), "overhead or application results: write the analysis table as CSV")(
+        "launches-csv", po::value(&launches_csv), "overhead or application results: write one line per launch as CSV")(
         "input", po::value(&input)->required(), "merged HDF5 file or overhead results");
     po::positional_options_description positional;
     positional.add("input", 1);
     po::variables_map vm;
     if (!parse_options(cmd, args, options, positional, vm)) return kExitOk;
+    if (hdf5_format_of(input) == kAppsFormat) {
+      show_apps(input, csv, launches_csv);
+      return kExitOk;
+    }
     if (hdf5_format_of(input) == kOverheadFormat) {
       show_overhead(input, csv, launches_csv);
       return kExitOk;

@@ -129,6 +129,30 @@ std::vector<ValidationCase> build_cases() {
                    "two phases flushed to files with pml_monitoring_flush: each phase's dump = its ledger",
                    "mpimon-mpit-ledger", {"flush"}, false, true, {2}, {2}, {}, in_process,
                    "pml-mpit-invalid-after-init", "UNSUPPORTED pml_monitoring_flush"});
+  // The application workloads (docs/workloads.md), small class: everything they send is in their
+  // ledger. The stencil, LU and BT call no collective (their reports travel by point-to-point),
+  // so E and its histograms are exact and I is empty; CG's allreduces are compared as C entries
+  // and MPI_COMM_WORLD's A2A record, and their decomposition fills I.
+  // Without collectives, mode 1 (all point-to-point in E) must give the same E as mode 2.
+  auto workload_case = [&](const std::string& name, const std::string& description,
+                           std::vector<std::string> args, std::vector<int> nps, LedgerCheck check) {
+    const bool collectives = check.must_be_empty.empty();
+    ValidationCase c{"workload." + name, description, "mpimon-workload", std::move(args), false, false,
+                     std::move(nps), collectives ? std::vector<int>{2} : std::vector<int>{1, 2}, {},
+                     std::move(check), "", ""};
+    c.ledger_option = "--ledger";
+    cases.push_back(std::move(c));
+  };
+  workload_case("stencil", "MiniGhost-like 7-point halo exchange on a periodic 3-D grid: E and histograms exact, I empty",
+                {"--workload", "stencil", "--points", "7"}, {2, 4}, point_to_point_check());
+  workload_case("stencil27", "the same with 27 points (faces, edges, corners; 26 messages per rank and iteration)",
+                {"--workload", "stencil", "--points", "27"}, {2, 4}, point_to_point_check());
+  workload_case("cg", "conjugate gradient: face exchanges and two 8-byte MPI_Allreduce per iteration: E and C exact",
+                {"--workload", "cg"}, {4}, classes_only({TrafficClass::external, TrafficClass::coll}, true));
+  workload_case("lu", "pipelined wavefront sweeps over a 2-D process grid: E and histograms exact, I empty",
+                {"--workload", "lu"}, {4}, point_to_point_check());
+  workload_case("bt", "multi-partition line solves along x, y and z: E and histograms exact, I empty",
+                {"--workload", "bt"}, {4}, point_to_point_check());
   return cases;
 }
 
@@ -163,7 +187,12 @@ std::string launch(const ValidationCase& c, int np, int mode, bool control, cons
   l.mca("pml_monitoring_enable_output", "3");
   l.mca("pml_monitoring_filename", paths.prof_prefix);
   for (const auto& [k, v] : c.mca) l.mca(k, v);
-  std::vector<std::string> args{paths.ledger_prefix};
+  std::vector<std::string> args;
+  if (c.ledger_option.empty()) {
+    args.push_back(paths.ledger_prefix);
+  } else {
+    args = {c.ledger_option, paths.ledger_prefix};
+  }
   args.insert(args.end(), c.args.begin(), c.args.end());
   if (control) args.push_back("--control");
   l.program((fs::path(options.programs_dir) / c.program).string(), args);

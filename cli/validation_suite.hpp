@@ -25,6 +25,9 @@ struct ValidationCase {
   LedgerCheck check;
   std::string defect;             ///< id in docs/defects.md when the case pins a defect
   std::string defect_signature;   ///< regex the report matches while the defect is present
+  /// When set, the ledger prefix is passed as this option's value (e.g. "--ledger") instead of as
+  /// the program's first argument.
+  std::string ledger_option{};
 };
 
 /// Every case, in a stable order.

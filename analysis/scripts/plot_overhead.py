@@ -1,5 +1,6 @@
 #!/usr/bin/env python3
-"""Draws the overhead figures of RR-9038 from an mpimon-overhead results file (docs/plots.md):
+"""Draws the overhead figures of RR-9038 from an mpimon-overhead or mpimon-apps results file
+(docs/plots.md):
 
   fig1_<transport>_<arm>.png/.svg   Fig. 1: one heatmap per operation, x = message size (geometric
                                     steps, so a log scale; 0 B first), y = process count, colour =
@@ -7,6 +8,9 @@
   fig2_<transport>_<arm>_<op>.png/.svg
                                     Fig. 2: difference per call and per process (ns) against the
                                     message size, 95 % CI error bars, one series per process count
+  fig3.png/.svg                     Fig. 3 (mpimon-apps results of the stencil workload): overhead per
+                                    pair of launches against the communication share, median and
+                                    quartiles per share bin (0-25, 25-50, 50-75, 75-100 %)
 
     plot_overhead.py RESULTS.h5 OUTDIR
 
@@ -33,21 +37,27 @@ ARM_TITLES = {
 }
 
 
-def read_results(path):
-    """The /analysis table as a dict of numpy arrays, and /configuration as a dict of strings."""
+def text(value):
+    return value.decode() if isinstance(value, bytes) else str(value)
+
+
+def read_results(path, table_name="analysis"):
+    """A columnar table (/analysis, /pairs) as a dict of numpy arrays, /configuration as a dict of
+    strings, and the file's format."""
     with h5py.File(path, "r") as f:
-        if f.attrs.get("format") not in ("mpimon-overhead", b"mpimon-overhead"):
-            sys.exit(f"{path}: not an mpimon-overhead results file")
-        if "analysis" not in f:
-            sys.exit(f"{path}: no /analysis table yet (run or resume the sweep to the end)")
+        kind = text(f.attrs.get("format", ""))
+        if kind not in ("mpimon-overhead", "mpimon-apps"):
+            sys.exit(f"{path}: not an mpimon-overhead or mpimon-apps results file")
+        if table_name not in f:
+            sys.exit(f"{path}: no /{table_name} table yet (run or resume the sweep to the end)")
         table = {}
-        for name, ds in f["analysis"].items():
+        for name, ds in f[table_name].items():
             values = ds[()]
             if values.dtype.kind in "OS":
-                values = np.array([v.decode() if isinstance(v, bytes) else v for v in values])
+                values = np.array([text(v) for v in values])
             table[name] = values
-        config = {k: (v.decode() if isinstance(v, bytes) else str(v)) for k, v in f["configuration"].attrs.items()}
-    return table, config
+        config = {k: text(v) for k, v in f["configuration"].attrs.items()}
+    return table, config, kind
 
 
 def size_label(size):
@@ -143,6 +153,78 @@ def fig2(table, config, transport, arm, op, outdir):
     return save(fig, outdir, f"fig2_{transport}_{arm}_{op}")
 
 
+SHARE_BINS = [(0.0, 0.25), (0.25, 0.5), (0.5, 0.75), (0.75, 1.0)]
+
+
+def share_bins(share, relative):
+    """Per bin of communication share: (label, centre, n, q1, median, q3) of the relative overheads
+    in %; the last bin includes 100 %. Quartiles as R's default (numpy's linear)."""
+    out = []
+    for low, high in SHARE_BINS:
+        inside = (share >= low) & ((share < high) | ((high == 1.0) & (share <= 1.0)))
+        values = 100 * relative[inside]
+        label = f"{100 * low:.0f}-{100 * high:.0f} %"
+        if values.size:
+            q1, median, q3 = np.percentile(values, [25, 50, 75])
+            out.append((label, (low + high) / 2, values.size, q1, median, q3))
+        else:
+            out.append((label, (low + high) / 2, 0, np.nan, np.nan, np.nan))
+    return out
+
+
+def fig3(pairs, config, outdir):
+    stencil = np.array([app.startswith("stencil") for app in pairs["app"]], dtype=bool)
+    rows = stencil & np.isfinite(pairs["comm_share"]) & np.isfinite(pairs["relative"])
+    if not rows.any():
+        sys.exit("no pairs of stencil launches with a communication share in these results: Fig. 3 needs "
+                 "mpimon bench app --workload stencil --compute-sweep ...")
+    share, relative = pairs["comm_share"][rows], pairs["relative"][rows]
+    bins = [b for b in share_bins(share, relative) if b[2] > 0]
+    x = np.array([100 * b[1] for b in bins])
+    q1, median, q3 = (np.array([b[k] for b in bins]) for k in (3, 4, 5))
+    # A few wild pairs (a noisy machine) would squash the quartiles: the axis spans the quartiles
+    # and the 5-95 % range of the pairs; pairs beyond it are drawn on its edge as triangles.
+    values = 100 * relative
+    low = min(q1.min(), np.percentile(values, 5))
+    high = max(q3.max(), np.percentile(values, 95))
+    margin = 0.1 * max(high - low, 1.0)
+    low, high = low - margin, high + margin
+    fig, ax = plt.subplots(figsize=(7, 4.2), constrained_layout=True)
+    outside = 0
+    for n in sorted(set(pairs["np"][rows].tolist())):
+        mine = pairs["np"][rows] == n
+        xs, ys = 100 * share[mine], values[mine]
+        dots = ax.scatter(xs, np.clip(ys, low, high), s=9, alpha=0.4, label=f"one pair, np {n}")
+        for edge, marker, beyond in ((high, "^", ys > high), (low, "v", ys < low)):
+            if beyond.any():
+                ax.scatter(xs[beyond], np.full(beyond.sum(), edge), s=30, marker=marker,
+                           color=dots.get_facecolor()[0], alpha=0.8)
+        outside += int(((ys > high) | (ys < low)).sum())
+    ax.set_ylim(low, high)
+    ax.errorbar(x, median, yerr=[median - q1, q3 - median], fmt="o", color="black", capsize=4, markersize=6,
+                label="median per bin, error bars: 1st and 3rd quartile")
+    for b, xi, yi in zip(bins, x, q3):
+        ax.annotate(f"{b[0]}: n={b[2]}", (xi, yi), textcoords="offset points", xytext=(0, 5), ha="center",
+                    fontsize=7)
+    if outside:
+        ax.text(0.01, 0.02, f"{outside} pair(s) beyond the axis, drawn on its edge (triangles)",
+                transform=ax.transAxes, fontsize=7, color="dimgray")
+    ax.axhline(0, color="gray", linewidth=0.8)
+    for low, _ in SHARE_BINS[1:]:
+        ax.axvline(100 * low, color="lightgray", linewidth=0.6, zorder=0)
+    ax.set_xlim(0, 100)
+    ax.set_xticks([0, 25, 50, 75, 100])
+    ax.set_xlabel("time spent communicating (% of the timed loop, the workload's own measure, monitoring off)")
+    ax.set_ylabel("overhead of monitoring (%, on / off - 1 per pair)")
+    ax.set_title("Stencil workload: monitoring overhead against the communication share (RR-9038 Fig. 3)",
+                 fontsize=10)
+    ax.legend(fontsize=7)
+    fig.suptitle(f"{config.get('mpi_library', '?')}; {config.get('pairs', '?')} launch pairs per point of the "
+                 f"compute sweep; np {config.get('np', '?')}; host {config.get('host', '?')} "
+                 f"({config.get('cpus', '?')} CPUs)", fontsize=6, color="dimgray")
+    return save(fig, outdir, "fig3")
+
+
 def save(fig, outdir, stem):
     paths = [os.path.join(outdir, f"{stem}.{ext}") for ext in ("png", "svg")]
     for path in paths:
@@ -155,7 +237,13 @@ def main(argv):
     if len(argv) != 3:
         sys.exit("usage: plot_overhead.py RESULTS.h5 OUTDIR")
     path, outdir = argv[1], argv[2]
-    table, config = read_results(path)
+    table, config, kind = read_results(path)
+    if kind == "mpimon-apps":
+        pairs, config, _ = read_results(path, "pairs")
+        os.makedirs(outdir, exist_ok=True)
+        for written in fig3(pairs, config, outdir):
+            print(written)
+        return
     if table["transport"].size == 0:
         sys.exit(f"{path}: the analysis table is empty (no pair of launches completed)")
     os.makedirs(outdir, exist_ok=True)

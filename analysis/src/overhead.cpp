@@ -9,6 +9,7 @@
 #include <sstream>
 
 #include "h5.hpp"
+#include "results_file.hpp"
 #include "mpimon/error.hpp"
 
 namespace mpimon {
@@ -75,47 +76,18 @@ SampleSummary summarize(const std::vector<double>& ns) {
 }
 
 void OverheadResults::create(const std::string& path, const std::map<std::string, std::string>& configuration) {
-  h5::Handle file = h5::create_file(path);
-  h5::write_attribute(file.get(), "format", std::string(kOverheadFormat));
-  h5::write_attribute(file.get(), "format_version", kOverheadFormatVersion);
-  h5::Handle config = h5::create_group(file.get(), "configuration", path);
-  for (const auto& [k, v] : configuration) h5::write_attribute(config.get(), k, v);
-  h5::create_group(file.get(), "launches", path);
+  results::create(path, kOverheadFormat, kOverheadFormatVersion, configuration);
 }
 
 OverheadResults::OverheadResults(std::string path) : path_(std::move(path)) {
-  h5::Handle file = h5::open_file_readonly(path_);
-  std::string format = h5::has_attribute(file.get(), "format")
-                           ? h5::read_string_attribute(file.get(), "format", path_)
-                           : std::string();
-  if (format != kOverheadFormat) raise_error(Error::Kind::format, path_, "not an mpimon-overhead results file");
-  auto version = h5::read_uint_attribute(file.get(), "format_version", path_);
-  if (version.size() != 1 || version[0] != kOverheadFormatVersion) {
-    raise_error(Error::Kind::format, path_, "unsupported format_version");
-  }
+  results::check_format(path_, kOverheadFormat, kOverheadFormatVersion);
 }
 
 std::map<std::string, std::string> OverheadResults::configuration() const {
-  h5::Handle file = h5::open_file_readonly(path_);
-  h5::Handle config = h5::open_group(file.get(), "configuration", path_);
-  std::map<std::string, std::string> out;
-  const int n = static_cast<int>(H5Aget_num_attrs(config.get()));
-  for (int i = 0; i < n; ++i) {
-    char name[256];
-    H5Aget_name_by_idx(config.get(), ".", H5_INDEX_NAME, H5_ITER_INC, static_cast<hsize_t>(i), name, sizeof name,
-                       H5P_DEFAULT);
-    out[name] = h5::read_string_attribute(config.get(), name, path_ + ":/configuration");
-  }
-  return out;
+  return results::read_configuration(path_);
 }
 
 namespace {
-
-std::string launch_name(std::size_t index) {
-  char buf[16];
-  std::snprintf(buf, sizeof buf, "%06zu", index);
-  return buf;
-}
 
 LaunchRecord read_launch(hid_t group, const std::string& where) {
   LaunchRecord r;
@@ -149,44 +121,26 @@ LaunchRecord read_launch(hid_t group, const std::string& where) {
 
 }  // namespace
 
-std::vector<LaunchRecord> OverheadResults::launches() const {
-  h5::Handle file = h5::open_file_readonly(path_);
-  h5::Handle group = h5::open_group(file.get(), "launches", path_);
-  std::vector<LaunchRecord> out;
-  for (const auto& name : h5::member_names(group.get(), path_ + ":/launches")) {
-    h5::Handle g = h5::open_group(group.get(), name, path_ + ":/launches");
-    out.push_back(read_launch(g.get(), path_ + ":/launches/" + name));
-  }
-  return out;
-}
+std::vector<LaunchRecord> OverheadResults::launches() const { return results::read_launches<LaunchRecord>(path_, read_launch); }
 
-std::set<LaunchKey> OverheadResults::completed() const {
-  std::set<LaunchKey> keys;
-  for (const auto& l : launches()) {
-    if (l.status == "ok") keys.insert(l.key);
-  }
-  return keys;
-}
+std::set<LaunchKey> OverheadResults::completed() const { return results::completed_keys(launches()); }
 
-void OverheadResults::append(const LaunchRecord& launch) {
-  h5::Handle file = h5::open_file_readwrite(path_);
-  h5::Handle group = h5::open_group(file.get(), "launches", path_);
-  const std::string where = path_ + ":/launches";
-  const std::string name = launch_name(h5::member_names(group.get(), where).size() + 1);
-  h5::Handle g = h5::create_group(group.get(), name, where);
-  h5::write_attribute(g.get(), "transport", launch.key.transport);
-  h5::write_attribute(g.get(), "arm", launch.key.arm);
-  h5::write_attribute(g.get(), "np", std::uint64_t{launch.key.np});
-  h5::write_attribute(g.get(), "pair", std::uint64_t{launch.key.pair});
-  h5::write_attribute(g.get(), "position", std::uint64_t{launch.position});
-  h5::write_attribute(g.get(), "status", launch.status);
-  h5::write_attribute(g.get(), "command", launch.command);
-  h5::write_attribute(g.get(), "seconds", std::to_string(launch.seconds));
-  h5::write_attribute(g.get(), "benchmark_json", launch.benchmark_json);
+namespace {
+
+void write_launch(hid_t g, const std::string& here, const LaunchRecord& launch) {
+  h5::write_attribute(g, "transport", launch.key.transport);
+  h5::write_attribute(g, "arm", launch.key.arm);
+  h5::write_attribute(g, "np", std::uint64_t{launch.key.np});
+  h5::write_attribute(g, "pair", std::uint64_t{launch.key.pair});
+  h5::write_attribute(g, "position", std::uint64_t{launch.position});
+  h5::write_attribute(g, "status", launch.status);
+  h5::write_attribute(g, "command", launch.command);
+  h5::write_attribute(g, "seconds", std::to_string(launch.seconds));
+  h5::write_attribute(g, "benchmark_json", launch.benchmark_json);
   if (launch.spin_mean_ns) {
     char buf[64];
     std::snprintf(buf, sizeof buf, "%.6f", *launch.spin_mean_ns);
-    h5::write_attribute(g.get(), "spin_mean_ns", std::string(buf));
+    h5::write_attribute(g, "spin_mean_ns", std::string(buf));
   }
   std::vector<std::string> ops;
   std::vector<std::uint64_t> sizes, indptr{0};
@@ -199,68 +153,41 @@ void OverheadResults::append(const LaunchRecord& launch) {
     SampleSummary s = summarize(b.ns);
     summary.insert(summary.end(), {s.median, s.q1, s.q3, s.d1, s.d9, s.mean, s.min, s.max, s.iqm});
   }
-  const std::string here = where + "/" + name;
-  h5::write_strings(g.get(), "ops", ops, here);
+  h5::write_strings(g, "ops", ops, here);
   const hsize_t n[] = {sizes.size()};
-  h5::write_dataset(g.get(), "sizes", n, sizes, here);
-  h5::write_doubles(g.get(), "samples", samples, here);
+  h5::write_dataset(g, "sizes", n, sizes, here);
+  h5::write_doubles(g, "samples", samples, here);
   const hsize_t m[] = {indptr.size()};
-  h5::write_dataset(g.get(), "samples_indptr", m, indptr, here);
-  h5::write_doubles(g.get(), "summary", summary, here);
-  h5::Handle ds = h5::open_dataset(g.get(), "summary", here);
+  h5::write_dataset(g, "samples_indptr", m, indptr, here);
+  h5::write_doubles(g, "summary", summary, here);
+  h5::Handle ds = h5::open_dataset(g, "summary", here);
   const std::string columns[] = {"median", "q1", "q3", "d1", "d9", "mean", "min", "max", "iqm"};
   h5::write_attribute(ds.get(), "columns", std::span<const std::string>(columns));
-  h5::flush(file.get(), path_);
+}
+
+}  // namespace
+
+void OverheadResults::append(const LaunchRecord& launch) {
+  results::append_launch(path_, [&](hid_t g, const std::string& here) { write_launch(g, here, launch); });
 }
 
 void OverheadResults::write_analysis(const std::vector<OverheadCell>& cells) {
-  h5::Handle file = h5::open_file_readwrite(path_);
-  h5::remove_if_exists(file.get(), "analysis", path_);
-  const std::string where = path_ + ":/analysis";
-  h5::Handle g = h5::create_group(file.get(), "analysis", path_);
   constexpr double none = std::numeric_limits<double>::quiet_NaN();  // absent: undefined for the data
-  std::vector<std::string> transport, arm, op;
-  std::vector<std::uint64_t> np, size, pairs;
-  std::map<std::string, std::vector<double>> column;
+  results::Table table;
   for (const auto& c : cells) {
-    const PairedAnalysis& a = c.analysis;
-    transport.push_back(c.transport);
-    arm.push_back(c.arm);
-    op.push_back(c.op);
-    np.push_back(c.np);
-    size.push_back(c.size);
-    pairs.push_back(a.n);
-    auto ci = [&](const std::optional<Interval>& i, bool high) { return i ? (high ? i->high : i->low) : none; };
-    column["off_ns"].push_back(a.mean_off);
-    column["arm_ns"].push_back(a.mean_on);
-    column["difference_ns"].push_back(a.mean_difference);
-    std::optional<Interval> diff_ci;
-    if (a.t_test) diff_ci = a.t_test->ci;
-    column["difference_ci_low_ns"].push_back(ci(diff_ci, false));
-    column["difference_ci_high_ns"].push_back(ci(diff_ci, true));
-    column["t"].push_back(a.t_test ? a.t_test->t : none);
-    column["df"].push_back(a.t_test ? a.t_test->df : none);
-    column["p"].push_back(a.t_test ? a.t_test->p_value : none);
-    column["p_bh"].push_back(c.p_adjusted.value_or(none));
-    column["per_process_ns"].push_back(c.per_process.value);
-    column["per_process_ci_low_ns"].push_back(ci(c.per_process.ci, false));
-    column["per_process_ci_high_ns"].push_back(ci(c.per_process.ci, true));
-    column["relative"].push_back(a.relative ? a.relative->value : none);
-    column["relative_ci_low"].push_back(a.relative ? ci(a.relative->ci, false) : none);
-    column["relative_ci_high"].push_back(a.relative ? ci(a.relative->ci, true) : none);
-    column["wilcoxon_v"].push_back(a.wilcoxon ? a.wilcoxon->v : none);
-    column["wilcoxon_p"].push_back(a.wilcoxon ? a.wilcoxon->p_value : none);
-    column["significant"].push_back(a.significant() ? 1.0 : 0.0);
+    table.strings["transport"].push_back(c.transport);
+    table.strings["arm"].push_back(c.arm);
+    table.strings["op"].push_back(c.op);
+    table.integers["np"].push_back(c.np);
+    table.integers["size"].push_back(c.size);
+    table.integers["pairs"].push_back(c.analysis.n);
+    results::append_paired(table, c.analysis, {"off_ns", "arm_ns", "_ns"});
+    table.numbers["p_bh"].push_back(c.p_adjusted.value_or(none));
+    table.numbers["per_process_ns"].push_back(c.per_process.value);
+    table.numbers["per_process_ci_low_ns"].push_back(c.per_process.ci ? c.per_process.ci->low : none);
+    table.numbers["per_process_ci_high_ns"].push_back(c.per_process.ci ? c.per_process.ci->high : none);
   }
-  h5::write_strings(g.get(), "transport", transport, where);
-  h5::write_strings(g.get(), "arm", arm, where);
-  h5::write_strings(g.get(), "op", op, where);
-  for (auto [name, values] : {std::pair{"np", &np}, {"size", &size}, {"pairs", &pairs}}) {
-    const hsize_t n[] = {values->size()};
-    h5::write_dataset(g.get(), name, n, *values, where);
-  }
-  for (const auto& [name, values] : column) h5::write_doubles(g.get(), name, values, where);
-  h5::flush(file.get(), path_);
+  results::write_table(path_, "analysis", table);
 }
 
 std::vector<OverheadCell> analyze_overhead(const std::vector<LaunchRecord>& launches, double confidence) {

@@ -1,0 +1,113 @@
+#pragma once
+/// \file
+/// \brief Results of `mpimon bench app` (docs/apps.md): launch pairs of an application, monitoring
+/// off and on, and the columns of RR-9038's Table 1 (times, messages per process, messages per
+/// second, overhead with its 95 % CI and significance), plus the per-pair overheads of Fig. 3.
+
+#include <array>
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "mpimon/prof.hpp"
+#include "mpimon/stats.hpp"
+
+namespace mpimon {
+
+inline constexpr std::string_view kAppsFormat = "mpimon-apps";
+inline constexpr std::uint64_t kAppsFormatVersion = 1;
+
+/// What identifies a launch: the application's label (e.g. "cg.medium", "hpcc"), np, pair, arm.
+struct AppLaunchKey {
+  std::string app;
+  std::uint32_t np = 0;
+  std::uint32_t pair = 0;  ///< 1-based
+  std::string arm;         ///< "off" or "on"
+  auto operator<=>(const AppLaunchKey&) const = default;
+};
+
+/// Messages and bytes per traffic class, summed over all processes of one merged dump.
+struct TrafficTotals {
+  std::array<std::uint64_t, kTrafficClassCount> messages{};
+  std::array<std::uint64_t, kTrafficClassCount> bytes{};
+  /// Point-to-point messages: external (the application's own) + internal (collectives decomposed).
+  [[nodiscard]] std::uint64_t point_to_point_messages() const;
+};
+
+/// One line `mpimon-workload: {JSON}` of a built-in workload (mpimon-workload's report).
+struct WorkloadReport {
+  std::string json;              ///< the object as printed
+  double seconds = 0;            ///< the timed loop's wall time
+  double comm_share = 0;         ///< 0..1
+  std::uint64_t messages_sent = 0;
+  std::uint64_t bytes_sent = 0;
+  bool passed = false;
+};
+/// The last `mpimon-workload: ` line of a launch's output; nothing when there is none. Throws
+/// mpimon::Error (input, naming `where`) when the line is not a JSON object with the keys needed.
+std::optional<WorkloadReport> find_workload_report(const std::string& output, const std::string& where);
+
+struct AppLaunchRecord {
+  AppLaunchKey key;
+  std::uint32_t position = 0;  ///< order of the arm within its pair
+  std::string status;          ///< "ok", or why not
+  double seconds = 0;          ///< the time compared: the workload's own, or the launch's wall time
+  double wall_seconds = 0;     ///< the launch's wall time measured by the harness (mpirun included)
+  std::string time_source;     ///< "workload" or "wall"
+  std::optional<double> comm_share;  ///< the workload's communication share (0..1)
+  std::string command;
+  std::string report;                     ///< the workload's JSON, "" for a command
+  std::optional<TrafficTotals> traffic;   ///< "on" launches: totals of the merged dumps
+};
+
+/// One row of Table 1: an application at one process count.
+struct AppRow {
+  std::string app;
+  std::uint32_t np = 0;
+  std::string time_source;
+  double off_median = 0, on_median = 0;  ///< seconds, over pairs (the means are in analysis)
+  PairedAnalysis analysis;               ///< seconds: on - off
+  /// Mean over the "on" launches of the point-to-point messages (external + internal) / np.
+  std::optional<double> messages_per_process;
+  std::optional<double> external_per_process;  ///< the application's own messages / np
+  std::optional<double> bytes_per_process;     ///< external + internal bytes / np
+  /// All processes' messages per second of monitored time: messages_per_process * np / mean on
+  /// time, as in RR-9038's Table 1 (bt A 16: 2436.25 * 16 / 6.449 = 6044).
+  std::optional<double> messages_per_second;
+  std::optional<double> comm_share;  ///< mean over the "off" launches
+};
+
+/// One pair's overhead, for Fig. 3: relative = on / off - 1; comm_share of the "off" launch.
+struct AppPair {
+  std::string app;
+  std::uint32_t np = 0, pair = 0;
+  double off = 0, on = 0, relative = 0;
+  std::optional<double> comm_share;
+};
+
+/// Table 1 from the successful launches, pairing "on" with "off" by (app, np, pair); rows
+/// sorted by app and np; an (app, np) without a complete pair has no row.
+std::vector<AppRow> analyze_apps(const std::vector<AppLaunchRecord>& launches, double confidence = 0.95);
+std::vector<AppPair> app_pairs(const std::vector<AppLaunchRecord>& launches);
+
+/// Reads and appends to a results file (format mpimon-apps); every append is flushed.
+class AppResults {
+ public:
+  static void create(const std::string& path, const std::map<std::string, std::string>& configuration);
+  explicit AppResults(std::string path);
+
+  [[nodiscard]] std::map<std::string, std::string> configuration() const;
+  [[nodiscard]] std::vector<AppLaunchRecord> launches() const;
+  [[nodiscard]] std::set<AppLaunchKey> completed() const;  ///< launches with status "ok"
+  void append(const AppLaunchRecord& launch);
+  /// Replaces the /analysis (Table 1) and /pairs tables.
+  void write_analysis(const std::vector<AppRow>& rows, const std::vector<AppPair>& pairs);
+
+ private:
+  std::string path_;
+};
+
+}  // namespace mpimon

@@ -1,0 +1,249 @@
+#include "mpimon/apps.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <numeric>
+#include <sstream>
+#include <tuple>
+
+#include <boost/property_tree/json_parser.hpp>
+#include <boost/property_tree/ptree.hpp>
+
+#include "h5.hpp"
+#include "mpimon/error.hpp"
+#include "mpimon/overhead.hpp"
+#include "results_file.hpp"
+
+namespace mpimon {
+
+std::uint64_t TrafficTotals::point_to_point_messages() const {
+  return messages[static_cast<std::size_t>(TrafficClass::external)] +
+         messages[static_cast<std::size_t>(TrafficClass::internal)];
+}
+
+namespace {
+
+constexpr std::string_view kReportTag = "mpimon-workload: ";
+
+template <typename T>
+T report_value(const boost::property_tree::ptree& tree, const char* key, const std::string& where) {
+  auto value = tree.get_optional<T>(key);
+  if (!value) raise_error(Error::Kind::input, where, std::string("workload report without a valid '") + key + "'");
+  return *value;
+}
+
+}  // namespace
+
+std::optional<WorkloadReport> find_workload_report(const std::string& output, const std::string& where) {
+  // The last tagged line: a line that starts with the tag (rank 0 prints it once).
+  std::optional<std::string> json;
+  std::istringstream lines(output);
+  for (std::string line; std::getline(lines, line);) {
+    if (line.rfind(kReportTag, 0) == 0) json = line.substr(kReportTag.size());
+  }
+  if (!json) return std::nullopt;
+  boost::property_tree::ptree tree;
+  try {
+    std::istringstream in(*json);
+    boost::property_tree::read_json(in, tree);
+  } catch (const boost::property_tree::json_parser_error& e) {
+    raise_error(Error::Kind::input, where, "workload report is not JSON: " + e.message());
+  }
+  WorkloadReport r;
+  r.json = *json;
+  r.seconds = report_value<double>(tree, "seconds", where);
+  r.comm_share = report_value<double>(tree, "comm_share", where);
+  r.messages_sent = report_value<std::uint64_t>(tree, "messages_sent", where);
+  r.bytes_sent = report_value<std::uint64_t>(tree, "bytes_sent", where);
+  r.passed = report_value<bool>(tree, "passed", where);
+  if (!std::isfinite(r.seconds) || r.seconds < 0 || !(r.comm_share >= 0 && r.comm_share <= 1)) {
+    raise_error(Error::Kind::input, where, "workload report with seconds < 0 or comm_share outside 0..1");
+  }
+  return r;
+}
+
+namespace {
+
+double median_of(const std::vector<double>& values) { return summarize(values).median; }
+
+std::optional<double> mean_or_none(const std::vector<double>& values) {
+  if (values.empty()) return std::nullopt;
+  return std::accumulate(values.begin(), values.end(), 0.0) / static_cast<double>(values.size());
+}
+
+std::map<AppLaunchKey, const AppLaunchRecord*> successful(const std::vector<AppLaunchRecord>& launches) {
+  std::map<AppLaunchKey, const AppLaunchRecord*> by_key;
+  for (const auto& l : launches) {
+    if (l.status == "ok") by_key[l.key] = &l;
+  }
+  return by_key;
+}
+
+}  // namespace
+
+std::vector<AppPair> app_pairs(const std::vector<AppLaunchRecord>& launches) {
+  auto by_key = successful(launches);
+  std::vector<AppPair> pairs;
+  for (const auto& [key, on] : by_key) {
+    if (key.arm != "on") continue;
+    auto off = by_key.find({key.app, key.np, key.pair, "off"});
+    if (off == by_key.end()) continue;
+    const double o = off->second->seconds;
+    pairs.push_back({key.app, key.np, key.pair, o, on->seconds,
+                     o > 0 ? on->seconds / o - 1 : std::numeric_limits<double>::quiet_NaN(),
+                     off->second->comm_share});
+  }
+  return pairs;
+}
+
+std::vector<AppRow> analyze_apps(const std::vector<AppLaunchRecord>& launches, double confidence) {
+  auto by_key = successful(launches);
+  struct Cell {
+    std::vector<double> off, on, messages, external, bytes, share;
+    std::string time_source;
+  };
+  std::map<std::pair<std::string, std::uint32_t>, Cell> cells;
+  for (const auto& p : app_pairs(launches)) {
+    Cell& c = cells[{p.app, p.np}];
+    c.off.push_back(p.off);
+    c.on.push_back(p.on);
+    if (p.comm_share) c.share.push_back(*p.comm_share);
+    const AppLaunchRecord& on = *by_key.at({p.app, p.np, p.pair, "on"});
+    c.time_source = on.time_source;
+    if (on.traffic) {
+      const auto& t = *on.traffic;
+      const double np = p.np;
+      c.messages.push_back(static_cast<double>(t.point_to_point_messages()) / np);
+      c.external.push_back(static_cast<double>(t.messages[static_cast<std::size_t>(TrafficClass::external)]) / np);
+      c.bytes.push_back(static_cast<double>(t.bytes[static_cast<std::size_t>(TrafficClass::external)] +
+                                            t.bytes[static_cast<std::size_t>(TrafficClass::internal)]) /
+                        np);
+    }
+  }
+  std::vector<AppRow> rows;
+  for (const auto& [key, c] : cells) {
+    AppRow r;
+    r.app = key.first;
+    r.np = key.second;
+    r.time_source = c.time_source;
+    r.analysis = paired_analysis(c.off, c.on, confidence);
+    r.off_median = median_of(c.off);
+    r.on_median = median_of(c.on);
+    r.messages_per_process = mean_or_none(c.messages);
+    r.external_per_process = mean_or_none(c.external);
+    r.bytes_per_process = mean_or_none(c.bytes);
+    if (r.messages_per_process && r.analysis.mean_on > 0) {
+      r.messages_per_second = *r.messages_per_process * r.np / r.analysis.mean_on;
+    }
+    r.comm_share = mean_or_none(c.share);
+    rows.push_back(std::move(r));
+  }
+  return rows;
+}
+
+void AppResults::create(const std::string& path, const std::map<std::string, std::string>& configuration) {
+  results::create(path, kAppsFormat, kAppsFormatVersion, configuration);
+}
+
+AppResults::AppResults(std::string path) : path_(std::move(path)) {
+  results::check_format(path_, kAppsFormat, kAppsFormatVersion);
+}
+
+std::map<std::string, std::string> AppResults::configuration() const { return results::read_configuration(path_); }
+
+namespace {
+
+std::string class_attribute(const char* metric, TrafficClass c) {
+  return std::string(metric) + "_" + std::string(class_name(c));
+}
+
+void write_launch(hid_t g, const AppLaunchRecord& l) {
+  h5::write_attribute(g, "app", l.key.app);
+  h5::write_attribute(g, "arm", l.key.arm);
+  h5::write_attribute(g, "np", std::uint64_t{l.key.np});
+  h5::write_attribute(g, "pair", std::uint64_t{l.key.pair});
+  h5::write_attribute(g, "position", std::uint64_t{l.position});
+  h5::write_attribute(g, "status", l.status);
+  h5::write_attribute(g, "command", l.command);
+  h5::write_attribute(g, "time_source", l.time_source);
+  h5::write_attribute(g, "report", l.report);
+  results::write_number_attribute(g, "seconds", l.seconds);
+  results::write_number_attribute(g, "wall_seconds", l.wall_seconds);
+  if (l.comm_share) results::write_number_attribute(g, "comm_share", *l.comm_share);
+  if (l.traffic) {
+    for (std::size_t i = 0; i < kTrafficClassCount; ++i) {
+      h5::write_attribute(g, class_attribute("messages", kAllTrafficClasses[i]), l.traffic->messages[i]);
+      h5::write_attribute(g, class_attribute("bytes", kAllTrafficClasses[i]), l.traffic->bytes[i]);
+    }
+  }
+}
+
+AppLaunchRecord read_launch(hid_t g, const std::string& where) {
+  AppLaunchRecord l;
+  auto integer = [&](const char* name) { return h5::read_uint_attribute(g, name, where).at(0); };
+  l.key.app = h5::read_string_attribute(g, "app", where);
+  l.key.arm = h5::read_string_attribute(g, "arm", where);
+  l.key.np = static_cast<std::uint32_t>(integer("np"));
+  l.key.pair = static_cast<std::uint32_t>(integer("pair"));
+  l.position = static_cast<std::uint32_t>(integer("position"));
+  l.status = h5::read_string_attribute(g, "status", where);
+  l.command = h5::read_string_attribute(g, "command", where);
+  l.time_source = h5::read_string_attribute(g, "time_source", where);
+  l.report = h5::read_string_attribute(g, "report", where);
+  l.seconds = results::read_number_attribute(g, "seconds", where);
+  l.wall_seconds = results::read_number_attribute(g, "wall_seconds", where);
+  if (h5::has_attribute(g, "comm_share")) l.comm_share = results::read_number_attribute(g, "comm_share", where);
+  if (h5::has_attribute(g, class_attribute("messages", TrafficClass::external).c_str())) {
+    TrafficTotals t;
+    for (std::size_t i = 0; i < kTrafficClassCount; ++i) {
+      t.messages[i] = integer(class_attribute("messages", kAllTrafficClasses[i]).c_str());
+      t.bytes[i] = integer(class_attribute("bytes", kAllTrafficClasses[i]).c_str());
+    }
+    l.traffic = t;
+  }
+  return l;
+}
+
+}  // namespace
+
+std::vector<AppLaunchRecord> AppResults::launches() const { return results::read_launches<AppLaunchRecord>(path_, read_launch); }
+
+std::set<AppLaunchKey> AppResults::completed() const { return results::completed_keys(launches()); }
+
+void AppResults::append(const AppLaunchRecord& launch) {
+  results::append_launch(path_, [&](hid_t g, const std::string&) { write_launch(g, launch); });
+}
+
+void AppResults::write_analysis(const std::vector<AppRow>& rows, const std::vector<AppPair>& pairs) {
+  constexpr double none = std::numeric_limits<double>::quiet_NaN();
+  results::Table table;
+  for (const auto& r : rows) {
+    table.strings["app"].push_back(r.app);
+    table.strings["time_source"].push_back(r.time_source);
+    table.integers["np"].push_back(r.np);
+    table.integers["pairs"].push_back(r.analysis.n);
+    results::append_paired(table, r.analysis, {"off_mean_s", "on_mean_s", "_s"});
+    table.numbers["off_median_s"].push_back(r.off_median);
+    table.numbers["on_median_s"].push_back(r.on_median);
+    table.numbers["messages_per_process"].push_back(r.messages_per_process.value_or(none));
+    table.numbers["external_messages_per_process"].push_back(r.external_per_process.value_or(none));
+    table.numbers["bytes_per_process"].push_back(r.bytes_per_process.value_or(none));
+    table.numbers["messages_per_second"].push_back(r.messages_per_second.value_or(none));
+    table.numbers["comm_share"].push_back(r.comm_share.value_or(none));
+  }
+  results::write_table(path_, "analysis", table);
+  results::Table per_pair;
+  for (const auto& p : pairs) {
+    per_pair.strings["app"].push_back(p.app);
+    per_pair.integers["np"].push_back(p.np);
+    per_pair.integers["pair"].push_back(p.pair);
+    per_pair.numbers["off_s"].push_back(p.off);
+    per_pair.numbers["on_s"].push_back(p.on);
+    per_pair.numbers["relative"].push_back(p.relative);
+    per_pair.numbers["comm_share"].push_back(p.comm_share.value_or(none));
+  }
+  results::write_table(path_, "pairs", per_pair);
+}
+
+}  // namespace mpimon

@@ -1,0 +1,72 @@
+#pragma once
+// What the results files of the launch harnesses share (mpimon-overhead, mpimon-apps): a format
+// attribute and version, the sweep's configuration as string attributes, one group per launch
+// appended and flushed as it completes, and columnar analysis tables.
+
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <set>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "h5.hpp"
+#include "mpimon/stats.hpp"
+
+namespace mpimon::results {
+
+/// Creates `path` with `format`, `format_version`, /configuration (string attributes) and an empty
+/// /launches group.
+void create(const std::string& path, std::string_view format, std::uint64_t version,
+            const std::map<std::string, std::string>& configuration);
+/// Throws mpimon::Error (format) unless `path` is a results file of this format and version.
+void check_format(const std::string& path, std::string_view format, std::uint64_t version);
+std::map<std::string, std::string> read_configuration(const std::string& path);
+
+/// Opens `path`, creates the next /launches/NNNNNN group, lets `fill` write it, flushes.
+void append_launch(const std::string& path, const std::function<void(hid_t group, const std::string& where)>& fill);
+/// Calls `read` on each launch group, in the order they were appended.
+void for_each_launch(const std::string& path, const std::function<void(hid_t group, const std::string& where)>& read);
+
+/// Every launch of `path`, read by `read(group, where)`.
+template <typename Record, typename Reader>
+std::vector<Record> read_launches(const std::string& path, Reader read) {
+  std::vector<Record> out;
+  for_each_launch(path, [&](hid_t g, const std::string& where) { out.push_back(read(g, where)); });
+  return out;
+}
+
+/// The keys of the launches that finished with status "ok" (what --resume skips).
+template <typename Record>
+auto completed_keys(const std::vector<Record>& launches) {
+  std::set<decltype(Record::key)> keys;
+  for (const auto& l : launches) {
+    if (l.status == "ok") keys.insert(l.key);
+  }
+  return keys;
+}
+
+/// A columnar table: one dataset per column, all of the same length.
+struct Table {
+  std::map<std::string, std::vector<std::string>> strings;
+  std::map<std::string, std::vector<std::uint64_t>> integers;
+  std::map<std::string, std::vector<double>> numbers;  ///< NaN where undefined
+};
+/// Names of the columns of a paired analysis: the means of both arms, and the unit suffix of the
+/// difference columns ("_ns" gives difference_ns, difference_ci_low_ns, difference_ci_high_ns).
+struct PairedColumns {
+  std::string off, on, unit;
+};
+/// Appends one row of a paired analysis: the means, the difference and its CI, t, df, p, the
+/// relative difference and its CI, Wilcoxon's V and p, and significant (1 when the CI excludes 0).
+void append_paired(Table& table, const PairedAnalysis& a, const PairedColumns& names);
+
+/// Replaces the group `name` of `path` by `table`.
+void write_table(const std::string& path, const std::string& name, const Table& table);
+
+/// Numbers kept as decimal text attributes (exact round trip of what was printed).
+void write_number_attribute(hid_t obj, const std::string& name, double value);
+double read_number_attribute(hid_t obj, const std::string& name, const std::string& where);
+
+}  // namespace mpimon::results

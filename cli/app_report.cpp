@@ -1,0 +1,115 @@
+#include "app_report.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <sstream>
+#include <string>
+
+#include "overhead_report.hpp"
+
+namespace mpimon::cli {
+
+namespace {
+
+std::string fixed(std::optional<double> v, const char* format) {
+  if (!v || !std::isfinite(*v)) return "-";
+  char buf[48];
+  std::snprintf(buf, sizeof buf, format, *v);
+  return buf;
+}
+
+std::string num(std::optional<double> v) { return csv_number(v); }
+
+template <typename T, typename F>
+std::optional<double> field(const std::optional<T>& o, F f) {
+  return o ? std::optional<double>(f(*o)) : std::nullopt;
+}
+
+}  // namespace
+
+void print_app_table(const std::vector<AppRow>& rows) {
+  std::printf("\n%-28s %4s %5s %10s %10s %11s %12s %27s %20s %9s %9s %5s\n", "application", "np", "pairs",
+              "off s", "on s", "msg/proc", "msg/s", "overhead s [95% CI]", "overhead % [95% CI]", "p (t)",
+              "p (W)", "comm");
+  for (const auto& r : rows) {
+    const auto& a = r.analysis;
+    std::string diff = fixed(a.mean_difference, "%+.4f");
+    if (a.t_test) diff += " [" + fixed(a.t_test->ci.low, "%+.4f") + ", " + fixed(a.t_test->ci.high, "%+.4f") + "]";
+    std::string rel = fixed(field(a.relative, [](const Estimate& e) { return 100 * e.value; }), "%+.2f");
+    if (a.relative && a.relative->ci) {
+      rel += " [" + fixed(100 * a.relative->ci->low, "%+.2f") + ", " + fixed(100 * a.relative->ci->high, "%+.2f") + "]";
+    }
+    std::string p = fixed(field(a.t_test, [](const StudentTTest& t) { return t.p_value; }), "%.3g");
+    if (a.significant()) p += " *";
+    std::printf("%-28s %4u %5zu %10s %10s %11s %12s %27s %20s %9s %9s %5s\n", r.app.c_str(), r.np, a.n,
+                fixed(a.mean_off, "%.4f").c_str(), fixed(a.mean_on, "%.4f").c_str(),
+                fixed(r.messages_per_process, "%.2f").c_str(), fixed(r.messages_per_second, "%.1f").c_str(),
+                diff.c_str(), rel.c_str(), p.c_str(),
+                fixed(field(a.wilcoxon, [](const WilcoxonSignedRank& w) { return w.p_value; }), "%.3g").c_str(),
+                fixed(field(r.comm_share, [](double s) { return 100 * s; }), "%.0f%%").c_str());
+  }
+  std::printf("(off/on s: mean over pairs; msg: point-to-point messages, external + internal, of the merged dumps of\n"
+              " the on launches; msg/s: all processes' messages per second of on time; * significant at 5 %%\n"
+              " (paired t-test); p (W): Wilcoxon signed-rank; comm: the workload's communication share)\n");
+}
+
+void write_app_csv(const std::vector<AppRow>& rows, std::ostream& out) {
+  out << "app,np,pairs,time_source,off_mean_s,off_median_s,on_mean_s,on_median_s,messages_per_process,"
+         "external_messages_per_process,bytes_per_process,messages_per_second,difference_s,difference_ci_low_s,"
+         "difference_ci_high_s,relative,relative_ci_low,relative_ci_high,t,df,p,wilcoxon_v,wilcoxon_p,significant,"
+         "comm_share\n";
+  for (const auto& r : rows) {
+    const auto& a = r.analysis;
+    const auto& t = a.t_test;
+    auto rel_ci = [&](bool high) {
+      return a.relative && a.relative->ci ? std::optional(high ? a.relative->ci->high : a.relative->ci->low)
+                                          : std::nullopt;
+    };
+    out << r.app << ',' << r.np << ',' << a.n << ',' << r.time_source << ',' << num(a.mean_off) << ','
+        << num(r.off_median) << ',' << num(a.mean_on) << ',' << num(r.on_median) << ',' << num(r.messages_per_process)
+        << ',' << num(r.external_per_process) << ',' << num(r.bytes_per_process) << ','
+        << num(r.messages_per_second) << ',' << num(a.mean_difference) << ','
+        << num(field(t, [](const StudentTTest& x) { return x.ci.low; })) << ','
+        << num(field(t, [](const StudentTTest& x) { return x.ci.high; })) << ','
+        << num(field(a.relative, [](const Estimate& e) { return e.value; })) << ',' << num(rel_ci(false)) << ','
+        << num(rel_ci(true)) << ',' << num(field(t, [](const StudentTTest& x) { return x.t; })) << ','
+        << num(field(t, [](const StudentTTest& x) { return x.df; })) << ','
+        << num(field(t, [](const StudentTTest& x) { return x.p_value; })) << ','
+        << num(field(a.wilcoxon, [](const WilcoxonSignedRank& w) { return w.v; })) << ','
+        << num(field(a.wilcoxon, [](const WilcoxonSignedRank& w) { return w.p_value; })) << ','
+        << (a.significant() ? 1 : 0) << ',' << num(r.comm_share) << '\n';
+  }
+}
+
+void write_app_launches_csv(const std::vector<AppLaunchRecord>& launches, std::ostream& out) {
+  out << "launch,app,np,pair,arm,position,status,time_source,seconds,wall_seconds,comm_share,messages_external,"
+         "messages_internal,bytes_external,bytes_internal\n";
+  std::size_t index = 0;
+  for (const auto& l : launches) {
+    std::string status = l.status;
+    for (char& ch : status) {
+      if (ch == ',' || ch == '\n' || ch == '"') ch = ' ';
+    }
+    out << ++index << ',' << l.key.app << ',' << l.key.np << ',' << l.key.pair << ',' << l.key.arm << ','
+        << l.position << ',' << status << ',' << l.time_source << ',' << num(l.seconds) << ','
+        << num(l.wall_seconds) << ',' << num(l.comm_share);
+    for (auto c : {TrafficClass::external, TrafficClass::internal}) {
+      out << ',' << (l.traffic ? std::to_string(l.traffic->messages[static_cast<std::size_t>(c)]) : "");
+    }
+    for (auto c : {TrafficClass::external, TrafficClass::internal}) {
+      out << ',' << (l.traffic ? std::to_string(l.traffic->bytes[static_cast<std::size_t>(c)]) : "");
+    }
+    out << '\n';
+  }
+}
+
+void order_rows(std::vector<AppRow>& rows, const std::string& apps) {
+  std::vector<std::string> order;
+  std::istringstream in(apps);
+  for (std::string app; std::getline(in, app, ',');) order.push_back(app);
+  auto rank = [&](const AppRow& r) { return std::find(order.begin(), order.end(), r.app) - order.begin(); };
+  std::stable_sort(rows.begin(), rows.end(), [&](const AppRow& a, const AppRow& b) { return rank(a) < rank(b); });
+}
+
+}  // namespace mpimon::cli

@@ -1,0 +1,112 @@
+#include "launch_pairs.hpp"
+
+#include <unistd.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <sstream>
+#include <thread>
+
+#include <boost/program_options/errors.hpp>
+
+#include "mpimon/version.hpp"
+
+namespace mpimon::cli {
+
+namespace fs = std::filesystem;
+
+void check_harness_settings(const HarnessSettings& s) {
+  for (const auto& kv : s.mca) {
+    if (kv.find('=') == std::string::npos) {
+      throw boost::program_options::error("--mca takes KEY=VALUE, not '" + kv + "'");
+    }
+  }
+  if (s.bind != "auto" && s.bind != "core" && s.bind != "none" && s.bind != "launcher") {
+    throw boost::program_options::error("--bind takes auto, core, none or launcher, not '" + s.bind + "'");
+  }
+}
+
+void bind_processes(MpiLaunch& l, std::uint32_t np, const std::string& bind) {
+  if (!l.open_mpi() || bind == "launcher") return;
+  const bool fits = np <= std::thread::hardware_concurrency();
+  const bool core = bind == "core" || (bind == "auto" && fits);
+  l.option({"--bind-to", core ? "core" : "none"});
+  if (!fits) l.option({"--oversubscribe"});
+}
+
+void monitoring_off(MpiLaunch& l, const std::vector<std::string>& user_mca) {
+  for (const char* framework : {"pml", "osc", "coll"}) {
+    // Two values for one key would make mpirun fail; the user's choice of components wins.
+    const bool chosen = std::any_of(user_mca.begin(), user_mca.end(), [&](const std::string& kv) {
+      return kv.substr(0, kv.find('=')) == framework;
+    });
+    if (!chosen) l.mca(framework, "^monitoring");
+  }
+}
+
+void monitoring_on(MpiLaunch& l, std::uint32_t mode, const std::string& dump_prefix) {
+  l.mca("pml_monitoring_enable", std::to_string(mode));
+  if (!dump_prefix.empty()) l.mca("pml_monitoring_enable_output", "3").mca("pml_monitoring_filename", dump_prefix);
+}
+
+void user_mca(MpiLaunch& l, const std::vector<std::string>& mca) {
+  for (const auto& kv : mca) {
+    auto eq = kv.find('=');
+    l.mca(kv.substr(0, eq), kv.substr(eq + 1));
+  }
+}
+
+std::vector<std::string> arm_order(const std::vector<std::string>& arms, std::mt19937_64& rng) {
+  std::vector<std::string> order = arms;
+  std::shuffle(order.begin(), order.end(), rng);
+  return order;
+}
+
+std::string failure_status(const LaunchResult& r, int timeout) {
+  if (r.timed_out) return "timeout after " + std::to_string(timeout) + " s";
+  if (r.exit_code == 0) return "";
+  // The last line that says something: mpirun ends its own messages with a line of dashes.
+  std::string last, line;
+  std::istringstream lines(r.output);
+  while (std::getline(lines, line)) {
+    if (line.find_first_not_of("- \t\r") != std::string::npos) last = line;
+  }
+  return "exit code " + std::to_string(r.exit_code) + ": " + last.substr(0, 200);
+}
+
+fs::path fresh_launch_directory(const std::string& tag) {
+  fs::path dir = fs::temp_directory_path() / ("mpimon-" + tag + "-" + std::to_string(getpid()));
+  fs::remove_all(dir);
+  fs::create_directories(dir / "prof");
+  return dir;
+}
+
+std::string join(const std::vector<std::string>& items, const char* sep) {
+  std::string out;
+  for (const auto& i : items) out += (out.empty() ? "" : sep) + i;
+  return out;
+}
+
+std::map<std::string, std::string> harness_configuration(const HarnessSettings& s) {
+  char host[256] = "";
+  gethostname(host, sizeof host - 1);
+  LaunchResult version = run_process({split_words(s.launcher)[0], "--version"}, {}, std::chrono::seconds(30));
+  return {{"generator", std::string("mpimon ") + kVersion},
+          {"launcher", s.launcher},
+          {"mca", join(s.mca, " ")},
+          {"monitoring_mode", std::to_string(s.monitoring_mode)},
+          {"seed", std::to_string(s.seed)},
+          {"bind", s.bind},
+          {"mpi_library", version.output.substr(0, version.output.find('\n'))},
+          {"host", host},
+          {"cpus", std::to_string(std::thread::hardware_concurrency())}};
+}
+
+void Progress::done(const std::string& what, const std::string& status, double seconds) {
+  ++done_;
+  const double elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
+  std::fprintf(stderr, "[%zu/%zu] %s %s (%.1f s; about %.0f s left)\n", done_, todo_, what.c_str(), status.c_str(),
+               seconds, elapsed / static_cast<double>(done_) * static_cast<double>(todo_ - done_));
+}
+
+}  // namespace mpimon::cli

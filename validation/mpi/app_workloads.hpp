@@ -1,0 +1,60 @@
+#pragma once
+// Application workloads with the communication signatures of MiniGhost and NAS CG, LU and BT
+// (docs/workloads.md). Each computes something it can check, times its communication, and keeps
+// the ledger of everything it sends, so the monitoring can be validated on it.
+
+#include <mpi.h>
+
+#include <cstdint>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "mpimon/decomposition.hpp"
+#include "mpimon/ledger.hpp"
+
+namespace mpimon::mpi {
+
+/// What a workload is asked to do; zero / empty fields take the class's value.
+struct WorkloadOptions {
+  std::string workload;                ///< stencil, cg, lu, bt
+  std::string problem_class = "small";  ///< small, medium, large
+  int iterations = 0;
+  workload::Vec3 grid{0, 0, 0};  ///< global grid points
+  int vars = 0;                  ///< variables per point (stencil, lu, bt)
+  int points = 7;                ///< stencil: 7 or 27
+  double compute = 0;            ///< extra floating-point operations per point, variable and iteration
+  int block = 1;                 ///< lu: z planes per pipelined message
+  bool inject_error = false;     ///< corrupt one message of rank 0 (the check must then fail)
+};
+
+/// Names of the workloads and classes, for help texts and validation.
+std::vector<std::string> workload_names();
+std::vector<std::string> class_names();
+
+/// A workload's outcome. Times and counts cover the timed loop only.
+struct WorkloadReport {
+  std::string workload, problem_class;
+  int np = 0, iterations = 0;
+  double seconds = 0;             ///< wall time of the timed loop, max over ranks
+  double comm_seconds = 0;        ///< time in communication calls, mean over ranks
+  double comm_seconds_max = 0;    ///< the same, max over ranks
+  std::uint64_t messages = 0;     ///< point-to-point messages sent, all ranks
+  std::uint64_t bytes = 0;        ///< their payload bytes
+  std::uint64_t collectives = 0;  ///< collective calls, all ranks
+  std::string check;              ///< name of the check
+  double check_value = 0, tolerance = 0;
+  bool passed = false;
+  std::string failure;  ///< why the check failed, when check_value alone does not say it
+  /// Further JSON members, (key, raw JSON value): grid, process grid, options.
+  std::vector<std::pair<std::string, std::string>> details;
+};
+
+/// Runs a workload on `comm` (every rank); the report is complete on rank 0 only. Throws
+/// std::invalid_argument for options that do not fit (e.g. a grid smaller than the process grid).
+WorkloadReport run_workload(MPI_Comm comm, const WorkloadOptions& options, Ledger& ledger);
+
+/// The workload's report as one JSON object on one line.
+std::string report_json(const WorkloadReport& r);
+
+}  // namespace mpimon::mpi

@@ -1,0 +1,132 @@
+// mpimon-workload: application workloads with the communication signatures of MiniGhost and NAS
+// CG, LU and BT (docs/workloads.md), for `mpimon bench app` and `mpimon validate`.
+//
+// Rank 0 prints one line, "mpimon-workload: " and a JSON object (times, traffic, check); the exit
+// code is 0 when the workload's own check passes, 1 when it fails, 2 for bad options.
+
+#include <boost/program_options.hpp>
+
+#include <cstdio>
+#include <filesystem>
+#include <iostream>
+#include <sstream>
+#include <stdexcept>
+#include <string>
+
+#include "app_workloads.hpp"
+#include "mpi_support.hpp"
+
+namespace po = boost::program_options;
+
+namespace {
+
+constexpr const char* kUsage =
+    "Usage: mpirun -np N mpimon-workload --workload stencil|cg|lu|bt [options]\n"
+    "Runs an application-like workload, checks its result, and prints on rank 0 one line:\n"
+    "  mpimon-workload: {\"workload\":...,\"seconds\":...,\"comm_share\":...,\"passed\":true,...}\n"
+    "Exit code 0 when the check passes, 1 when it fails, 2 for bad options.\n\n";
+
+mpimon::workload::Vec3 parse_grid(const std::string& text) {
+  mpimon::workload::Vec3 grid{};
+  std::istringstream in(text);
+  std::string item;
+  std::size_t d = 0;
+  for (; std::getline(in, item, ','); ++d) {
+    std::size_t used = 0;
+    int value = 0;
+    try {
+      value = std::stoi(item, &used);
+    } catch (const std::exception&) {
+      used = 0;
+    }
+    if (d >= 3 || used != item.size() || value <= 0) {
+      throw po::error("--grid must be three positive integers NX,NY,NZ, not '" + text + "'");
+    }
+    grid[d] = value;
+  }
+  if (d != 3) throw po::error("--grid must be three positive integers NX,NY,NZ, not '" + text + "'");
+  return grid;
+}
+
+struct Command {
+  mpimon::mpi::WorkloadOptions options;
+  std::string ledger;
+  bool help = false;
+};
+
+Command parse(int argc, char** argv, po::options_description& desc) {
+  Command c;
+  std::string grid;
+  auto& o = c.options;
+  desc.add_options()("help,h", "this help")(
+      "workload", po::value(&o.workload)->required(),
+      "stencil (MiniGhost-like 3-D halo exchange), cg (conjugate gradient: halos and allreduces), lu "
+      "(pipelined wavefront sweeps), bt (multi-partition line solves; np must be a square)")(
+      "class", po::value(&o.problem_class)->default_value("small"), "problem class: small, medium, large")(
+      "iterations", po::value(&o.iterations)->default_value(0), "iterations (0: the class's; cg: from the bound)")(
+      "ledger", po::value(&c.ledger), "write each rank's ledger to PREFIX.RANK.ledger")(
+      "grid", po::value(&grid), "global grid NX,NY,NZ (default: the class's)")(
+      "vars", po::value(&o.vars)->default_value(0), "variables per point, stencil, lu, bt (0: the class's)")(
+      "points", po::value(&o.points)->default_value(7), "stencil: 7 (faces) or 27 (faces, edges, corners)")(
+      "compute", po::value(&o.compute)->default_value(0.0),
+      "extra floating-point operations per point, variable and iteration (the compute knob)")(
+      "block", po::value(&o.block)->default_value(1), "lu: z planes per pipelined message")(
+      "inject-error", po::bool_switch(&o.inject_error),
+      "corrupt one message of rank 0 (adds 1 to its values): the check must fail");
+  po::variables_map vm;
+  po::store(po::command_line_parser(argc, argv).options(desc).run(), vm);
+  if (vm.count("help")) {
+    c.help = true;
+    return c;
+  }
+  po::notify(vm);
+  if (!grid.empty()) o.grid = parse_grid(grid);
+  return c;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  mpimon::mpi::Session session(argc, argv);
+  const bool root = session.rank() == 0;
+  po::options_description desc("Options");
+  Command command;
+  try {
+    command = parse(argc, argv, desc);
+  } catch (const po::error& e) {
+    // Every rank parses the same command line, so all leave here together.
+    if (root) std::cerr << "mpimon-workload: error: " << e.what() << "\n" << kUsage << desc;
+    return 2;
+  }
+  if (command.help) {
+    if (root) std::cout << kUsage << desc;
+    return 0;
+  }
+  mpimon::Ledger ledger(static_cast<std::uint32_t>(session.rank()), static_cast<std::uint32_t>(session.size()));
+  mpimon::mpi::WorkloadReport report;
+  try {
+    report = mpimon::mpi::run_workload(MPI_COMM_WORLD, command.options, ledger);
+  } catch (const std::invalid_argument& e) {
+    // Options are checked before any message, identically on every rank.
+    if (root) std::cerr << "mpimon-workload: error: " << e.what() << "\n";
+    return 2;
+  }
+  if (!command.ledger.empty()) {
+    mpimon::mpi::make_directories(std::filesystem::path(command.ledger).parent_path().string());
+    ledger.write(command.ledger);
+  }
+  if (!root) return 0;
+  std::printf("mpimon-workload: %s\n", mpimon::mpi::report_json(report).c_str());
+  std::fflush(stdout);
+  if (!report.passed) {
+    if (report.failure.empty()) {
+      std::fprintf(stderr, "mpimon-workload: error: %s check failed: %s %.3g above the tolerance %.3g\n",
+                   report.workload.c_str(), report.check.c_str(), report.check_value, report.tolerance);
+    } else {
+      std::fprintf(stderr, "mpimon-workload: error: %s check failed: %s\n", report.workload.c_str(),
+                   report.failure.c_str());
+    }
+    return 1;
+  }
+  return 0;
+}
