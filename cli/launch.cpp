@@ -6,7 +6,9 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <array>
 #include <cerrno>
+#include <csignal>
 #include <cstring>
 #include <filesystem>
 #include <sstream>
@@ -16,6 +18,40 @@
 namespace mpimon::cli {
 
 namespace {
+
+// The signal that asked the caller to stop (SIGINT, SIGTERM, SIGHUP) while a child ran, or 0.
+volatile std::sig_atomic_t stop_signal = 0;
+extern "C" void remember_stop_signal(int signal) { stop_signal = signal; }
+
+/// While alive, the stop signals are remembered instead of killing the caller at once, so that
+/// the child's process group (mpirun and its ranks, outside the terminal's group) goes first.
+class StopSignals {
+ public:
+  StopSignals() {
+    stop_signal = 0;
+    struct sigaction remember {};
+    remember.sa_handler = remember_stop_signal;
+    sigemptyset(&remember.sa_mask);
+    for (std::size_t i = 0; i < kSignals.size(); ++i) {
+      sigaction(kSignals[i], &remember, &previous_[i]);
+      // A signal the caller was started to ignore (nohup, a background job of a script) stays so.
+      if (previous_[i].sa_handler == SIG_IGN) sigaction(kSignals[i], &previous_[i], nullptr);
+    }
+  }
+  ~StopSignals() {
+    for (std::size_t i = 0; i < kSignals.size(); ++i) sigaction(kSignals[i], &previous_[i], nullptr);
+  }
+  StopSignals(const StopSignals&) = delete;
+  StopSignals& operator=(const StopSignals&) = delete;
+  /// After the handlers are restored: the caller meets the signal it was sent.
+  static void deliver() {
+    if (stop_signal != 0) raise(stop_signal);
+  }
+
+ private:
+  static constexpr std::array<int, 3> kSignals{SIGINT, SIGTERM, SIGHUP};
+  std::array<struct sigaction, 3> previous_{};
+};
 
 [[noreturn]] void exec_child(const std::vector<std::string>& argv, const std::map<std::string, std::string>& env,
                              const std::string& directory, int out_fd) {
@@ -35,6 +71,44 @@ namespace {
   _exit(127);
 }
 
+
+/// Reads the child's output until it closes it; kills its process group when `timeout` expires
+/// (SIGKILL), or when the caller is asked to stop (SIGTERM, which mpirun passes on to its ranks,
+/// then SIGKILL after a grace period). Returns the child's wait status.
+int wait_for_child(pid_t pid, int fd, std::chrono::seconds timeout, LaunchResult& result) {
+  constexpr std::chrono::seconds kStopGrace{10};
+  StopSignals stop_signals;
+  auto deadline = std::chrono::steady_clock::now() + timeout;
+  bool stopping = false;
+  char buffer[4096];
+  for (bool open = true; open;) {
+    if (stop_signal != 0 && !stopping) {
+      stopping = true;
+      kill(-pid, SIGTERM);
+      deadline = std::min(deadline, std::chrono::steady_clock::now() + kStopGrace);
+    }
+    auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - std::chrono::steady_clock::now());
+    if (left.count() <= 0) {
+      result.timed_out = !stopping;
+      kill(-pid, SIGKILL);
+      break;
+    }
+    pollfd p{fd, POLLIN, 0};
+    if (poll(&p, 1, static_cast<int>(std::min<long long>(left.count(), 1000))) <= 0) continue;
+    ssize_t n = read(fd, buffer, sizeof buffer);
+    if (n > 0) {
+      result.output.append(buffer, static_cast<std::size_t>(n));
+    } else if (n == 0 || errno != EINTR) {
+      open = false;
+    }
+  }
+  close(fd);
+  int status = 0;
+  while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+  }
+  return status;
+}
+
 }  // namespace
 
 LaunchResult run_process(const std::vector<std::string>& argv, const std::map<std::string, std::string>& environment,
@@ -51,29 +125,8 @@ LaunchResult run_process(const std::vector<std::string>& argv, const std::map<st
   setpgid(pid, pid);  // also here: whichever runs first, the group exists before any kill
   close(pipe_fds[1]);
   LaunchResult result;
-  const auto deadline = std::chrono::steady_clock::now() + timeout;
-  char buffer[4096];
-  bool open = true;
-  while (open) {
-    auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - std::chrono::steady_clock::now());
-    if (left.count() <= 0) {
-      result.timed_out = true;
-      kill(-pid, SIGKILL);
-      break;
-    }
-    pollfd p{pipe_fds[0], POLLIN, 0};
-    int ready = poll(&p, 1, static_cast<int>(std::min<long long>(left.count(), 1000)));
-    if (ready <= 0) continue;
-    ssize_t n = read(pipe_fds[0], buffer, sizeof buffer);
-    if (n > 0) {
-      result.output.append(buffer, static_cast<std::size_t>(n));
-    } else if (n == 0 || errno != EINTR) {
-      open = false;
-    }
-  }
-  close(pipe_fds[0]);
-  int status = 0;
-  waitpid(pid, &status, 0);
+  const int status = wait_for_child(pid, pipe_fds[0], timeout, result);
+  StopSignals::deliver();
   if (WIFEXITED(status)) result.exit_code = WEXITSTATUS(status);
   if (WIFSIGNALED(status)) result.exit_code = 128 + WTERMSIG(status);
   return result;
