@@ -2,7 +2,7 @@
 // datatype; each rank writes the ledger of what it sent. Run under monitoring, e.g.
 //   mpiexec -np 4 --mca pml_monitoring_enable 1 --mca pml_monitoring_enable_output 3
 //       --mca pml_monitoring_filename out/prof/p2p ./mpimon-p2p-ledger out/ledger/p2p
-// then compare with: mpimon-check-ledger --prof out/prof/p2p --ledger out/ledger/p2p --np 4 --mode 1
+// `mpimon validate --case 'p2p.*'` does this and compares the merged dumps with the ledgers.
 //
 // Usage: mpimon-p2p-ledger LEDGER_PREFIX [MODE,MODE,...] [--subcomm] [--control]
 //   MODE,...   send modes (default: every mode but persistent, which Open MPI 4.1 does not
