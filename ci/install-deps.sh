@@ -2,6 +2,7 @@
 # Installs, from Debian's archive, every package mpimon needs to build and test.
 # Only missing packages are installed; a machine that has them all is left untouched.
 # Usage: ci/install-deps.sh        (as root, or with sudo available)
+#        ci/install-deps.sh --list (print the package names, one a line; ci/ompi5.sh uses it)
 set -euo pipefail
 
 packages=(
@@ -14,6 +15,10 @@ packages=(
   python3-matplotlib python3-h5py python3-numpy  # mpimon plot (analysis/scripts/*.py)
   time                               # peak memory in bench/merge/run.sh
 )
+if [ "${1:-}" = "--list" ]; then
+  printf '%s\n' "${packages[@]}"
+  exit 0
+fi
 
 missing=()
 for p in "${packages[@]}"; do

@@ -5,6 +5,7 @@
 #include <filesystem>
 #include <fstream>
 #include <iostream>
+#include <regex>
 #include <sstream>
 
 #include "cli_support.hpp"
@@ -79,13 +80,6 @@ std::string json_escape(const std::string& s) {
   return out;
 }
 
-std::string open_mpi_version(const std::string& launcher) {
-  auto words = split_words(launcher);
-  LaunchResult r = run_process({words[0], "--version"}, {}, std::chrono::seconds(30));
-  std::string first = r.output.substr(0, r.output.find('\n'));
-  return r.exit_code == 0 ? first : "unknown (" + words[0] + " --version failed)";
-}
-
 // The monitoring components the library has, from ompi_info (empty if it cannot be run).
 std::vector<std::string> monitoring_components() {
   std::vector<std::string> found;
@@ -104,11 +98,32 @@ std::vector<std::string> monitoring_components() {
   return found;
 }
 
+std::string join_series(const std::vector<std::string>& series) {
+  std::string out;
+  for (const auto& s : series) out += (out.empty() ? "" : ",") + s;
+  return out;
+}
+
+// The Open MPI series whose defects are expected: the launcher's, else the library's (ompi_info),
+// else the newest established one.
+std::string mpi_series_of(const std::string& launcher) {
+  std::string release = open_mpi_release(launcher_version_line(launcher));
+  if (release.empty()) {
+    LaunchResult r = run_process({"ompi_info", "--version"}, {}, std::chrono::seconds(30));
+    std::smatch m;
+    if (std::regex_search(r.output, m, std::regex(R"(Open MPI v([0-9]+\.[0-9]+))"))) release = m[1].str();
+  }
+  return release.empty() ? established_series().back() : release_series(release);
+}
+
 void write_json(const std::string& path, const std::vector<std::pair<Selection, CaseResult>>& results,
                 const SuiteOptions& options) {
   std::ofstream out(path, std::ios::trunc);
-  out << "{\n  \"generator\": \"mpimon " << kVersion << "\",\n  \"mpi_library\": \""
-      << json_escape(open_mpi_version(options.launcher)) << "\",\n  \"monitoring_components\": [";
+  const std::string library = launcher_version_line(options.launcher);
+  out << "{\n  \"generator\": \"mpimon " << kVersion << "\",\n  \"mpi_library\": \"" << json_escape(library)
+      << "\",\n  \"open_mpi_version\": \"" << json_escape(open_mpi_release(library))
+      << "\",\n  \"defects_expected_as_on\": \"" << json_escape(options.mpi_series)
+      << "\",\n  \"monitoring_components\": [";
   auto components = monitoring_components();
   for (std::size_t i = 0; i < components.size(); ++i) out << (i ? ", " : "") << "\"" << json_escape(components[i]) << "\"";
   out << "],\n  \"launcher\": \"" << json_escape(options.launcher) << "\",\n  \"cases\": [\n";
@@ -122,6 +137,8 @@ void write_json(const std::string& path, const std::vector<std::pair<Selection, 
     }
     out << "}, \"outcome\": \"" << outcome_name(r.outcome) << "\", \"expected\": "
         << (outcome_expected(r.outcome) ? "true" : "false") << ", \"defect\": \"" << json_escape(r.defect)
+        << "\", \"defect_expected\": " << (defect_expected(*s.c, options.mpi_series) ? "true" : "false")
+        << ", \"defect_present_on\": \"" << json_escape(join_series(s.c->defect_present_on))
         << "\", \"summary\": \"" << json_escape(r.summary) << "\", \"seconds\": " << r.seconds << ", \"details\": [";
     for (std::size_t k = 0; k < r.details.size() && k < 50; ++k) {
       out << (k ? ", " : "") << "\"" << json_escape(r.details[k]) << "\"";
@@ -185,6 +202,8 @@ int validate_command(const std::string& name, const std::vector<std::string>& ar
       work_dir = pattern;
     }
     suite.work_dir = work_dir;
+    suite.mpi_series = mpi_series_of(suite.launcher);
+    std::printf("Open MPI %s: %s\n", suite.mpi_series.c_str(), launcher_version_line(suite.launcher).c_str());
     std::vector<std::pair<Selection, CaseResult>> results;
     std::size_t unexpected = 0;
     std::printf("%-34s %3s %4s  %-15s %s\n", "case", "np", "mode", "result", "detail");
