@@ -82,9 +82,12 @@ LaunchResult run_process(const std::vector<std::string>& argv, const std::map<st
 }
 
 std::map<std::string, std::string> open_mpi_environment() {
+  // Open MPI 4.1 reads the OMPI_MCA_ variable, 5.0's launcher (PRRTE) the PRTE_MCA_ one; each
+  // ignores the other's. Both accept --oversubscribe on the command line.
   return {{"OMPI_ALLOW_RUN_AS_ROOT", "1"},
           {"OMPI_ALLOW_RUN_AS_ROOT_CONFIRM", "1"},
-          {"OMPI_MCA_rmaps_base_oversubscribe", "1"}};
+          {"OMPI_MCA_rmaps_base_oversubscribe", "1"},
+          {"PRTE_MCA_rmaps_default_mapping_policy", ":oversubscribe"}};
 }
 
 std::string launcher_version_line(const std::string& launcher) {

@@ -5,7 +5,9 @@
 #include <filesystem>
 #include <fstream>
 #include <iostream>
+#include <optional>
 #include <regex>
+#include <set>
 #include <sstream>
 
 #include "cli_support.hpp"
@@ -26,16 +28,42 @@ struct Selection {
   int np, mode;
 };
 
+// The components ompi_info lists, as "framework:component" (empty if it cannot be run).
+std::set<std::string> installed_components() {
+  std::set<std::string> found;
+  LaunchResult r = run_process({"ompi_info", "--parsable"}, {}, std::chrono::seconds(60));
+  std::istringstream in(r.output);
+  static const std::regex component(R"(^mca:([a-z0-9_]+):([a-z0-9_]+):version:)");
+  std::smatch m;
+  for (std::string line; std::getline(in, line);) {
+    if (std::regex_search(line, m, component)) found.insert(m[1].str() + ":" + m[2].str());
+  }
+  return found;
+}
+
 std::vector<Selection> select_cases(const std::vector<std::string>& patterns, const std::vector<int>& nps,
                                     const std::vector<int>& modes) {
   std::vector<Selection> out;
+  std::optional<std::set<std::string>> components;
+  std::set<std::string> absent;
   for (const auto& c : validation_cases()) {
     bool wanted = patterns.empty();
     for (const auto& p : patterns) wanted |= fnmatch(p.c_str(), c.name.c_str(), 0) == 0;
     if (!wanted) continue;
+    if (!c.required_component.empty()) {
+      if (!components) components = installed_components();
+      // Without ompi_info at all, run the case: its failure then says what is wrong.
+      if (!components->empty() && !components->count(c.required_component)) {
+        absent.insert(c.required_component);
+        continue;
+      }
+    }
     for (int np : nps.empty() ? c.process_counts : nps) {
       for (int mode : modes.empty() ? c.modes : modes) out.push_back({&c, np, mode});
     }
+  }
+  for (const auto& a : absent) {
+    std::fprintf(stderr, "note: cases that need %s are left out: ompi_info does not list it\n", a.c_str());
   }
   if (out.empty()) throw po::error("no validation case matches (see --list)");
   return out;
@@ -185,11 +213,11 @@ int validate_command(const std::string& name, const std::vector<std::string>& ar
     for (int m : modes) {
       if (m != 1 && m != 2) throw po::error("--mode must be 1 or 2");
     }
-    auto selection = select_cases(patterns, nps, modes);
     if (vm.count("list")) {
       for (const auto& c : validation_cases()) std::printf("%-34s %s\n", c.name.c_str(), c.description.c_str());
       return kExitOk;
     }
+    auto selection = select_cases(patterns, nps, modes);
     if (!ctest_script.empty()) {
       write_ctest_script(ctest_script, selection, fs::canonical("/proc/self/exe").string(), suite.programs_dir);
       return kExitOk;

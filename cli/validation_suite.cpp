@@ -71,6 +71,14 @@ std::vector<std::string> defect_series(const std::string& defect) {
   return it->second;
 }
 
+// A defect whose symptom differs on a series: the line that shows it there. Open MPI 5.0.7
+// answers MPI_ERR_ARG to the dist-graph MPI_Neighbor_alltoall even without monitoring, which
+// hides the monitoring's crash (docs/defects.md).
+std::string signature_on(const ValidationCase& c, const std::string& series) {
+  if (c.defect == "distgraph-neighbor-crash" && series == "5.0") return "MPI_ERR_ARG: invalid argument";
+  return c.defect_signature;
+}
+
 LedgerCheck point_to_point_check() {
   LedgerCheck c;
   c.classes = {TrafficClass::external};
@@ -120,6 +128,7 @@ std::vector<ValidationCase> build_cases() {
                          "mpimon-rma-ledger", {op, sync}, true, false,
                          default_component ? std::vector<int>{2, 3} : std::vector<int>{3}, {2},
                          {{"osc", std::string(component) + ",monitoring"}}, rma_check, "", ""});
+        cases.back().required_component = std::string("osc:") + component;
       }
     }
   }
@@ -270,7 +279,7 @@ void classify(const ValidationCase& c, const std::vector<std::string>& report, c
   for (const auto& line : report) joined += line + "\n";
   if (!c.defect.empty() && !defect_expected(c, series)) {
     // Recorded as absent on this series: the case must hold like any other.
-    const bool present = std::regex_search(joined, std::regex(c.defect_signature));
+    const bool present = std::regex_search(joined, std::regex(signature_on(c, series)));
     result.outcome = report.empty() ? Outcome::holds : Outcome::fails;
     result.summary = report.empty() ? "exact (defect " + c.defect + " absent on Open MPI " + series + ", as recorded)"
                      : present ? "defect " + c.defect + " present on Open MPI " + series +
@@ -279,7 +288,7 @@ void classify(const ValidationCase& c, const std::vector<std::string>& report, c
     return;
   }
   if (!c.defect.empty()) {
-    if (std::regex_search(joined, std::regex(c.defect_signature))) {
+    if (std::regex_search(joined, std::regex(signature_on(c, series)))) {
       result.outcome = Outcome::defect_present;
       result.summary = "defect " + c.defect + " present, as pinned";
     } else if (report.empty()) {
@@ -343,7 +352,7 @@ CaseResult run_case(const ValidationCase& c, int np, int mode, const SuiteOption
       result.summary = "the run failed: " + failure.substr(0, failure.find('\n'));
       result.details = {failure};
       if (!c.defect.empty() && defect_expected(c, options.mpi_series) &&
-          std::regex_search(failure, std::regex(c.defect_signature))) {
+          std::regex_search(failure, std::regex(signature_on(c, options.mpi_series)))) {
         result.outcome = Outcome::defect_present;
         result.summary = "defect " + c.defect + " present, as pinned (" + result.summary + ")";
       }

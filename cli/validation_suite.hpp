@@ -31,6 +31,9 @@ struct ValidationCase {
   /// The program flushes this many phases through MPI_T to LEDGER_PREFIX.phase_K.RANK.prof, with
   /// a ledger per phase: mpimon-merge must make one group per phase, each equal to its ledger.
   int flushed_phases = 0;
+  /// "framework:component" the case needs (e.g. "osc:pt2pt", gone from Open MPI 5): the case is
+  /// left out, and said so, where ompi_info does not list it.
+  std::string required_component = "";
 };
 
 /// The Open MPI series the suite has been run on; the expectations of the defects are set for these.
