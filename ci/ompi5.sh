@@ -18,6 +18,7 @@ Open MPI 5.0 and runs, in it:
   prepare   only prepare the root (and build), run nothing
   shell     an interactive shell in the prepared root, with the mounts (for debugging)
   status    what is prepared
+  mirror    the Debian mirror it would use (from \$MPIMON_APT_DIR, default /etc/apt)
 
 The root is kept in \$MPIMON_CHROOT_DIR (default /var/cache/mpimon/debian13), outside the clone,
 so later runs reuse it; each stage leaves a stamp there and a stage interrupted is redone from a
@@ -57,12 +58,13 @@ log() { echo "ompi5: $*" >&2; }
 host_mirror() {
   if [ -n "${MPIMON_DEBIAN_MIRROR:-}" ]; then echo "$MPIMON_DEBIAN_MIRROR"; return; fi
   local f uri
-  for f in /etc/apt/sources.list.d/*.sources; do
+  local apt=${MPIMON_APT_DIR:-/etc/apt}
+  for f in "$apt"/sources.list.d/*.sources; do
     [ -f "$f" ] || continue
     uri=$(awk '/^URIs:/ { for (i = 2; i <= NF; i++) if ($i !~ /security/) { print $i; exit } }' "$f")
     [ -n "$uri" ] && [[ "$uri" == */debian ]] && { echo "$uri"; return; }
   done
-  for f in /etc/apt/sources.list /etc/apt/sources.list.d/*.list; do
+  for f in "$apt"/sources.list "$apt"/sources.list.d/*.list; do
     [ -f "$f" ] || continue
     uri=$(awk '$1 == "deb" { for (i = 2; i <= NF; i++) if ($i !~ /^\[/ && $i ~ /:\/\//) { if ($i !~ /security/ && $i ~ /\/debian\/?$/) { print $i; exit } else break } }' "$f")
     [ -n "$uri" ] && { echo "${uri%/}"; return; }
@@ -297,12 +299,13 @@ fi
 for arg in "$@"; do
   case $arg in
     -h | --help) usage; exit 0 ;;
-    validate | bench | prepare | shell | status) command=$arg ;;
+    validate | bench | prepare | shell | status | mirror) command=$arg ;;
     *) echo "ompi5: unknown argument '$arg'" >&2; usage >&2; exit 2 ;;
   esac
 done
 
 case $command in
+  mirror) m=$(host_mirror); [ -n "$m" ] || { echo "ompi5: no Debian mirror in ${MPIMON_APT_DIR:-/etc/apt}" >&2; exit 1; }; echo "$m" ;;
   status)
     echo "root: $chroot_dir"
     for s in bootstrap packages; do printf '  %-10s %s\n' "$s" "$([ -f "$stamps/$s" ] && echo done || echo 'not done')"; done
