@@ -81,7 +81,7 @@ void write_ctest_script(const std::string& path, const std::vector<Selection>& s
     std::string name = test_name(s);
     out << "add_test([=[" << name << "]=] [=[" << self << "]=] validate --case [=[" << s.c->name << "]=] --np "
         << s.np << " --mode " << s.mode << " --programs [=[" << programs << "]=])\n";
-    out << "set_tests_properties([=[" << name << "]=] PROPERTIES LABELS [=[validation;mpi"
+    out << "set_tests_properties([=[" << name << "]=] PROPERTIES LABELS [=[validation;mpi;suite"
         << (s.c->defect.empty() ? "" : ";defect") << "]=] PROCESSORS " << s.np << " TIMEOUT 300)\n";
   }
   if (!out.flush()) raise_error(Error::Kind::system, path, "write error");
