@@ -134,9 +134,11 @@ stage_bootstrap() {
   touch "$stamps/bootstrap"
 }
 
-# The packages of ci/install-deps.sh, plus ccache (later builds in a fresh clone are fast).
+# The packages of ci/install-deps.sh, plus ccache (later builds in a fresh clone are fast), less
+# those for fuzzing (clang) and plots (python3-*): the root runs neither, and they are most of
+# the download on a fresh machine.
 wanted_packages() {
-  "$repo/ci/install-deps.sh" --list
+  "$repo/ci/install-deps.sh" --list | grep -v -E '^(clang|libclang-rt-.*|python3-.*)$'
   echo ccache
 }
 
