@@ -100,7 +100,10 @@ check_host() {
   if [ ! -f "$stamps/bootstrap" ]; then
     if ! command -v debootstrap >/dev/null; then
       log "installing debootstrap"
-      DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends debootstrap >/dev/null 2>&1 ||
+      # A fresh machine's package lists may be stale: update once if the first try fails.
+      { DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends debootstrap >/dev/null 2>&1 ||
+        { apt-get update -qq >/dev/null 2>&1 &&
+          DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends debootstrap >/dev/null 2>&1; }; } ||
         skip "debootstrap is not installed and apt-get could not install it"
     fi
     mirror=$(host_mirror)
