@@ -2,6 +2,7 @@
 # Installs, from Debian's archive, every package mpimon needs to build and test.
 # Only missing packages are installed; a machine that has them all is left untouched.
 # Usage: ci/install-deps.sh        (as root, or with sudo available)
+#        ci/install-deps.sh --list (print the package names, one a line; ci/ompi5.sh uses it)
 set -euo pipefail
 
 packages=(
@@ -16,6 +17,10 @@ packages=(
   valgrind                           # callgrind: mpimon gate's instruction counts (callgrind.h)
   hpcc                               # a real third-party MPI application for mpimon bench app
 )
+if [ "${1:-}" = "--list" ]; then
+  printf '%s\n' "${packages[@]}"
+  exit 0
+fi
 
 missing=()
 for p in "${packages[@]}"; do

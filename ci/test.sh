@@ -3,6 +3,8 @@
 # under mpiexec); then, in a second build with AddressSanitizer and UndefinedBehaviorSanitizer,
 # the tests that need no MPI; then a short fuzzing run of the .prof reader.
 # MPIMON_FUZZ_SECONDS (default 60) sets the fuzzing time, 0 skips it.
+# Then the validation suite again against Open MPI 5.0 in a Debian 13 chroot (ci/ompi5.sh),
+# reported as skipped when it cannot be prepared here; MPIMON_SKIP_OMPI5=1 skips it.
 source "$(dirname "$0")/common.sh"
 
 step "dependencies"
@@ -32,4 +34,12 @@ if [ "$fuzz_seconds" -gt 0 ] && [ -x "$repo/ci/fuzz.sh" ]; then
   step "fuzzing the .prof reader for ${fuzz_seconds}s"
   "$repo/ci/fuzz.sh" "$fuzz_seconds"
 fi
+step "validation against Open MPI 5.0 (Debian 13 chroot): ci/ompi5.sh validate"
+ompi5_status=0
+"$repo/ci/ompi5.sh" validate || ompi5_status=$?
+case $ompi5_status in
+  0) ;;
+  3) echo "ompi5: skipped: $(cat "$build/ompi5/skipped.txt" 2>/dev/null)" ;;
+  *) echo "ompi5: failed (exit code $ompi5_status; logs in $build/ompi5)" >&2; exit 1 ;;
+esac
 echo "test: all passed"

@@ -11,6 +11,8 @@
 #include <csignal>
 #include <cstring>
 #include <filesystem>
+#include <mutex>
+#include <regex>
 #include <sstream>
 
 #include "mpimon/error.hpp"
@@ -133,9 +135,38 @@ LaunchResult run_process(const std::vector<std::string>& argv, const std::map<st
 }
 
 std::map<std::string, std::string> open_mpi_environment() {
+  // Open MPI 4.1 reads the OMPI_MCA_ variable, 5.0's launcher (PRRTE) the PRTE_MCA_ one; each
+  // ignores the other's. Both accept --oversubscribe on the command line.
   return {{"OMPI_ALLOW_RUN_AS_ROOT", "1"},
           {"OMPI_ALLOW_RUN_AS_ROOT_CONFIRM", "1"},
-          {"OMPI_MCA_rmaps_base_oversubscribe", "1"}};
+          {"OMPI_MCA_rmaps_base_oversubscribe", "1"},
+          {"PRTE_MCA_rmaps_default_mapping_policy", ":oversubscribe"}};
+}
+
+std::string launcher_version_line(const std::string& launcher) {
+  static std::mutex mutex;
+  static std::map<std::string, std::string> cache;
+  std::lock_guard lock(mutex);
+  auto [it, inserted] = cache.try_emplace(launcher);
+  if (inserted) {
+    const std::string program = split_words(launcher).at(0);
+    LaunchResult r = run_process({program, "--version"}, {}, std::chrono::seconds(30));
+    it->second = r.exit_code == 0 ? r.output.substr(0, r.output.find('\n')) : "unknown (" + program + " --version failed)";
+  }
+  return it->second;
+}
+
+std::string open_mpi_release(const std::string& version_line) {
+  // 4.1: "mpirun (Open MPI) 4.1.4"; 5.0 (PRRTE): "mpirun (Open MPI) 5.0.7"
+  std::smatch m;
+  static const std::regex release(R"(\(Open MPI\) ([0-9]+\.[0-9]+\.[0-9]+[^ ]*))");
+  return std::regex_search(version_line, m, release) ? m[1].str() : "";
+}
+
+std::string release_series(const std::string& release) {
+  const auto first = release.find('.');
+  if (first == std::string::npos) return release;
+  return release.substr(0, release.find('.', first + 1));
 }
 
 bool is_open_mpi_launcher(const std::string& launcher) {

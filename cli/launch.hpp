@@ -23,6 +23,14 @@ LaunchResult run_process(const std::vector<std::string>& argv, const std::map<st
 /// The environment Open MPI's mpirun needs to run as root and to oversubscribe a small machine.
 std::map<std::string, std::string> open_mpi_environment();
 
+/// The first line of `LAUNCHER --version` (e.g. "mpirun (Open MPI) 4.1.4"), asked once per
+/// launcher; "unknown (... --version failed)" when it cannot say.
+std::string launcher_version_line(const std::string& launcher);
+/// The release in such a line ("4.1.4"), or "" when it is not Open MPI's.
+std::string open_mpi_release(const std::string& version_line);
+/// "4.1" of "4.1.4": the series a behaviour of Open MPI is established for.
+std::string release_series(const std::string& release);
+
 /// "mpirun" or "mpiexec" (by base name): the launcher takes Open MPI's options.
 bool is_open_mpi_launcher(const std::string& launcher);
 

@@ -5,6 +5,9 @@
 #include <filesystem>
 #include <fstream>
 #include <iostream>
+#include <optional>
+#include <regex>
+#include <set>
 #include <sstream>
 
 #include "cli_support.hpp"
@@ -25,16 +28,42 @@ struct Selection {
   int np, mode;
 };
 
+// The components ompi_info lists, as "framework:component" (empty if it cannot be run).
+std::set<std::string> installed_components() {
+  std::set<std::string> found;
+  LaunchResult r = run_process({"ompi_info", "--parsable"}, {}, std::chrono::seconds(60));
+  std::istringstream in(r.output);
+  static const std::regex component(R"(^mca:([a-z0-9_]+):([a-z0-9_]+):version:)");
+  std::smatch m;
+  for (std::string line; std::getline(in, line);) {
+    if (std::regex_search(line, m, component)) found.insert(m[1].str() + ":" + m[2].str());
+  }
+  return found;
+}
+
 std::vector<Selection> select_cases(const std::vector<std::string>& patterns, const std::vector<int>& nps,
                                     const std::vector<int>& modes) {
   std::vector<Selection> out;
+  std::optional<std::set<std::string>> components;
+  std::set<std::string> absent;
   for (const auto& c : validation_cases()) {
     bool wanted = patterns.empty();
     for (const auto& p : patterns) wanted |= fnmatch(p.c_str(), c.name.c_str(), 0) == 0;
     if (!wanted) continue;
+    if (!c.required_component.empty()) {
+      if (!components) components = installed_components();
+      // Without ompi_info at all, run the case: its failure then says what is wrong.
+      if (!components->empty() && !components->count(c.required_component)) {
+        absent.insert(c.required_component);
+        continue;
+      }
+    }
     for (int np : nps.empty() ? c.process_counts : nps) {
       for (int mode : modes.empty() ? c.modes : modes) out.push_back({&c, np, mode});
     }
+  }
+  for (const auto& a : absent) {
+    std::fprintf(stderr, "note: cases that need %s are left out: ompi_info does not list it\n", a.c_str());
   }
   if (out.empty()) throw po::error("no validation case matches (see --list)");
   return out;
@@ -52,7 +81,7 @@ void write_ctest_script(const std::string& path, const std::vector<Selection>& s
     std::string name = test_name(s);
     out << "add_test([=[" << name << "]=] [=[" << self << "]=] validate --case [=[" << s.c->name << "]=] --np "
         << s.np << " --mode " << s.mode << " --programs [=[" << programs << "]=])\n";
-    out << "set_tests_properties([=[" << name << "]=] PROPERTIES LABELS [=[validation;mpi"
+    out << "set_tests_properties([=[" << name << "]=] PROPERTIES LABELS [=[validation;mpi;suite"
         << (s.c->defect.empty() ? "" : ";defect") << "]=] PROCESSORS " << s.np << " TIMEOUT 300)\n";
   }
   if (!out.flush()) raise_error(Error::Kind::system, path, "write error");
@@ -79,13 +108,6 @@ std::string json_escape(const std::string& s) {
   return out;
 }
 
-std::string open_mpi_version(const std::string& launcher) {
-  auto words = split_words(launcher);
-  LaunchResult r = run_process({words[0], "--version"}, {}, std::chrono::seconds(30));
-  std::string first = r.output.substr(0, r.output.find('\n'));
-  return r.exit_code == 0 ? first : "unknown (" + words[0] + " --version failed)";
-}
-
 // The monitoring components the library has, from ompi_info (empty if it cannot be run).
 std::vector<std::string> monitoring_components() {
   std::vector<std::string> found;
@@ -104,11 +126,32 @@ std::vector<std::string> monitoring_components() {
   return found;
 }
 
+std::string join_series(const std::vector<std::string>& series) {
+  std::string out;
+  for (const auto& s : series) out += (out.empty() ? "" : ",") + s;
+  return out;
+}
+
+// The Open MPI series whose defects are expected: the launcher's, else the library's (ompi_info),
+// else the newest established one.
+std::string mpi_series_of(const std::string& launcher) {
+  std::string release = open_mpi_release(launcher_version_line(launcher));
+  if (release.empty()) {
+    LaunchResult r = run_process({"ompi_info", "--version"}, {}, std::chrono::seconds(30));
+    std::smatch m;
+    if (std::regex_search(r.output, m, std::regex(R"(Open MPI v([0-9]+\.[0-9]+))"))) release = m[1].str();
+  }
+  return release.empty() ? established_series().back() : release_series(release);
+}
+
 void write_json(const std::string& path, const std::vector<std::pair<Selection, CaseResult>>& results,
                 const SuiteOptions& options) {
   std::ofstream out(path, std::ios::trunc);
-  out << "{\n  \"generator\": \"mpimon " << kVersion << "\",\n  \"mpi_library\": \""
-      << json_escape(open_mpi_version(options.launcher)) << "\",\n  \"monitoring_components\": [";
+  const std::string library = launcher_version_line(options.launcher);
+  out << "{\n  \"generator\": \"mpimon " << kVersion << "\",\n  \"mpi_library\": \"" << json_escape(library)
+      << "\",\n  \"open_mpi_version\": \"" << json_escape(open_mpi_release(library))
+      << "\",\n  \"defects_expected_as_on\": \"" << json_escape(options.mpi_series)
+      << "\",\n  \"monitoring_components\": [";
   auto components = monitoring_components();
   for (std::size_t i = 0; i < components.size(); ++i) out << (i ? ", " : "") << "\"" << json_escape(components[i]) << "\"";
   out << "],\n  \"launcher\": \"" << json_escape(options.launcher) << "\",\n  \"cases\": [\n";
@@ -122,6 +165,8 @@ void write_json(const std::string& path, const std::vector<std::pair<Selection, 
     }
     out << "}, \"outcome\": \"" << outcome_name(r.outcome) << "\", \"expected\": "
         << (outcome_expected(r.outcome) ? "true" : "false") << ", \"defect\": \"" << json_escape(r.defect)
+        << "\", \"defect_expected\": " << (defect_expected(*s.c, options.mpi_series) ? "true" : "false")
+        << ", \"defect_present_on\": \"" << json_escape(join_series(s.c->defect_present_on))
         << "\", \"summary\": \"" << json_escape(r.summary) << "\", \"seconds\": " << r.seconds << ", \"details\": [";
     for (std::size_t k = 0; k < r.details.size() && k < 50; ++k) {
       out << (k ? ", " : "") << "\"" << json_escape(r.details[k]) << "\"";
@@ -168,11 +213,11 @@ int validate_command(const std::string& name, const std::vector<std::string>& ar
     for (int m : modes) {
       if (m != 1 && m != 2) throw po::error("--mode must be 1 or 2");
     }
-    auto selection = select_cases(patterns, nps, modes);
     if (vm.count("list")) {
       for (const auto& c : validation_cases()) std::printf("%-34s %s\n", c.name.c_str(), c.description.c_str());
       return kExitOk;
     }
+    auto selection = select_cases(patterns, nps, modes);
     if (!ctest_script.empty()) {
       write_ctest_script(ctest_script, selection, fs::canonical("/proc/self/exe").string(), suite.programs_dir);
       return kExitOk;
@@ -185,6 +230,8 @@ int validate_command(const std::string& name, const std::vector<std::string>& ar
       work_dir = pattern;
     }
     suite.work_dir = work_dir;
+    suite.mpi_series = mpi_series_of(suite.launcher);
+    std::printf("Open MPI %s: %s\n", suite.mpi_series.c_str(), launcher_version_line(suite.launcher).c_str());
     std::vector<std::pair<Selection, CaseResult>> results;
     std::size_t unexpected = 0;
     std::printf("%-34s %3s %4s  %-15s %s\n", "case", "np", "mode", "result", "detail");

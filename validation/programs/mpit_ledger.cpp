@@ -10,7 +10,8 @@
 //   stop      stops the handle of coll_monitoring_messages_count, then checks that
 //             osc_monitoring_messages_sent_count still counts (MPI_T: handles are independent)
 //   flush     two phases flushed with pml_monitoring_flush to LEDGER_PREFIX.phase_K.RANK.prof,
-//             each compared with its phase's ledger
+//             each compared with its phase's ledger, which is also written next to it
+//             (LEDGER_PREFIX.phase_K.RANK.ledger) for mpimon validate to check the merged phases
 // Run with pml_monitoring_enable=2 (the pml counters then hold external traffic only).
 
 #include <cstdio>
@@ -212,6 +213,7 @@ void check_flush(const std::string& prefix) {
     Ledger ledger(static_cast<std::uint32_t>(g_rank), static_cast<std::uint32_t>(g_size));
     send_to_everyone(ledger, phase);
     mpimon::mpi::check(MPI_T_pvar_stop(session, handle), "MPI_T_pvar_stop");
+    ledger.write(name);  // NAME.RANK.ledger next to NAME.RANK.prof: mpimon validate merges and compares them
     const std::string file = name + "." + std::to_string(g_rank) + ".prof";
     if (!std::filesystem::exists(file)) {
       say("MISMATCH rank " + std::to_string(g_rank) + " phase " + std::to_string(phase) + ": " + file + " not written");

@@ -1,0 +1,325 @@
+#!/usr/bin/env bash
+# Runs mpimon against a second Open MPI: Open MPI 5.0 from Debian 13 ("trixie"), in a chroot
+# prepared with debootstrap on the Debian 12 host (docs/open-mpi-versions.md).
+source "$(dirname "$0")/common.sh"
+
+usage() {
+  cat <<EOF
+Usage: ci/ompi5.sh [validate|bench|prepare|shell|status] [--help]
+       ci/ompi5.sh run COMMAND...   (one command in the prepared root, e.g. run ompi_info)
+
+Prepares a Debian 13 root (debootstrap, from the host's own Debian mirror), installs mpimon's
+dependencies there (Open MPI 5.0 with its monitoring components), builds mpimon in it against
+Open MPI 5.0 and runs, in it:
+  validate  (default) 'ctest -L validation -LE suite' and 'mpimon validate --json' (the suite's
+            cases, label suite, run once, by the latter); results with the
+            Open MPI version in BUILD/ompi5/ (ctest.log, validate.json, validate.txt, ompi_info.txt)
+  bench     'mpimon bench overhead' with a small grid on the host (its Open MPI) and in the
+            chroot (Open MPI 5), and both analyses side by side in BUILD/ompi-versions/
+  prepare   only prepare the root (and build), run nothing
+  shell     an interactive shell in the prepared root, with the mounts (for debugging)
+  status    what is prepared
+  mirror    the Debian mirror it would use (from \$MPIMON_APT_DIR, default /etc/apt)
+
+The root is kept in \$MPIMON_CHROOT_DIR (default /var/cache/mpimon/debian13), outside the clone,
+so later runs reuse it; each stage leaves a stamp there and a stage interrupted is redone from a
+clean state. The chroot's mounts live in a private mount namespace (unshare), so they vanish with
+the script whatever happens, and are unmounted on exit in any case.
+
+Environment:
+  MPIMON_CHROOT_DIR     where the Debian 13 root is kept
+  MPIMON_DEBIAN_MIRROR  Debian mirror URL (default: the host's, from /etc/apt)
+  MPIMON_SKIP_OMPI5=1   skip (exit code 3)
+  MPIMON_BUILD_DIR      the host's build directory (default: BUILD = the clone's build/)
+  MPIMON_BENCH_PAIRS, MPIMON_BENCH_SIZES   the bench grid (default 3 pairs, sizes 0,64,4096,65536)
+
+Exit codes: 0 done, 1 a step failed (tests included), 2 usage,
+            3 the environment cannot be prepared here (the reason is printed and saved in
+              BUILD/ompi5/skipped.txt), which ci/test.sh reports as skipped.
+EOF
+}
+
+readonly suite=trixie
+readonly chroot_dir=${MPIMON_CHROOT_DIR:-/var/cache/mpimon/debian13}
+readonly stamps=$chroot_dir/.mpimon-stamps
+readonly out=$build/ompi5
+readonly exit_skipped=3
+# Where the chroot sees the clone (read-only) and the host's build directory.
+readonly inner_src=/mpimon/src inner_build=/mpimon/build
+
+skip() {
+  mkdir -p "$out"
+  echo "$*" >"$out/skipped.txt"
+  echo "ompi5: cannot run here: $*" >&2
+  exit "$exit_skipped"
+}
+log() { echo "ompi5: $*" >&2; }
+
+# The host's Debian mirror: the first non-security URI in its apt sources (deb822 or one-line).
+host_mirror() {
+  if [ -n "${MPIMON_DEBIAN_MIRROR:-}" ]; then echo "$MPIMON_DEBIAN_MIRROR"; return; fi
+  local f uri
+  local apt=${MPIMON_APT_DIR:-/etc/apt}
+  for f in "$apt"/sources.list.d/*.sources; do
+    [ -f "$f" ] || continue
+    uri=$(awk '/^URIs:/ { for (i = 2; i <= NF; i++) if ($i !~ /security/) { print $i; exit } }' "$f")
+    [ -n "$uri" ] && [[ "$uri" == */debian ]] && { echo "$uri"; return; }
+  done
+  for f in "$apt"/sources.list "$apt"/sources.list.d/*.list; do
+    [ -f "$f" ] || continue
+    uri=$(awk '$1 == "deb" { for (i = 2; i <= NF; i++) if ($i !~ /^\[/ && $i ~ /:\/\//) { if ($i !~ /security/ && $i ~ /\/debian\/?$/) { print $i; exit } else break } }' "$f")
+    [ -n "$uri" ] && { echo "${uri%/}"; return; }
+  done
+}
+
+# The mount points under DIR, deepest first.
+mounts_under() {
+  local dir
+  dir=$(realpath -m "$1")
+  awk -v d="$dir" '$2 == d || index($2, d "/") == 1 { print $2 }' /proc/self/mounts | sort -r
+}
+
+# rm -rf that refuses a directory with anything mounted in it (it would delete the host's files).
+safe_remove() {
+  local dir=$1
+  [ -e "$dir" ] || return 0
+  if [ -n "$(mounts_under "$dir")" ]; then
+    echo "ompi5: refusing to remove $dir: still mounted there:" >&2
+    mounts_under "$dir" >&2
+    exit 1
+  fi
+  rm -rf --one-file-system "$dir"
+}
+
+check_host() {
+  [ "${MPIMON_SKIP_OMPI5:-0}" = 1 ] && skip "MPIMON_SKIP_OMPI5=1"
+  [ "$(id -u)" -eq 0 ] || skip "needs root (debootstrap, chroot and mounts)"
+  command -v unshare >/dev/null || skip "unshare (util-linux) not found"
+  unshare --mount --propagation private true 2>/dev/null ||
+    skip "private mount namespaces are not permitted here (unshare --mount failed)"
+  if [ ! -f "$stamps/bootstrap" ]; then
+    if ! command -v debootstrap >/dev/null; then
+      log "installing debootstrap"
+      # A fresh machine's package lists may be stale: update once if the first try fails.
+      { DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends debootstrap >/dev/null 2>&1 ||
+        { apt-get update -qq >/dev/null 2>&1 &&
+          DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends debootstrap >/dev/null 2>&1; }; } ||
+        skip "debootstrap is not installed and apt-get could not install it"
+    fi
+    mirror=$(host_mirror)
+    [ -n "$mirror" ] || skip "no Debian mirror in /etc/apt (set MPIMON_DEBIAN_MIRROR)"
+    # -f: fail on HTTP errors; only the Release file, a few kB.
+    local probe
+    probe=$(mktemp)
+    if ! timeout 30 apt-helper download-file "$mirror/dists/$suite/Release" "$probe" >/dev/null 2>&1; then
+      rm -f "$probe"
+      skip "Debian 13's archive is not reachable at $mirror/dists/$suite/"
+    fi
+    rm -f "$probe"
+  fi
+}
+
+stage_bootstrap() {
+  [ -f "$stamps/bootstrap" ] && return
+  safe_remove "$chroot_dir"  # an interrupted debootstrap leaves a root that cannot be trusted
+  mkdir -p "$(dirname "$chroot_dir")"
+  step "ompi5: debootstrap $suite into $chroot_dir (from $mirror; a few minutes, once)"
+  debootstrap --variant=minbase "$suite" "$chroot_dir" "$mirror" >"$chroot_dir.debootstrap.log" 2>&1 || {
+    tail -20 "$chroot_dir.debootstrap.log" >&2
+    grep -q "Failed getting release\|Couldn't download\|Failure trying to run" "$chroot_dir.debootstrap.log" &&
+      skip "debootstrap could not fetch or install $suite (log: $chroot_dir.debootstrap.log)"
+    exit 1
+  }
+  # Services never start inside the root.
+  printf '#!/bin/sh\nexit 101\n' >"$chroot_dir/usr/sbin/policy-rc.d"
+  chmod +x "$chroot_dir/usr/sbin/policy-rc.d"
+  mkdir -p "$stamps"
+  touch "$stamps/bootstrap"
+}
+
+# The packages of ci/install-deps.sh, plus ccache (later builds in a fresh clone are fast), less
+# those for fuzzing (clang) and plots (python3-*): the root runs neither, and they are most of
+# the download on a fresh machine.
+wanted_packages() {
+  "$repo/ci/install-deps.sh" --list | grep -v -E '^(clang|libclang-rt-.*|python3-.*)$'
+  echo ccache
+}
+
+stage_packages() {
+  local list
+  list=$(wanted_packages | sort -u | tr '\n' ' ')
+  [ -f "$stamps/packages" ] && [ "$(cat "$stamps/packages")" = "$list" ] && return
+  rm -f "$stamps/packages"
+  step "ompi5: installing mpimon's dependencies in the root"
+  in_root_plain "apt-get update -qq"
+  # Names that do not exist in $suite (e.g. a versioned clang runtime) are left out, and said.
+  local available=() p
+  for p in $list; do
+    if in_root_plain "apt-cache show $p >/dev/null 2>&1"; then available+=("$p"); else log "not in $suite: $p (skipped)"; fi
+  done
+  in_root_plain "DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends ${available[*]} >/dev/null"
+  in_root_plain "apt-get clean"
+  echo "$list" >"$stamps/packages"
+}
+
+check_monitoring() {
+  in_root_plain "ompi_info --parsable" >"$out/ompi_info.txt" 2>&1 || true
+  grep -q '^mca:pml:monitoring:' "$out/ompi_info.txt" ||
+    skip "Open MPI in the $suite root has no pml/monitoring component (see $out/ompi_info.txt)"
+  log "$(in_root_plain 'mpirun --version' | head -1) with $(grep -c '^mca:[a-z]*:monitoring:version' "$out/ompi_info.txt") monitoring components"
+}
+
+# Runs a command in the root, inside a private mount namespace holding /proc, /sys, /dev,
+# /dev/shm, the clone (read-only) and the host's build directory; they vanish with the namespace.
+in_root() {
+  mkdir -p "$out/build"
+  cp /etc/resolv.conf "$chroot_dir/etc/resolv.conf" 2>/dev/null || true
+  unshare --mount --propagation private bash -c '
+    set -euo pipefail
+    root=$1 src=$2 bld=$3 inner_src=$4 inner_build=$5
+    shift 5
+    cleanup() { for m in $(awk -v d="$root" "index(\$2, d \"/\") == 1 { print \$2 }" /proc/self/mounts | sort -r); do umount -l "$m" 2>/dev/null || true; done; }
+    trap cleanup EXIT
+    mount -t proc proc "$root/proc"
+    mount --rbind /sys "$root/sys"
+    mount --bind /dev "$root/dev"
+    mkdir -p "$root/dev/shm" "$root/dev/pts" && mount -t tmpfs -o mode=1777 shm "$root/dev/shm"
+    mount -t devpts -o newinstance devpts "$root/dev/pts" 2>/dev/null || true
+    mkdir -p "$root$inner_src" "$root$inner_build"
+    mount --bind "$src" "$root$inner_src" && mount -o remount,bind,ro "$root$inner_src"
+    mount --bind "$bld" "$root$inner_build"
+    chroot "$root" /usr/bin/env -i HOME=/root PATH=/usr/local/bin:/usr/bin:/bin:/usr/sbin:/sbin LANG=C.UTF-8 \
+      TERM="${TERM:-dumb}" CCACHE_DIR=/var/cache/ccache OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 \
+      OMPI_MCA_rmaps_base_oversubscribe=1 PRTE_MCA_rmaps_default_mapping_policy=:oversubscribe \
+      MPIMON_JOBS="$MPIMON_JOBS" bash -c "$1"
+  ' in_root "$chroot_dir" "$repo" "$out/build" "$inner_src" "$inner_build" "$1"
+}
+# Before the packages are in, the mounts are the same; kept as one function.
+in_root_plain() { MPIMON_JOBS=$jobs in_root "$1"; }
+
+stage_build() {
+  step "ompi5: building mpimon against Open MPI 5 ($out/build, seen as $inner_build in the root)"
+  MPIMON_JOBS=$jobs in_root "set -e; cmake -S $inner_src -B $inner_build -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+    -DMPIMON_WERROR=ON -DCMAKE_CXX_COMPILER_LAUNCHER=ccache -DCMAKE_C_COMPILER_LAUNCHER=ccache \
+    >$inner_build/configure.log 2>&1 || { cat $inner_build/configure.log; exit 1; }
+    cmake --build $inner_build -j \$MPIMON_JOBS"
+}
+
+run_validation() {
+  local status=0
+  # The suite's cases (label suite) are what mpimon validate runs below: each runs once.
+  step "ompi5: ctest -L validation -LE suite (Open MPI 5)"
+  MPIMON_JOBS=$jobs in_root "cd $inner_build && ctest -j \$MPIMON_JOBS -L validation -LE suite --output-on-failure --timeout 600" \
+    >"$out/ctest.log" 2>&1 || status=1
+  grep -E "tests passed|tests failed|^\s+[0-9]+ - " "$out/ctest.log" || true
+  step "ompi5: mpimon validate --json (Open MPI 5)"
+  MPIMON_JOBS=$jobs in_root "$inner_build/cli/mpimon validate --json $inner_build/validate.json" \
+    >"$out/validate.txt" 2>&1 || status=1
+  cp "$out/build/validate.json" "$out/validate.json" 2>/dev/null || true
+  tail -1 "$out/validate.txt"
+  grep -E "FAILS|ERROR|DEFECT FIXED" "$out/validate.txt" || true
+  log "results in $out (validate.json: $(grep -m1 '"mpi_library"' "$out/validate.json" 2>/dev/null | tr -s ' '))"
+  return $status
+}
+
+# One column per version: the analysis CSV of `mpimon show --csv` joined on (transport, arm, op,
+# np, size), keeping the figures that compare.
+combine_analyses() {
+  local host_csv=$1 host_label=$2 root_csv=$3 root_label=$4
+  awk -F, -v OFS=, -v a="$host_label" -v b="$root_label" '
+    FNR == 1 { for (i = 1; i <= NF; i++) col[$i] = i; next }
+    { key = $col["transport"] OFS $col["arm"] OFS $col["op"] OFS $col["np"] OFS $col["size"]
+      v = $col["pairs"] OFS $col["off_ns"] OFS $col["difference_ns"] OFS $col["difference_ci_low_ns"] OFS \
+          $col["difference_ci_high_ns"] OFS $col["relative"] OFS $col["p_bh"]
+      if (FILENAME == ARGV[1]) { first[key] = v; order[++n] = key } else second[key] = v }
+    END {
+      h = "pairs,off_ns,difference_ns,difference_ci_low_ns,difference_ci_high_ns,relative,p_bh"
+      split(h, f, ",")
+      line = "transport,arm,op,np,size"
+      for (i = 1; i <= 7; i++) line = line OFS f[i] "_" a
+      for (i = 1; i <= 7; i++) line = line OFS f[i] "_" b
+      print line
+      for (k = 1; k <= n; k++) print order[k], first[order[k]], (order[k] in second ? second[order[k]] : ",,,,,,")
+    }' "$host_csv" "$root_csv"
+}
+
+# The overhead harness with a small grid on the host's Open MPI and on Open MPI 5 in the root.
+run_bench() {
+  local dir=$build/ompi-versions
+  local grid=(--np 2 --sizes "${MPIMON_BENCH_SIZES:-0,64,4096,65536}" --pairs "${MPIMON_BENCH_PAIRS:-3}"
+              --iterations 300 --warmup 30)
+  safe_remove "$dir"
+  mkdir -p "$dir" "$out/build/ompi-versions"
+  rm -f "$out/build/ompi-versions/overhead.h5"
+  [ -x "$build/cli/mpimon" ] || { step "ompi5: building mpimon on the host ($build)"; configure_and_build "$build"; }
+  local host_version root_version
+  host_version=$(mpirun --version | head -1 | awk '{ print $NF }')
+  root_version=$(in_root_plain 'mpirun --version' | head -1 | awk '{ print $NF }')
+  step "ompi5: mpimon bench overhead ${grid[*]} on the host (Open MPI $host_version)"
+  "$build/cli/mpimon" bench overhead "${grid[@]}" -o "$dir/overhead-$host_version.h5"
+  step "ompi5: mpimon bench overhead ${grid[*]} in the root (Open MPI $root_version)"
+  MPIMON_JOBS=$jobs in_root "$inner_build/cli/mpimon bench overhead ${grid[*]} -o $inner_build/ompi-versions/overhead.h5"
+  cp "$out/build/ompi-versions/overhead.h5" "$dir/overhead-$root_version.h5"
+  for v in "$host_version" "$root_version"; do
+    "$build/cli/mpimon" show "$dir/overhead-$v.h5" --csv "$dir/analysis-$v.csv" >/dev/null
+  done
+  combine_analyses "$dir/analysis-$host_version.csv" "$host_version" "$dir/analysis-$root_version.csv" \
+    "$root_version" >"$dir/combined.csv"
+  {
+    echo "date: $(date -u +%Y-%m-%dT%H:%M:%SZ)"
+    echo "commit: $(git -C "$repo" rev-parse HEAD 2>/dev/null || echo unknown)"
+    echo "machine: $(nproc) CPUs, $(awk '/MemTotal/ { printf "%.0f GiB", $2 / 1048576 }' /proc/meminfo), load average at the end: $(cut -d' ' -f1-3 /proc/loadavg)"
+    echo "host: $(. /etc/os-release && echo "$PRETTY_NAME"), $(mpirun --version | head -1)"
+    echo "root: Debian 13 ($suite) chroot, $(in_root_plain 'mpirun --version' | head -1)"
+    echo "command (both): mpimon bench overhead ${grid[*]} (binding, arms and MCA: see each HDF5 file's configuration)"
+    echo "analysis: mpimon show FILE --csv (paired t-test over the pairs, 95 % CI, BH-adjusted p)"
+  } >"$dir/provenance.txt"
+  step "ompi5: overhead side by side (ns per call; difference = monitoring arm - off, 95 % CI)"
+  cat "$dir/provenance.txt"
+  awk -F, 'NR == 1 { printf "%-8s %-9s %6s   %-30s %-30s\n", "arm", "op", "size", "Open MPI " substr($8, 15), "Open MPI " substr($15, 15); next }
+           { printf "%-8s %-9s %6s   %9.1f [%8.1f, %8.1f]   %9.1f [%8.1f, %8.1f]\n", $2, $3, $5, $8, $9, $10, $15, $16, $17 }' \
+    "$dir/combined.csv"
+  log "results in $dir"
+}
+
+prepare() {
+  mkdir -p "$out"
+  rm -f "$out/skipped.txt"
+  check_host
+  exec 9>"$chroot_dir.lock"
+  flock 9  # one preparation at a time on this machine
+  mirror=${mirror:-$(host_mirror)}
+  stage_bootstrap
+  stage_packages
+  check_monitoring
+  stage_build
+}
+
+command=validate
+if [ "${1:-}" = run ]; then
+  shift
+  [ $# -gt 0 ] || { echo "ompi5: run needs a command" >&2; exit 2; }
+  prepare >/dev/null
+  MPIMON_JOBS=$jobs in_root "cd $inner_build && $*"
+  exit
+fi
+for arg in "$@"; do
+  case $arg in
+    -h | --help) usage; exit 0 ;;
+    validate | bench | prepare | shell | status | mirror) command=$arg ;;
+    *) echo "ompi5: unknown argument '$arg'" >&2; usage >&2; exit 2 ;;
+  esac
+done
+
+case $command in
+  mirror) m=$(host_mirror); [ -n "$m" ] || { echo "ompi5: no Debian mirror in ${MPIMON_APT_DIR:-/etc/apt}" >&2; exit 1; }; echo "$m" ;;
+  status)
+    echo "root: $chroot_dir"
+    for s in bootstrap packages; do printf '  %-10s %s\n' "$s" "$([ -f "$stamps/$s" ] && echo done || echo 'not done')"; done
+    echo "mirror: $(host_mirror)"
+    ;;
+  prepare) prepare ;;
+  shell) prepare; MPIMON_JOBS=$jobs in_root "cd $inner_build && exec bash -i" ;;
+  validate) prepare; run_validation ;;
+  bench) prepare; run_bench ;;
+esac
