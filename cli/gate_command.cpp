@@ -52,15 +52,6 @@ struct GateOptions {
   bool confirm = true;
 };
 
-std::string first_line(const std::vector<std::string>& argv) {
-  try {
-    LaunchResult r = run_process(argv, {}, std::chrono::seconds(30));
-    return r.output.substr(0, r.output.find('\n'));
-  } catch (const Error&) {
-    return "unknown";
-  }
-}
-
 std::string cpu_model() {
   std::ifstream in("/proc/cpuinfo");
   for (std::string line; std::getline(in, line);) {
@@ -152,8 +143,8 @@ InstructionMeasure measure_instructions(const GateOptions& o, const fs::path& di
     }
   }
   m.now.operations = runs[0].counts;
-  m.now.build = {{"open_mpi", first_line({split_words(o.launcher)[0], "--version"})},
-                 {"valgrind", first_line({o.valgrind, "--version"})},
+  m.now.build = {{"open_mpi", launcher_version_line(o.launcher)},
+                 {"valgrind", launcher_version_line(o.valgrind)},
                  {"libraries", objects_fingerprint(runs[0].objects, o.probe)}};
   m.now.settings = {
       {"probe", "mpimon-gate-probe " + joined(probe_args(o), " ")},
@@ -191,7 +182,7 @@ std::vector<TimingCell> measure_timing(const std::string& name, Sweep s, const f
 std::map<std::string, std::string> machine_of(const GateOptions& o) {
   return {{"cpu_model", cpu_model()},
           {"cpus", std::to_string(std::thread::hardware_concurrency())},
-          {"open_mpi", first_line({split_words(o.launcher)[0], "--version"})}};
+          {"open_mpi", launcher_version_line(o.launcher)}};
 }
 
 std::map<std::string, std::string> timing_settings(const GateOptions& o) {
@@ -303,7 +294,7 @@ std::map<std::string, std::string> provenance_of(const GateOptions& o) {
           {"host", host},
           {"cpu_model", cpu_model()},
           {"cpus", std::to_string(std::thread::hardware_concurrency())},
-          {"open_mpi", first_line({split_words(o.launcher)[0], "--version"})},
+          {"open_mpi", launcher_version_line(o.launcher)},
           {"monitoring_components", "pml, osc, coll monitoring (pml_monitoring_enable " +
                                         std::to_string(o.monitoring_mode) + ")"},
           {"launcher", o.launcher},

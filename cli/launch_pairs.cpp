@@ -90,14 +90,13 @@ std::string join(const std::vector<std::string>& items, const char* sep) {
 std::map<std::string, std::string> harness_configuration(const HarnessSettings& s) {
   char host[256] = "";
   gethostname(host, sizeof host - 1);
-  LaunchResult version = run_process({split_words(s.launcher)[0], "--version"}, {}, std::chrono::seconds(30));
   return {{"generator", std::string("mpimon ") + kVersion},
           {"launcher", s.launcher},
           {"mca", join(s.mca, " ")},
           {"monitoring_mode", std::to_string(s.monitoring_mode)},
           {"seed", std::to_string(s.seed)},
           {"bind", s.bind},
-          {"mpi_library", version.output.substr(0, version.output.find('\n'))},
+          {"mpi_library", launcher_version_line(s.launcher)},
           {"host", host},
           {"cpus", std::to_string(std::thread::hardware_concurrency())}};
 }

@@ -8,6 +8,7 @@
 
 #include "cli_support.hpp"
 #include "commands.hpp"
+#include "mpimon/json.hpp"
 #include "mpimon/stats.hpp"
 
 namespace mpimon::cli {
@@ -133,22 +134,7 @@ void print_report(const PairedAnalysis& a, const PairedSamples& samples, const R
 
 // --- JSON: written by hand, the output is small and flat. Absent values are null. ---
 
-std::string json_string(const std::string& text) {
-  std::string out = "\"";
-  for (char c : text) {
-    if (c == '"' || c == '\\') {
-      out += '\\';
-      out += c;
-    } else if (static_cast<unsigned char>(c) < 0x20) {
-      char escaped[8];
-      std::snprintf(escaped, sizeof escaped, "\\u%04x", static_cast<unsigned>(c));
-      out += escaped;
-    } else {
-      out += c;
-    }
-  }
-  return out + "\"";
-}
+std::string json_string(const std::string& text) { return "\"" + json_escape(text) + "\""; }
 
 std::string json_number(double value) {
   if (!std::isfinite(value)) return "null";  // never expected: the library reports no NaN

@@ -5,7 +5,7 @@
 #include <filesystem>
 #include <fstream>
 #include <iostream>
-#include <optional>
+#include <map>
 #include <regex>
 #include <set>
 #include <sstream>
@@ -14,6 +14,7 @@
 #include "commands.hpp"
 #include "launch.hpp"
 #include "mpimon/error.hpp"
+#include "mpimon/json.hpp"
 #include "mpimon/version.hpp"
 #include "validation_suite.hpp"
 
@@ -28,32 +29,38 @@ struct Selection {
   int np, mode;
 };
 
-// The components ompi_info lists, as "framework:component" (empty if it cannot be run).
-std::set<std::string> installed_components() {
-  std::set<std::string> found;
-  LaunchResult r = run_process({"ompi_info", "--parsable"}, {}, std::chrono::seconds(60));
-  std::istringstream in(r.output);
-  static const std::regex component(R"(^mca:([a-z0-9_]+):([a-z0-9_]+):version:)");
-  std::smatch m;
-  for (std::string line; std::getline(in, line);) {
-    if (std::regex_search(line, m, component)) found.insert(m[1].str() + ":" + m[2].str());
-  }
+// The components ompi_info lists: "framework:component" -> the component's version (empty if
+// ompi_info cannot be run). Asked once: it takes a second or two.
+const std::map<std::string, std::string>& installed_components() {
+  static const std::map<std::string, std::string> found = [] {
+    std::map<std::string, std::string> components;
+    LaunchResult r = run_process({"ompi_info", "--parsable"}, {}, std::chrono::seconds(60));
+    std::istringstream in(r.output);
+    // e.g. mca:pml:monitoring:version:"component:4.1.4" (also "mca:..." and "api:..." lines)
+    static const std::regex version(R"re(^mca:([a-z0-9_]+):([a-z0-9_]+):version:"([a-z]+):([^"]*)")re");
+    std::smatch m;
+    for (std::string line; std::getline(in, line);) {
+      if (!std::regex_search(line, m, version)) continue;
+      std::string& v = components[m[1].str() + ":" + m[2].str()];
+      if (m[3] == "component") v = m[4].str();
+    }
+    return components;
+  }();
   return found;
 }
 
 std::vector<Selection> select_cases(const std::vector<std::string>& patterns, const std::vector<int>& nps,
                                     const std::vector<int>& modes) {
   std::vector<Selection> out;
-  std::optional<std::set<std::string>> components;
   std::set<std::string> absent;
   for (const auto& c : validation_cases()) {
     bool wanted = patterns.empty();
     for (const auto& p : patterns) wanted |= fnmatch(p.c_str(), c.name.c_str(), 0) == 0;
     if (!wanted) continue;
     if (!c.required_component.empty()) {
-      if (!components) components = installed_components();
+      const auto& components = installed_components();
       // Without ompi_info at all, run the case: its failure then says what is wrong.
-      if (!components->empty() && !components->count(c.required_component)) {
+      if (!components.empty() && !components.count(c.required_component)) {
         absent.insert(c.required_component);
         continue;
       }
@@ -87,41 +94,12 @@ void write_ctest_script(const std::string& path, const std::vector<Selection>& s
   if (!out.flush()) raise_error(Error::Kind::system, path, "write error");
 }
 
-std::string json_escape(const std::string& s) {
-  std::string out;
-  for (char ch : s) {
-    switch (ch) {
-      case '"': out += "\\\""; break;
-      case '\\': out += "\\\\"; break;
-      case '\n': out += "\\n"; break;
-      case '\t': out += "\\t"; break;
-      default:
-        if (static_cast<unsigned char>(ch) < 0x20) {
-          char buf[8];
-          std::snprintf(buf, sizeof buf, "\\u%04x", ch);
-          out += buf;
-        } else {
-          out += ch;
-        }
-    }
-  }
-  return out;
-}
-
 // The monitoring components the library has, from ompi_info (empty if it cannot be run).
 std::vector<std::string> monitoring_components() {
   std::vector<std::string> found;
-  LaunchResult r = run_process({"ompi_info", "--parsable"}, {}, std::chrono::seconds(60));
-  std::istringstream in(r.output);
-  for (std::string line; std::getline(in, line);) {
-    // e.g. mca:pml:monitoring:version:"component:4.1.4"
-    for (const char* framework : {"pml", "osc", "coll"}) {
-      std::string key = std::string("mca:") + framework + ":monitoring:version:\"component:";
-      if (!line.starts_with(key)) continue;
-      std::string version = line.substr(key.size());
-      if (!version.empty() && version.back() == '"') version.pop_back();
-      found.push_back(std::string(framework) + "/monitoring " + version);
-    }
+  for (const char* framework : {"pml", "osc", "coll"}) {
+    auto it = installed_components().find(std::string(framework) + ":monitoring");
+    if (it != installed_components().end()) found.push_back(std::string(framework) + "/monitoring " + it->second);
   }
   return found;
 }

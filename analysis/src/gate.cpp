@@ -12,6 +12,7 @@
 #include <boost/property_tree/ptree.hpp>
 
 #include "mpimon/error.hpp"
+#include "mpimon/json.hpp"
 #include "mpimon/stats.hpp"
 
 namespace mpimon {
@@ -144,27 +145,6 @@ std::string objects_fingerprint(const std::vector<std::string>& objects, const s
 }
 
 // ---- baseline -----------------------------------------------------------------------------------
-
-std::string json_escape(const std::string& text) {
-  std::string out;
-  for (char c : text) {
-    switch (c) {
-      case '"': out += "\\\""; break;
-      case '\\': out += "\\\\"; break;
-      case '\n': out += "\\n"; break;
-      case '\t': out += "\\t"; break;
-      default:
-        if (static_cast<unsigned char>(c) < 0x20) {
-          char buf[8];
-          std::snprintf(buf, sizeof buf, "\\u%04x", static_cast<unsigned>(c));
-          out += buf;
-        } else {
-          out += c;
-        }
-    }
-  }
-  return out;
-}
 
 namespace {
 

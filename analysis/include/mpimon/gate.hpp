@@ -156,6 +156,4 @@ void write_gate_json(const GateReport& report, std::ostream& out);
 /// <failure>, inconclusive, re-record and unstable rows are <skipped> with the reason.
 void write_gate_junit(const GateReport& report, std::ostream& out);
 
-std::string json_escape(const std::string& text);
-
 }  // namespace mpimon
