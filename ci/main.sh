@@ -2,7 +2,8 @@
 # The main job: install what is missing, build, then
 #   1. measure what monitoring costs on this machine: a quick overhead sweep (np 2, 4 sizes,
 #      3 launch pairs per arm, about a minute) with its paired analysis, and its figures;
-#   2. show a monitored run end to end: mpirun with monitoring on, the per-rank dumps merged into
+#   2. the same pairs on an application workload (CG-like, medium class): the columns of RR-9038's Table 1;
+#   3. show a monitored run end to end: mpirun with monitoring on, the per-rank dumps merged into
 #      one HDF5 file, its summary, and the matrix exported for TreeMatch.
 # Everything goes to build/main/. MPIMON_MAIN_PAIRS and MPIMON_MAIN_NP change the sweep.
 source "$(dirname "$0")/common.sh"
@@ -21,6 +22,9 @@ step "overhead: mpimon bench overhead --np ${MPIMON_MAIN_NP:-2} --sizes quick --
   --iterations 300 --warmup 30 -o "$out/overhead.h5"
 step "figures: mpimon plot $out/overhead.h5 -o $out/figures"
 "$mpimon" plot "$out/overhead.h5" -o "$out/figures"
+
+step "application: mpimon bench app --workload cg --class medium --np 2 --pairs ${MPIMON_MAIN_PAIRS:-3} (RR-9038's Table 1 columns)"
+"$mpimon" bench app --workload cg --class medium --np 2 --pairs "${MPIMON_MAIN_PAIRS:-3}" -o "$out/apps.h5"
 
 np=${MPIMON_DEMO_NP:-4}
 step "monitored run: mpirun -np $np with pml_monitoring_enable 2, dumps to $out/prof/ring.RANK.prof"
