@@ -160,12 +160,7 @@ std::string class_attribute(const char* metric, TrafficClass c) {
 
 void write_launch(hid_t g, const AppLaunchRecord& l) {
   h5::write_attribute(g, "app", l.key.app);
-  h5::write_attribute(g, "arm", l.key.arm);
-  h5::write_attribute(g, "np", std::uint64_t{l.key.np});
-  h5::write_attribute(g, "pair", std::uint64_t{l.key.pair});
-  h5::write_attribute(g, "position", std::uint64_t{l.position});
-  h5::write_attribute(g, "status", l.status);
-  h5::write_attribute(g, "command", l.command);
+  results::write_launch_identity(g, l);
   h5::write_attribute(g, "time_source", l.time_source);
   h5::write_attribute(g, "report", l.report);
   results::write_number_attribute(g, "seconds", l.seconds);
@@ -183,12 +178,7 @@ AppLaunchRecord read_launch(hid_t g, const std::string& where) {
   AppLaunchRecord l;
   auto integer = [&](const char* name) { return h5::read_uint_attribute(g, name, where).at(0); };
   l.key.app = h5::read_string_attribute(g, "app", where);
-  l.key.arm = h5::read_string_attribute(g, "arm", where);
-  l.key.np = static_cast<std::uint32_t>(integer("np"));
-  l.key.pair = static_cast<std::uint32_t>(integer("pair"));
-  l.position = static_cast<std::uint32_t>(integer("position"));
-  l.status = h5::read_string_attribute(g, "status", where);
-  l.command = h5::read_string_attribute(g, "command", where);
+  results::read_launch_identity(g, where, l);
   l.time_source = h5::read_string_attribute(g, "time_source", where);
   l.report = h5::read_string_attribute(g, "report", where);
   l.seconds = results::read_number_attribute(g, "seconds", where);

@@ -92,12 +92,7 @@ namespace {
 LaunchRecord read_launch(hid_t group, const std::string& where) {
   LaunchRecord r;
   r.key.transport = h5::read_string_attribute(group, "transport", where);
-  r.key.arm = h5::read_string_attribute(group, "arm", where);
-  r.key.np = static_cast<std::uint32_t>(h5::read_uint_attribute(group, "np", where).at(0));
-  r.key.pair = static_cast<std::uint32_t>(h5::read_uint_attribute(group, "pair", where).at(0));
-  r.position = static_cast<std::uint32_t>(h5::read_uint_attribute(group, "position", where).at(0));
-  r.status = h5::read_string_attribute(group, "status", where);
-  r.command = h5::read_string_attribute(group, "command", where);
+  results::read_launch_identity(group, where, r);
   r.seconds = std::stod(h5::read_string_attribute(group, "seconds", where));
   r.benchmark_json = h5::read_string_attribute(group, "benchmark_json", where);
   if (h5::has_attribute(group, "spin_mean_ns")) {
@@ -129,12 +124,7 @@ namespace {
 
 void write_launch(hid_t g, const std::string& here, const LaunchRecord& launch) {
   h5::write_attribute(g, "transport", launch.key.transport);
-  h5::write_attribute(g, "arm", launch.key.arm);
-  h5::write_attribute(g, "np", std::uint64_t{launch.key.np});
-  h5::write_attribute(g, "pair", std::uint64_t{launch.key.pair});
-  h5::write_attribute(g, "position", std::uint64_t{launch.position});
-  h5::write_attribute(g, "status", launch.status);
-  h5::write_attribute(g, "command", launch.command);
+  results::write_launch_identity(g, launch);
   h5::write_attribute(g, "seconds", std::to_string(launch.seconds));
   h5::write_attribute(g, "benchmark_json", launch.benchmark_json);
   if (launch.spin_mean_ns) {

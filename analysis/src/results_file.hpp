@@ -65,6 +65,28 @@ void append_paired(Table& table, const PairedAnalysis& a, const PairedColumns& n
 /// Replaces the group `name` of `path` by `table`.
 void write_table(const std::string& path, const std::string& name, const Table& table);
 
+/// The attributes every launch record has, whatever its harness: arm, np and pair of its key, its
+/// position in the pair, status and command line.
+template <typename Record>
+void write_launch_identity(hid_t g, const Record& l) {
+  h5::write_attribute(g, "arm", l.key.arm);
+  h5::write_attribute(g, "np", std::uint64_t{l.key.np});
+  h5::write_attribute(g, "pair", std::uint64_t{l.key.pair});
+  h5::write_attribute(g, "position", std::uint64_t{l.position});
+  h5::write_attribute(g, "status", l.status);
+  h5::write_attribute(g, "command", l.command);
+}
+template <typename Record>
+void read_launch_identity(hid_t g, const std::string& where, Record& l) {
+  auto integer = [&](const char* name) { return static_cast<std::uint32_t>(h5::read_uint_attribute(g, name, where).at(0)); };
+  l.key.arm = h5::read_string_attribute(g, "arm", where);
+  l.key.np = integer("np");
+  l.key.pair = integer("pair");
+  l.position = integer("position");
+  l.status = h5::read_string_attribute(g, "status", where);
+  l.command = h5::read_string_attribute(g, "command", where);
+}
+
 /// Numbers kept as decimal text attributes (exact round trip of what was printed).
 void write_number_attribute(hid_t obj, const std::string& name, double value);
 double read_number_attribute(hid_t obj, const std::string& name, const std::string& where);
