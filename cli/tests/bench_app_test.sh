@@ -6,11 +6,7 @@ set -u
 mpimon=$1
 ring=$2
 workload=${3:-}
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
-cd "$work" || exit 1
-failures=0
-fail() { echo "FAIL: $*"; failures=$((failures + 1)); }
+source "$(dirname "${BASH_SOURCE[0]}")/test_lib.sh"
 have_h5py() { /usr/bin/python3 -c "import h5py" 2>/dev/null; }
 # Column NAME of the CSV FILE's data line LINE (1 = first data line).
 column() { awk -F, -v name="$2" -v line="${3:-1}" 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i }
@@ -135,5 +131,4 @@ else
   echo "mpimon-workload not built: the built-in workloads are not checked"
 fi
 
-[ $failures -eq 0 ] && echo "bench app: ok"
-exit $((failures != 0))
+finish "bench app"
