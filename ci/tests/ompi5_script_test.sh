@@ -4,11 +4,7 @@
 # Usage: ompi5_script_test.sh REPO
 set -u
 script=$1/ci/ompi5.sh
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
-failures=0
-fail() { echo "FAIL: $*"; failures=$((failures + 1)); }
-expect_eq() { [ "$1" == "$2" ] || fail "$3: expected [$2], got [$1]"; }
+source "$1/cli/tests/test_lib.sh"
 
 out=$(bash "$script" --help) || fail "--help exits non-zero"
 grep -q "Exit codes" <<<"$out" || fail "--help does not document the exit codes"
@@ -38,5 +34,4 @@ expect_eq "$(cat "$work/build/ompi5/skipped.txt" 2>/dev/null)" "MPIMON_SKIP_OMPI
 bash "$script" bogus >/dev/null 2>&1
 expect_eq "$?" 2 "unknown argument"
 
-[ "$failures" -eq 0 ] && echo "ompi5 script: all checks passed"
-exit $((failures > 0))
+finish "ompi5 script"
