@@ -26,15 +26,22 @@ bool parse_options(const Command& cmd, const std::vector<std::string>& args, po:
   return true;
 }
 
+namespace {
+int usage_error(const Command& cmd, const char* what) {
+  std::cerr << cmd.name << ": error: " << what << "\n"
+            << "Usage: " << cmd.name << " " << cmd.synopsis << "\n"
+            << "Try '" << cmd.name << " --help' for more information.\n";
+  return kExitUsage;
+}
+}  // namespace
+
 int run_command(const Command& cmd, const std::function<int()>& body) {
   try {
     return body();
   } catch (const po::error& e) {
-    std::cerr << cmd.name << ": error: " << e.what() << "\n"
-              << "Usage: " << cmd.name << " " << cmd.synopsis << "\n"
-              << "Try '" << cmd.name << " --help' for more information.\n";
-    return kExitUsage;
+    return usage_error(cmd, e.what());
   } catch (const mpimon::Error& e) {
+    if (e.kind() == mpimon::Error::Kind::usage) return usage_error(cmd, e.what());
     std::cerr << cmd.name << ": error: " << e.what() << "\n";
     return kExitFailure;
   } catch (const std::exception& e) {

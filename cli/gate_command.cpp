@@ -17,14 +17,16 @@
 
 #include "cli_support.hpp"
 #include "commands.hpp"
-#include "launch.hpp"
+#include "mpimon/harness/launch.hpp"
 #include "mpimon/error.hpp"
 #include "mpimon/gate.hpp"
 #include "mpimon/overhead.hpp"
 #include "mpimon/version.hpp"
-#include "overhead_sweep.hpp"
+#include "mpimon/harness/overhead_sweep.hpp"
 
 namespace mpimon::cli {
+
+using namespace mpimon::harness;
 
 namespace fs = std::filesystem;
 

@@ -15,11 +15,13 @@
 
 #include "cli_support.hpp"
 #include "commands.hpp"
-#include "launch.hpp"
+#include "mpimon/harness/launch.hpp"
 #include "mpimon/error.hpp"
 #include "mpimon/matrix_file.hpp"
 
 namespace mpimon::cli {
+
+using namespace mpimon::harness;
 
 void add_collective_options(po::options_description& options, CollectiveOptions& v) {
   options.add_options()("op", po::value(&v.op)->required(),

@@ -8,13 +8,15 @@
 
 #include "cli_support.hpp"
 #include "commands.hpp"
-#include "launch.hpp"
+#include "mpimon/harness/launch.hpp"
 #include "mpimon/apps.hpp"
 #include "mpimon/error.hpp"
 #include "mpimon/matrix_file.hpp"
 #include "mpimon/overhead.hpp"
 
 namespace mpimon::cli {
+
+using namespace mpimon::harness;
 
 namespace {
 

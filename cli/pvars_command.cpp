@@ -3,10 +3,12 @@
 
 #include "cli_support.hpp"
 #include "commands.hpp"
-#include "launch.hpp"
+#include "mpimon/harness/launch.hpp"
 #include "mpimon/error.hpp"
 
 namespace mpimon::cli {
+
+using namespace mpimon::harness;
 
 int pvars_command(const std::string& name, const std::vector<std::string>& args) {
   Command cmd{name, "[--all] [--mode 0|1|2] [--launcher CMD]",

@@ -17,10 +17,12 @@
 
 #include "cli_support.hpp"
 #include "commands.hpp"
-#include "launch.hpp"
+#include "mpimon/harness/launch.hpp"
 #include "mpimon/error.hpp"
 
 namespace mpimon::cli {
+
+using namespace mpimon::harness;
 
 namespace fs = std::filesystem;
 

@@ -12,13 +12,15 @@
 
 #include "cli_support.hpp"
 #include "commands.hpp"
-#include "launch.hpp"
+#include "mpimon/harness/launch.hpp"
 #include "mpimon/error.hpp"
 #include "mpimon/json.hpp"
 #include "mpimon/version.hpp"
-#include "validation_suite.hpp"
+#include "mpimon/harness/validation_suite.hpp"
 
 namespace mpimon::cli {
+
+using namespace mpimon::harness;
 
 namespace fs = std::filesystem;
 

@@ -19,6 +19,7 @@ class Error : public std::runtime_error {
     input,   ///< bad or missing user input (a .prof file, an HDF5 file, a name)
     format,  ///< a file that is not in the expected format or version
     system,  ///< the operating system or HDF5 failed (disk full, permissions)
+    usage,   ///< a command-line option with a value it does not accept (front-ends: exit code 2)
   };
 
   Error(Kind kind, const std::string& message) : std::runtime_error(message), kind_(kind) {}

@@ -1,4 +1,4 @@
-#include "launch_pairs.hpp"
+#include "mpimon/harness/launch_pairs.hpp"
 
 #include <unistd.h>
 
@@ -7,22 +7,22 @@
 #include <sstream>
 #include <thread>
 
-#include <boost/program_options/errors.hpp>
+#include "mpimon/error.hpp"
 
 #include "mpimon/version.hpp"
 
-namespace mpimon::cli {
+namespace mpimon::harness {
 
 namespace fs = std::filesystem;
 
 void check_harness_settings(const HarnessSettings& s) {
   for (const auto& kv : s.mca) {
     if (kv.find('=') == std::string::npos) {
-      throw boost::program_options::error("--mca takes KEY=VALUE, not '" + kv + "'");
+      throw Error(Error::Kind::usage, "--mca takes KEY=VALUE, not '" + kv + "'");
     }
   }
   if (s.bind != "auto" && s.bind != "core" && s.bind != "none" && s.bind != "launcher") {
-    throw boost::program_options::error("--bind takes auto, core, none or launcher, not '" + s.bind + "'");
+    throw Error(Error::Kind::usage, "--bind takes auto, core, none or launcher, not '" + s.bind + "'");
   }
 }
 
@@ -108,4 +108,4 @@ void Progress::done(const std::string& what, const std::string& status, double s
                seconds, elapsed / static_cast<double>(done_) * static_cast<double>(todo_ - done_));
 }
 
-}  // namespace mpimon::cli
+}  // namespace mpimon::harness

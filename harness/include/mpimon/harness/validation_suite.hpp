@@ -8,7 +8,7 @@
 
 #include "mpimon/ledger.hpp"
 
-namespace mpimon::cli {
+namespace mpimon::harness {
 
 struct ValidationCase {
   std::string name;               ///< e.g. "p2p", "rma.put.fence", "coll.gather"
@@ -74,4 +74,4 @@ struct SuiteOptions {
 /// Runs one case at one process count and monitoring mode.
 CaseResult run_case(const ValidationCase& c, int np, int mode, const SuiteOptions& options);
 
-}  // namespace mpimon::cli
+}  // namespace mpimon::harness

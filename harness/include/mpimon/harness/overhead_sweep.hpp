@@ -8,9 +8,9 @@
 #include <string>
 #include <vector>
 
-#include "launch_pairs.hpp"
+#include "mpimon/harness/launch_pairs.hpp"
 
-namespace mpimon::cli {
+namespace mpimon::harness {
 
 struct Sweep {
   HarnessSettings h;  ///< launcher, MCA settings, monitoring mode, seed, timeout, binding
@@ -34,4 +34,4 @@ void run_sweep(const std::string& name, const Sweep& s);
 /// The directory of this build tree's programs of `subdir` (e.g. "bench").
 std::string default_dir(const char* subdir);
 
-}  // namespace mpimon::cli
+}  // namespace mpimon::harness

@@ -1,4 +1,4 @@
-#include "launch.hpp"
+#include "mpimon/harness/launch.hpp"
 
 #include <fcntl.h>
 #include <poll.h>
@@ -17,7 +17,7 @@
 
 #include "mpimon/error.hpp"
 
-namespace mpimon::cli {
+namespace mpimon::harness {
 
 namespace {
 
@@ -219,4 +219,4 @@ LaunchResult MpiLaunch::run(std::chrono::seconds timeout, const std::string& dir
   return run_process(argv_, environment_, timeout, directory);
 }
 
-}  // namespace mpimon::cli
+}  // namespace mpimon::harness

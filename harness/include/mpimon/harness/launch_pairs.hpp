@@ -11,9 +11,9 @@
 #include <string>
 #include <vector>
 
-#include "launch.hpp"
+#include "mpimon/harness/launch.hpp"
 
-namespace mpimon::cli {
+namespace mpimon::harness {
 
 /// Settings every launch of a sweep shares.
 struct HarnessSettings {
@@ -25,7 +25,7 @@ struct HarnessSettings {
   std::string bind = "auto";  ///< auto, core, none, launcher (leave it to the launcher)
 };
 
-/// Throws a usage error (boost::program_options::error) on an --mca that is not KEY=VALUE, or a
+/// Throws a usage Error on an --mca that is not KEY=VALUE, or a
 /// --bind that is not auto, core, none or launcher.
 void check_harness_settings(const HarnessSettings& s);
 
@@ -68,4 +68,4 @@ class Progress {
   std::chrono::steady_clock::time_point start_ = std::chrono::steady_clock::now();
 };
 
-}  // namespace mpimon::cli
+}  // namespace mpimon::harness

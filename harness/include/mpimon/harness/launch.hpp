@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-namespace mpimon::cli {
+namespace mpimon::harness {
 
 struct LaunchResult {
   int exit_code = -1;      ///< the child's exit status, or 128 + signal
@@ -60,4 +60,4 @@ class MpiLaunch {
   bool open_mpi_;
 };
 
-}  // namespace mpimon::cli
+}  // namespace mpimon::harness

@@ -1,4 +1,4 @@
-#include "validation_suite.hpp"
+#include "mpimon/harness/validation_suite.hpp"
 
 #include <chrono>
 #include <algorithm>
@@ -7,11 +7,11 @@
 #include <regex>
 #include <sstream>
 
-#include "launch.hpp"
+#include "mpimon/harness/launch.hpp"
 #include "mpimon/error.hpp"
 #include "mpimon/merge.hpp"
 
-namespace mpimon::cli {
+namespace mpimon::harness {
 
 namespace fs = std::filesystem;
 
@@ -426,4 +426,4 @@ CaseResult run_case(const ValidationCase& c, int np, int mode, const SuiteOption
   return result;
 }
 
-}  // namespace mpimon::cli
+}  // namespace mpimon::harness

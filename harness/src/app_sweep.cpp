@@ -1,0 +1,209 @@
+#include "mpimon/harness/app_sweep.hpp"
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <filesystem>
+#include <random>
+
+#include "mpimon/error.hpp"
+#include "mpimon/merge.hpp"
+#include "mpimon/version.hpp"
+
+namespace mpimon::harness {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+const char* const kWorkloads[] = {"stencil", "cg", "lu", "bt"};
+
+// The merged dumps of one "on" launch: totals per class, or why there are none.
+std::string read_dumps(const fs::path& dir, std::uint32_t np, AppLaunchRecord& record) {
+  std::vector<std::string> files;
+  for (const auto& e : fs::directory_iterator(dir / "prof")) {
+    if (e.path().extension() == ".prof") files.push_back(e.path().string());
+  }
+  if (files.empty()) {
+    return "monitoring did not run: no dump written (not an MPI program, or monitoring disabled: an --mca pml "
+           "list without 'monitoring' disables it silently, use ob1,monitoring)";
+  }
+  MergeOptions options;
+  options.generator = std::string("mpimon ") + kVersion;
+  auto dumps = merge_prof_files(files, (dir / "merged.h5").string(), options);
+  if (dumps.size() != 1 || dumps[0].ranks_present != np) {
+    return "dumps of " + std::to_string(files.size()) + " rank files, expected one dump of " + std::to_string(np);
+  }
+  TrafficTotals t;
+  for (std::size_t i = 0; i < kTrafficClassCount; ++i) {
+    t.messages[i] = dumps[0].totals[i].messages;
+    t.bytes[i] = dumps[0].totals[i].bytes;
+  }
+  record.traffic = t;
+  return "ok";
+}
+
+AppLaunchRecord run_launch(const AppSweep& s, const App& app, const AppLaunchKey& key, std::uint32_t position) {
+  const fs::path dir = fresh_launch_directory("app");
+  AppLaunchRecord record;
+  record.key = key;
+  record.position = position;
+  record.time_source = app.workload ? "workload" : "wall";
+  MpiLaunch l(s.h.launcher, key.np);
+  bind_processes(l, key.np, s.h.bind);
+  if (key.arm == "on") {
+    monitoring_on(l, s.h.monitoring_mode, (dir / "prof" / "run").string());
+  } else {
+    monitoring_off(l, s.h.mca);
+  }
+  user_mca(l, s.h.mca);
+  l.program(app.argv[0], {app.argv.begin() + 1, app.argv.end()});
+  record.command = l.text();
+  const auto start = std::chrono::steady_clock::now();
+  LaunchResult r = l.run(std::chrono::seconds(s.h.timeout), s.workdir);
+  record.wall_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  record.seconds = record.wall_seconds;
+  record.status = failure_status(r, s.h.timeout);
+  try {
+    if (record.status.empty() && app.workload) {
+      auto report = find_workload_report(r.output, app.label + " np " + std::to_string(key.np));
+      if (!report) {
+        record.status = "no 'mpimon-workload:' line in the output (not the built-in workload program?)";
+      } else {
+        record.report = report->json;
+        record.seconds = report->seconds;
+        record.comm_share = report->comm_share;
+        if (!report->passed) record.status = "the workload's check failed: " + report->json;
+      }
+    }
+    if (record.status.empty()) record.status = key.arm == "on" ? read_dumps(dir, key.np, record) : "ok";
+  } catch (const Error& e) {
+    record.status = std::string("unreadable output: ") + e.what();
+  }
+  fs::remove_all(dir);
+  return record;
+}
+
+}  // namespace
+
+bool is_square(std::uint32_t n) {
+  std::uint32_t r = 0;
+  while ((r + 1) * (r + 1) <= n) ++r;
+  return r * r == n;
+}
+
+std::string default_workload_program() {
+  const fs::path build = fs::path(MPIMON_DEFAULT_PROGRAMS_DIR).parent_path();
+  for (const char* dir : {"bench", "validation", "bench/workloads"}) {
+    if (fs::exists(build / dir / "mpimon-workload")) return (build / dir / "mpimon-workload").string();
+  }
+  return "mpimon-workload";  // looked up in PATH
+}
+
+// The built-in workloads the options name: one per workload and class, and for the stencil one per
+// value of --compute-sweep.
+std::vector<App> workload_apps(const std::string& program, const std::vector<std::string>& workloads,
+                               const std::vector<std::string>& classes, const std::vector<std::string>& common,
+                               const std::vector<std::string>& stencil, const std::vector<std::string>& computes) {
+  std::vector<App> apps;
+  for (const auto& w : workloads) {
+    if (std::find(std::begin(kWorkloads), std::end(kWorkloads), w) == std::end(kWorkloads)) {
+      throw Error(Error::Kind::usage, "--workload takes stencil, cg, lu and bt, not '" + w + "'");
+    }
+    for (const auto& c : classes) {
+      std::vector<std::string> argv{program, "--workload", w, "--class", c};
+      argv.insert(argv.end(), common.begin(), common.end());
+      const std::string label = w + "." + c;
+      if (w != "stencil") {
+        apps.push_back({label, argv, true, w == "bt"});
+        continue;
+      }
+      argv.insert(argv.end(), stencil.begin(), stencil.end());
+      if (computes.empty()) apps.push_back({label, argv, true});
+      for (const auto& f : computes) {
+        auto with = argv;
+        with.insert(with.end(), {"--compute", f});
+        apps.push_back({label + ".compute=" + f, with, true});
+      }
+    }
+  }
+  return apps;
+}
+
+std::map<std::string, std::string> configuration_of(const AppSweep& s) {
+  std::vector<std::string> nps, labels, lines;
+  for (auto n : s.nps) nps.push_back(std::to_string(n));
+  for (const auto& a : s.apps) {
+    labels.push_back(a.label);
+    lines.push_back(a.label + ": " + join(a.argv, " "));
+  }
+  auto config = harness_configuration(s.h);
+  config.merge(std::map<std::string, std::string>{
+      {"apps", join(labels)},
+      {"programs", join(lines, "\n")},
+      {"np", join(nps)},
+      {"pairs", std::to_string(s.pairs)},
+      {"arms", "off,on"},
+      {"workdir", s.workdir.empty() ? fs::current_path().string() : s.workdir},
+      {"time_source",
+       "workload: the timed loop's wall time the built-in workload reports ('seconds' of its "
+       "mpimon-workload line); wall: the wall time of the whole launch measured by the harness, "
+       "mpirun start-up and MPI_Init/MPI_Finalize included"},
+      {"messages",
+       "point-to-point messages of the merged dumps of each on launch (pml_monitoring_enable_output 3): "
+       "external (the application's own) + internal (collectives decomposed into point-to-point; told "
+       "apart with monitoring mode 2, counted as external with mode 1); per process = total / np; per "
+       "second = total / mean on time, as RR-9038's Table 1"},
+      {"summary_statistic",
+       "one time per launch; pairs analysed with a paired t-test (95 % CI) and Wilcoxon signed-rank; "
+       "Table 1 times are means over pairs (medians also recorded)"}});
+  return config;
+}
+
+
+std::vector<Planned> plan(const AppSweep& s) {
+  std::vector<Planned> out;
+  std::mt19937_64 rng(s.h.seed);
+  for (const auto& app : s.apps) {
+    for (auto np : s.nps) {
+      if (app.square_np && !is_square(np)) continue;
+      for (std::uint32_t pair = 1; pair <= s.pairs; ++pair) {
+        auto order = arm_order({"off", "on"}, rng);
+        for (std::uint32_t pos = 0; pos < order.size(); ++pos) out.push_back({&app, {app.label, np, pair, order[pos]}, pos});
+      }
+    }
+  }
+  return out;
+}
+
+std::optional<Failure> run_sweep(const AppSweep& s, AppResults& results, const std::string& name) {
+  auto done = results.completed();
+  auto launches = plan(s);
+  for (const auto& app : s.apps) {
+    for (auto np : s.nps) {
+      if (app.square_np && !is_square(np)) {
+        std::fprintf(stderr, "%s: %s needs a square number of processes: np %u left out\n", name.c_str(),
+                     app.label.c_str(), np);
+      }
+    }
+  }
+
+  std::size_t todo = 0;
+  for (const auto& p : launches) todo += done.count(p.key) ? 0 : 1;
+  std::fprintf(stderr, "%s: %zu launches planned, %zu already in %s\n", name.c_str(), launches.size(),
+               launches.size() - todo, s.output.c_str());
+  Progress progress(todo);
+  for (const auto& p : launches) {
+    if (done.count(p.key)) continue;
+    AppLaunchRecord r = run_launch(s, *p.app, p.key, p.position);
+    results.append(r);
+    const std::string what =
+        p.key.app + " np " + std::to_string(p.key.np) + " pair " + std::to_string(p.key.pair) + " " + p.key.arm;
+    progress.done(what + (p.key.arm == "on" ? " " : ""), r.status == "ok" ? "ok" : "FAILED", r.seconds);
+    if (r.status != "ok") return Failure{what, r.status};
+  }
+  return std::nullopt;
+}
+
+
+}  // namespace mpimon::harness

@@ -1,0 +1,166 @@
+// The launch loop of `mpimon bench overhead` (and the gate's timing measure): pairs of launches
+// of mpimon-overhead-bench, every launch appended to the results file as it ends.
+
+#include "mpimon/harness/overhead_sweep.hpp"
+
+#include <chrono>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <random>
+
+#include "mpimon/error.hpp"
+#include "mpimon/overhead.hpp"
+
+namespace mpimon::harness {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+std::string read_file(const std::string& path) {
+  std::ifstream in(path);
+  return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+}
+
+}  // namespace
+
+std::map<std::string, std::string> configuration_of(const Sweep& s) {
+  std::vector<std::string> nps;
+  for (auto n : s.nps) nps.push_back(std::to_string(n));
+  auto config = harness_configuration(s.h);
+  config.merge(std::map<std::string, std::string>{
+          {"ops", s.ops},
+          {"sizes", s.sizes},
+          {"np", join(nps)},
+          {"pairs", std::to_string(s.pairs)},
+          {"arms", join(s.arms)},
+          {"transports", join(s.transports)},
+          {"transport_note", "tcp = --mca btl tcp,self over loopback, a stand-in for a distributed-memory network"},
+          {"iterations", std::to_string(s.iterations)},
+          {"warmup", std::to_string(s.warmup)},
+          {"program", s.program},
+          {"calibration_delay_ns", std::to_string(s.calibrate_ns)},
+          {"summary_statistic", "per launch and benchmark: interquartile mean over iterations of the per-iteration "
+                                "maximum over ranks; pairs analysed with a paired t-test and Wilcoxon signed-rank"}});
+  return config;
+}
+
+namespace {
+
+// The command line of one launch, and where it leaves its outputs.
+MpiLaunch launch_command(const Sweep& s, const LaunchKey& key, const fs::path& dir) {
+  MpiLaunch l(s.h.launcher, key.np);
+  bind_processes(l, key.np, s.h.bind);
+  if (key.transport == "tcp") l.mca("btl", "tcp,self");
+  if (key.arm == "on" || key.arm == "mpit_off") {
+    monitoring_on(l, s.h.monitoring_mode, key.arm == "on" ? (dir / "prof" / "run").string() : "");
+  } else {
+    monitoring_off(l, s.h.mca);
+  }
+  if (s.calibrate_ns > 0) {
+    // Calibration: both arms load the delay library, so its wrapper costs the same in both and
+    // the difference is the injected delay alone. (-x is Open MPI's way to export to the ranks.)
+    const std::uint64_t ns = key.arm == "off" ? 0 : s.calibrate_ns;
+    l.option({"-x", "LD_PRELOAD=" + s.delay_library, "-x", "MPIMON_DELAY_NS=" + std::to_string(ns), "-x",
+              "MPIMON_DELAY_REPORT=" + (dir / "delay").string()});
+  }
+  for (const auto& kv : s.environment) l.option({"-x", kv});
+  if (key.arm == "on" || key.arm == "mpit_off") {
+    for (const auto& kv : s.on_environment) l.option({"-x", kv});
+  }
+  user_mca(l, s.h.mca);
+  std::vector<std::string> args{"--ops", s.ops, "--sizes", s.sizes, "--iterations", std::to_string(s.iterations),
+                                "--warmup", std::to_string(s.warmup),
+                                // the same seed for both arms of a pair: the same order of configurations
+                                "--seed", std::to_string(s.h.seed * 1000003u + key.pair), "--samples",
+                                (dir / "samples.txt").string(), "--benchmark_out=" + (dir / "bench.json").string(),
+                                "--benchmark_out_format=json"};
+  if (key.arm == "mpit_off") args.push_back("--mpit-off");
+  return l.program(s.program, args);
+}
+
+// The delay library's own timing of its spins, over all ranks (files PREFIX.RANK: "spins total_ns").
+double spin_mean(const std::string& prefix, std::uint32_t np) {
+  long long spins = 0, total = 0;
+  for (std::uint32_t r = 0; r < np; ++r) {
+    std::ifstream in(prefix + "." + std::to_string(r));
+    long long n = 0, ns = 0;
+    if (!(in >> n >> ns)) raise_error(Error::Kind::input, prefix + "." + std::to_string(r), "no delay report");
+    spins += n;
+    total += ns;
+  }
+  if (spins == 0) raise_error(Error::Kind::input, prefix, "the delay library made no delay");
+  return static_cast<double>(total) / static_cast<double>(spins);
+}
+
+LaunchRecord run_launch(const Sweep& s, const LaunchKey& key, std::uint32_t position) {
+  fs::path dir = fresh_launch_directory("bench");
+  LaunchRecord record;
+  record.key = key;
+  record.position = position;
+  record.status = "ok";
+  MpiLaunch launch = launch_command(s, key, dir);
+  record.command = launch.text();
+  const auto start = std::chrono::steady_clock::now();
+  LaunchResult r = launch.run(std::chrono::seconds(s.h.timeout));
+  record.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  if (std::string failed = failure_status(r, s.h.timeout); !failed.empty()) {
+    record.status = failed;
+  } else if (key.arm == "on" && !fs::exists(dir / "prof" / "run.0.prof")) {
+    record.status = "monitoring did not run: no dump written";
+  } else {
+    try {
+      record.benchmarks = read_bench_samples((dir / "samples.txt").string());
+      record.benchmark_json = read_file((dir / "bench.json").string());
+      if (s.calibrate_ns > 0) record.spin_mean_ns = spin_mean((dir / "delay").string(), key.np);
+    } catch (const Error& e) {
+      record.status = std::string("unreadable output: ") + e.what();
+    }
+  }
+  fs::remove_all(dir);
+  return record;
+}
+
+}  // namespace
+
+std::string default_dir(const char* subdir) {
+  return (fs::path(MPIMON_DEFAULT_PROGRAMS_DIR).parent_path() / subdir).string();
+}
+
+void run_sweep(const std::string& name, const Sweep& s) {
+  if (fs::exists(s.output) && !s.resume) {
+    raise_error(Error::Kind::input, s.output, "exists: use --resume to continue it, or another -o");
+  }
+  if (!fs::exists(s.output)) OverheadResults::create(s.output, configuration_of(s));
+  OverheadResults results(s.output);
+  auto done = results.completed();
+
+  // Every launch of the sweep, arms shuffled within each pair from the seed.
+  std::vector<std::pair<LaunchKey, std::uint32_t>> plan;
+  std::mt19937_64 rng(s.h.seed);
+  for (const auto& t : s.transports) {
+    for (auto np : s.nps) {
+      for (std::uint32_t pair = 1; pair <= s.pairs; ++pair) {
+        std::vector<std::string> order = arm_order(s.arms, rng);
+        for (std::uint32_t pos = 0; pos < order.size(); ++pos) plan.push_back({{t, np, pair, order[pos]}, pos});
+      }
+    }
+  }
+  std::size_t todo = 0;
+  for (const auto& [key, pos] : plan) todo += done.count(key) ? 0 : 1;
+  std::fprintf(stderr, "%s: %zu launches planned, %zu already in %s\n", name.c_str(), plan.size(),
+               plan.size() - todo, s.output.c_str());
+  Progress progress(todo);
+  for (const auto& [key, pos] : plan) {
+    if (done.count(key)) continue;
+    LaunchRecord r = run_launch(s, key, pos);
+    results.append(r);
+    char what[160];
+    std::snprintf(what, sizeof what, "%s np %u pair %u %-8s", key.transport.c_str(), key.np, key.pair,
+                  key.arm.c_str());
+    progress.done(what, r.status, r.seconds);
+  }
+}
+
+}  // namespace mpimon::harness
