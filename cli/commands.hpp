@@ -31,8 +31,6 @@ int stats_command(const std::string& name, const std::vector<std::string>& args)
 int model_command(const std::string& name, const std::vector<std::string>& args);
 /// `mpimon plot collective ...`: heatmaps of that traffic and of the PMPI-level view of the call.
 int plot_command(const std::string& name, const std::vector<std::string>& args);
-/// `mpimon plot RESULTS.h5`: the overhead figures (docs/plots.md).
-int plot_results_command(const std::string& name, const std::vector<std::string>& args);
 /// `mpimon validate collective ...` (args after "collective"): the model against Open MPI.
 int validate_collective_command(const std::string& name, const std::vector<std::string>& args);
 /// `mpimon validate`: `collective` goes to validate_collective_command, the rest to validate_command.

@@ -1,108 +1,28 @@
-// `mpimon model collective`: prints the point-to-point traffic a forced coll/tuned algorithm
-// makes, as Open MPI's monitoring records it; `mpimon plot collective` draws it next to the
-// PMPI-level view of the same call (docs/collectives.md).
+// `mpimon plot RESULTS.h5 [-o DIR]`: the overhead and application figures (docs/plots.md), drawn
+// by analysis/scripts/plot_overhead.py; `mpimon plot collective`: a forced collective's pattern
+// next to its PMPI-level view (docs/collectives.md). Both with Debian's matplotlib.
 
 #include <unistd.h>
 
-#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
-#include <map>
-#include <sstream>
 
 #include "cli_support.hpp"
 #include "commands.hpp"
 #include "mpimon/harness/launch.hpp"
+#include "mpimon/apps.hpp"
 #include "mpimon/error.hpp"
 #include "mpimon/matrix_file.hpp"
+#include "mpimon/overhead.hpp"
 
 namespace mpimon::cli {
 
 using namespace mpimon::harness;
 
-void add_collective_options(po::options_description& options, CollectiveOptions& v) {
-  options.add_options()("op", po::value(&v.op)->required(),
-                        "operation: bcast, reduce, allreduce, alltoall, allgather, gather, scatter, barrier")(
-      "algorithm", po::value(&v.algorithm)->required(),
-      "coll_tuned_<op>_algorithm: Open MPI's name or number (see --list)")(
-      "np", po::value(&v.np)->required(), "number of processes (MPI_COMM_WORLD)")(
-      "root", po::value(&v.root)->default_value(0), "root of bcast, reduce, gather, scatter")(
-      "count", po::value(&v.count), "element count passed to the call (per rank for alltoall, allgather, gather, "
-                                    "scatter); required except for barrier")(
-      "type-size", po::value(&v.type_size)->default_value(1), "bytes per element (MPI_Type_size)")(
-      "segsize", po::value(&v.segsize)->default_value(0), "coll_tuned_<op>_algorithm_segmentsize in bytes, 0: none")(
-      "tree-fanout", po::value(&v.tree_fanout)->default_value(4), "coll_tuned_<op>_algorithm_tree_fanout")(
-      "chain-fanout", po::value(&v.chain_fanout)->default_value(4), "coll_tuned_<op>_algorithm_chain_fanout")(
-      "radix", po::value(&v.radix)->default_value(4), "coll_tuned_bcast_algorithm_knomial_radix")(
-      "mode", po::value(&v.mode)->default_value(2), "pml_monitoring_enable: 2 separates I from E, 1 puts all in E")(
-      "ideal-monitoring", po::bool_switch(&v.ideal_monitoring),
-      "predict what a monitoring without the persistent-collective defect would record (docs/defects.md)");
-}
-
-CollectiveSpec collective_spec(const CollectiveOptions& v, const po::variables_map& vm) {
-  try {
-    CollectiveSpec spec;
-    spec.op = parse_op(v.op);
-    spec.algorithm = parse_algorithm(spec.op, v.algorithm);
-    if (!vm.count("count") && spec.op != CollectiveOp::barrier) throw po::error("the option '--count' is required");
-    spec.nprocs = v.np;
-    spec.root = v.root;
-    spec.count = vm.count("count") ? v.count : 0;
-    spec.type_size = v.type_size;
-    spec.segment_size = v.segsize;
-    spec.tree_fanout = v.tree_fanout;
-    spec.chain_fanout = v.chain_fanout;
-    spec.knomial_radix = v.radix;
-    spec.monitoring_mode = v.mode;
-    spec.ideal_monitoring = v.ideal_monitoring;
-    if (!has_root(spec.op) && vm.count("root") && !vm["root"].defaulted() && v.root != 0) {
-      throw po::error("--root applies to bcast, reduce, gather and scatter only");
-    }
-    check_spec(spec);
-    return spec;
-  } catch (const Error& e) {
-    throw po::error(e.what());  // a bad option value: a usage error
-  }
-}
-
 namespace {
-
-void print_algorithms() {
-  std::printf("%-10s %3s  %-24s %s\n", "op", "n", "algorithm", "modelled");
-  for (CollectiveOp op : kAllCollectiveOps) {
-    for (const auto& a : collective_algorithms(op)) {
-      std::printf("%-10s %3d  %-24s %s\n", std::string(op_name(op)).c_str(), a.number, std::string(a.name).c_str(),
-                  a.modelled ? "yes" : "no");
-    }
-  }
-}
-
-int model_collective(const std::string& name, const std::vector<std::string>& args) {
-  Command cmd{name, "--op OP --algorithm ALG --np N [--root R] --count C [--type-size T] [--segsize S] ...",
-              "Prints the point-to-point messages Open MPI's coll/tuned algorithm ALG makes for one call on\n"
-              "MPI_COMM_WORLD, forced with coll_tuned_use_dynamic_rules 1 and coll_tuned_<op>_algorithm ALG,\n"
-              "as its monitoring records them: one line per directed pair with traffic,\n"
-              "CLASS<TAB>SRC<TAB>DST<TAB>BYTES<TAB>COUNT, CLASS being E or I, sorted by class, source,\n"
-              "destination. Written from Open MPI 4.1's algorithms (docs/collectives.md); 'mpimon validate\n"
-              "collective' with the same options checks it against Open MPI."};
-  return run_command(cmd, [&] {
-    po::options_description options("Options");
-    CollectiveOptions values;
-    add_collective_options(options, values);
-    options.add_options()("list", "list Open MPI's algorithms and whether the model covers them, and exit");
-    po::variables_map vm;
-    if (std::find(args.begin(), args.end(), "--list") != args.end()) {
-      print_algorithms();
-      return kExitOk;
-    }
-    if (!parse_options(cmd, args, options, {}, vm)) return kExitOk;
-    std::cout << format_traffic(predict_collective(collective_spec(values, vm)));
-    return kExitOk;
-  });
-}
 
 /// "MPI_Bcast" for bcast, and so on.
 std::string mpi_name(CollectiveOp op) {
@@ -209,6 +129,46 @@ int plot_collective(const std::string& name, const std::vector<std::string>& arg
   });
 }
 
+std::string overhead_script() {
+  if (const char* env = std::getenv("MPIMON_PLOT_OVERHEAD_SCRIPT")) return env;
+  return std::string(MPIMON_SOURCE_DIR) + "/analysis/scripts/plot_overhead.py";
+}
+
+
+int plot_results(const std::string& name, const std::vector<std::string>& args) {
+  Command cmd{name, "RESULTS.h5 [-o DIR]",
+              "Draws the figures of an overhead results file (mpimon bench overhead): the Fig. 1 heatmaps\n"
+              "of the relative overhead per operation over message size and process count, and the Fig. 2\n"
+              "difference per call and per process with its 95 % CI, as PNG and SVG (docs/plots.md); of an\n"
+              "application results file (mpimon bench app): Fig. 3, the stencil's overhead against its\n"
+              "communication share, median and quartiles per share bin.\n"
+              "For the pattern of a forced collective: " + name + " collective --help."};
+  return run_command(cmd, [&] {
+    po::options_description options("Options");
+    std::string input, dir;
+    options.add_options()("output,o", po::value(&dir)->default_value("figures"), "output directory")(
+        "input", po::value(&input)->required(), "overhead or application results file");
+    po::positional_options_description positional;
+    positional.add("input", 1);
+    po::variables_map vm;
+    if (!parse_options(cmd, args, options, positional, vm)) return kExitOk;
+    const std::string format = hdf5_format_of(input);
+    if (format != kOverheadFormat && format != kAppsFormat) {
+      raise_error(Error::Kind::input, input,
+                  "not an overhead or application results file (made by mpimon bench overhead or app)");
+    }
+    const std::string python = access("/usr/bin/python3", X_OK) == 0 ? "/usr/bin/python3" : "python3";
+    LaunchResult r = run_process({python, overhead_script(), input, dir}, {}, std::chrono::seconds(600));
+    std::cout << r.output;
+    if (r.exit_code != 0) {
+      raise_error(Error::Kind::system, overhead_script(),
+                  "plotting failed (exit code " + std::to_string(r.exit_code) +
+                      "); it needs Debian's python3-matplotlib and python3-h5py (ci/install-deps.sh)");
+    }
+    return kExitOk;
+  });
+}
+
 }  // namespace
 
 int plot_command(const std::string& name, const std::vector<std::string>& args) {
@@ -220,18 +180,7 @@ int plot_command(const std::string& name, const std::vector<std::string>& args) 
     return args.empty() ? kExitUsage : kExitOk;
   }
   if (args[0] == "collective") return plot_collective(name + " collective", {args.begin() + 1, args.end()});
-  return plot_results_command(name, args);
-}
-
-int model_command(const std::string& name, const std::vector<std::string>& args) {
-  const std::string usage = "Usage: " + name + " collective [options]  ('" + name + " collective --help' for more)\n";
-  if (args.empty() || args[0] == "--help" || args[0] == "-h") {
-    std::cout << usage << "  collective   point-to-point traffic of a forced coll/tuned collective algorithm\n";
-    return args.empty() ? kExitUsage : kExitOk;
-  }
-  if (args[0] == "collective") return model_collective(name + " collective", {args.begin() + 1, args.end()});
-  std::cerr << name << ": error: unknown model '" << args[0] << "'\n" << usage;
-  return kExitUsage;
+  return plot_results(name, args);
 }
 
 }  // namespace mpimon::cli
