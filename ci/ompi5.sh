@@ -108,10 +108,10 @@ check_host() {
     fi
     mirror=$(host_mirror)
     [ -n "$mirror" ] || skip "no Debian mirror in /etc/apt (set MPIMON_DEBIAN_MIRROR)"
-    # -f: fail on HTTP errors; only the Release file, a few kB.
+    # Only the Release file, a few kB. apt-helper is not on root's PATH: called by its full path.
     local probe
     probe=$(mktemp)
-    if ! timeout 30 apt-helper download-file "$mirror/dists/$suite/Release" "$probe" >/dev/null 2>&1; then
+    if ! timeout 30 /usr/lib/apt/apt-helper download-file "$mirror/dists/$suite/Release" "$probe" >/dev/null 2>&1; then
       rm -f "$probe"
       skip "Debian 13's archive is not reachable at $mirror/dists/$suite/"
     fi
@@ -286,6 +286,7 @@ prepare() {
   mkdir -p "$out"
   rm -f "$out/skipped.txt"
   check_host
+  mkdir -p "$(dirname "$chroot_dir")"  # the lock lives beside the root, which may not exist yet
   exec 9>"$chroot_dir.lock"
   flock 9  # one preparation at a time on this machine
   mirror=${mirror:-$(host_mirror)}
