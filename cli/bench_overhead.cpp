@@ -53,7 +53,9 @@ void print_calibration(const std::vector<OverheadCell>& cells,
 }
 
 
-int overhead(const std::string& name, const std::vector<std::string>& args) {
+}  // namespace
+
+int bench_overhead_command(const std::string& name, const std::vector<std::string>& args) {
   Command cmd{name,
               "[--ops send,bcast,alltoall,put,get] [--sizes LIST|paper|quick] [--np LIST] [--pairs R]\n"
               "       [--launcher CMD] [--mca KEY=VALUE]... [-o RESULTS.h5] [--resume]",
@@ -121,20 +123,6 @@ int overhead(const std::string& name, const std::vector<std::string>& args) {
     std::printf("results: %s\n", s.output.c_str());
     return kExitOk;
   });
-}
-
-}  // namespace
-
-int bench_command(const std::string& name, const std::vector<std::string>& args) {
-  if (args.empty() || args[0] == "--help" || args[0] == "-h") {
-    std::cout << "Usage: " << name << " overhead [options]   ('" << name << " overhead --help' for more)\n"
-              << "       " << name << " app [options] [-- COMMAND ARGS...]   ('" << name << " app --help' for more)\n";
-    return args.empty() ? kExitUsage : kExitOk;
-  }
-  if (args[0] == "overhead") return overhead(name + " overhead", {args.begin() + 1, args.end()});
-  if (args[0] == "app") return bench_app_command(name + " app", {args.begin() + 1, args.end()});
-  std::cerr << name << ": error: unknown benchmark '" << args[0] << "' (available: overhead, app)\n";
-  return kExitUsage;
 }
 
 }  // namespace mpimon::cli

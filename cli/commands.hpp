@@ -1,5 +1,5 @@
 #pragma once
-// The mpimon subcommands. Each takes the arguments after its own name and returns an exit code.
+// The mpimon commands, one file each (named after the command).
 
 #include <boost/program_options.hpp>
 
@@ -11,30 +11,32 @@
 
 namespace mpimon::cli {
 
-/// `name` is how the command was invoked ("mpimon-merge" or "mpimon merge"), for messages.
+/// Every command takes how it was invoked (`name`: "mpimon-merge", "mpimon bench app"), for its
+/// messages, and the arguments after its name; it returns the exit code (cli_support.hpp).
+/// mpimon.cpp's table maps command lines onto them.
 int merge_command(const std::string& name, const std::vector<std::string>& args);
-int export_command(const std::string& name, const std::vector<std::string>& args);
 int show_command(const std::string& name, const std::vector<std::string>& args);
+int export_treematch_command(const std::string& name, const std::vector<std::string>& args);
+int export_mat_command(const std::string& name, const std::vector<std::string>& args);
+/// `mpimon validate`: the ledger-checked suite (docs/validation.md).
 int validate_command(const std::string& name, const std::vector<std::string>& args);
+/// `mpimon validate collective`: the collective model against Open MPI (docs/collectives.md).
+int validate_collective_command(const std::string& name, const std::vector<std::string>& args);
 int pvars_command(const std::string& name, const std::vector<std::string>& args);
-/// `mpimon bench overhead ...` (docs/overhead.md).
-int bench_command(const std::string& name, const std::vector<std::string>& args);
+/// `mpimon bench overhead` (docs/overhead.md).
+int bench_overhead_command(const std::string& name, const std::vector<std::string>& args);
+/// `mpimon bench app`: application overhead, RR-9038's Table 1 (docs/apps.md).
+int bench_app_command(const std::string& name, const std::vector<std::string>& args);
 /// `mpimon gate`: the overhead regression gate for CI (docs/gate.md).
 int gate_command(const std::string& name, const std::vector<std::string>& args);
-/// `mpimon bench app ...`: application overhead, RR-9038's Table 1 (docs/apps.md).
-int bench_app_command(const std::string& name, const std::vector<std::string>& args);
 /// `mpimon stats paired FILE.csv`: paired t-test and Wilcoxon test (docs/statistics.md).
-int stats_command(const std::string& name, const std::vector<std::string>& args);
-
-// Collective decomposition (docs/collectives.md).
-/// `mpimon model collective ...`: the point-to-point traffic a forced coll/tuned algorithm makes.
-int model_command(const std::string& name, const std::vector<std::string>& args);
-/// `mpimon plot collective ...`: heatmaps of that traffic and of the PMPI-level view of the call.
-int plot_command(const std::string& name, const std::vector<std::string>& args);
-/// `mpimon validate collective ...` (args after "collective"): the model against Open MPI.
-int validate_collective_command(const std::string& name, const std::vector<std::string>& args);
-/// `mpimon validate`: `collective` goes to validate_collective_command, the rest to validate_command.
-int validate_dispatch(const std::string& name, const std::vector<std::string>& args);
+int stats_paired_command(const std::string& name, const std::vector<std::string>& args);
+/// `mpimon model collective`: the point-to-point traffic a forced coll/tuned algorithm makes.
+int model_collective_command(const std::string& name, const std::vector<std::string>& args);
+/// `mpimon plot RESULTS.h5`: the overhead and application figures (docs/plots.md).
+int plot_results_command(const std::string& name, const std::vector<std::string>& args);
+/// `mpimon plot collective`: heatmaps of a forced collective and of its PMPI-level view.
+int plot_collective_command(const std::string& name, const std::vector<std::string>& args);
 
 /// The options describing one collective call, shared by `model collective` and `validate collective`.
 struct CollectiveOptions {

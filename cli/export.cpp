@@ -26,7 +26,9 @@ Metric parse_metric(const std::string& text) {
   throw po::error("--metric must be bytes or count, not '" + text + "'");
 }
 
-int treematch(const std::string& name, const std::vector<std::string>& args) {
+}  // namespace
+
+int export_treematch_command(const std::string& name, const std::vector<std::string>& args) {
   Command cmd{name, "FILE.h5 [--dump NAME] [--classes LIST] [--metric bytes|count] [-o OUT.mat]",
               "Writes the symmetric affinity matrix TreeMatch reads: N lines of N integers, entry (i, j) being\n"
               "the traffic from i to j plus the traffic from j to i, diagonal 0 (docs/exports.md)."};
@@ -56,7 +58,7 @@ int treematch(const std::string& name, const std::vector<std::string>& args) {
   });
 }
 
-int mat(const std::string& name, const std::vector<std::string>& args) {
+int export_mat_command(const std::string& name, const std::vector<std::string>& args) {
   Command cmd{name, "FILE.h5 --compat profile2mat [--dump NAME] [-o DIR]",
               "Writes the .mat files Open MPI's profile2mat writes for DIR/DUMP.prof (the concatenated\n"
               "per-rank files of a dump), byte for byte: DUMP_{size,msg,avg}_{all,external,internal,osc,coll}.mat.\n"
@@ -81,23 +83,6 @@ int mat(const std::string& name, const std::vector<std::string>& args) {
     }
     return kExitOk;
   });
-}
-
-}  // namespace
-
-int export_command(const std::string& name, const std::vector<std::string>& args) {
-  const std::string usage = "Usage: " + name + " treematch|mat [options] FILE.h5  ('" + name + " FORMAT --help' for more)\n";
-  if (args.empty() || args[0] == "--help" || args[0] == "-h") {
-    std::cout << usage
-              << "  treematch   symmetric affinity matrix for TreeMatch\n"
-                 "  mat         the .mat files of Open MPI's profile2mat (--compat profile2mat)\n";
-    return args.empty() ? kExitUsage : kExitOk;
-  }
-  std::vector<std::string> rest(args.begin() + 1, args.end());
-  if (args[0] == "treematch") return treematch(name + " treematch", rest);
-  if (args[0] == "mat") return mat(name + " mat", rest);
-  std::cerr << name << ": error: unknown export format '" << args[0] << "'\n" << usage;
-  return kExitUsage;
 }
 
 }  // namespace mpimon::cli

@@ -80,7 +80,9 @@ void print_algorithms() {
   }
 }
 
-int model_collective(const std::string& name, const std::vector<std::string>& args) {
+}  // namespace
+
+int model_collective_command(const std::string& name, const std::vector<std::string>& args) {
   Command cmd{name, "--op OP --algorithm ALG --np N [--root R] --count C [--type-size T] [--segsize S] ...",
               "Prints the point-to-point messages Open MPI's coll/tuned algorithm ALG makes for one call on\n"
               "MPI_COMM_WORLD, forced with coll_tuned_use_dynamic_rules 1 and coll_tuned_<op>_algorithm ALG,\n"
@@ -102,19 +104,6 @@ int model_collective(const std::string& name, const std::vector<std::string>& ar
     std::cout << format_traffic(predict_collective(collective_spec(values, vm)));
     return kExitOk;
   });
-}
-
-}  // namespace
-
-int model_command(const std::string& name, const std::vector<std::string>& args) {
-  const std::string usage = "Usage: " + name + " collective [options]  ('" + name + " collective --help' for more)\n";
-  if (args.empty() || args[0] == "--help" || args[0] == "-h") {
-    std::cout << usage << "  collective   point-to-point traffic of a forced coll/tuned collective algorithm\n";
-    return args.empty() ? kExitUsage : kExitOk;
-  }
-  if (args[0] == "collective") return model_collective(name + " collective", {args.begin() + 1, args.end()});
-  std::cerr << name << ": error: unknown model '" << args[0] << "'\n" << usage;
-  return kExitUsage;
 }
 
 }  // namespace mpimon::cli

@@ -1,8 +1,10 @@
-// mpimon: the suite's command-line front-end. Each subcommand is a thin layer over the analysis
-// library; see docs/cli.md.
+// mpimon: the suite's command-line front-end. One table maps command lines ("bench app") onto the
+// commands; each is a thin layer over the harness and analysis libraries (docs/cli.md).
 
+#include <iomanip>
 #include <iostream>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "cli_support.hpp"
@@ -11,29 +13,76 @@
 
 namespace {
 
-struct Subcommand {
-  const char* name;
-  int (*run)(const std::string&, const std::vector<std::string>&);
-  const char* summary;
+using Run = int (*)(const std::string&, const std::vector<std::string>&);
+
+struct Entry {
+  std::string_view path;  ///< "show", or a group and its sub-command: "bench app"
+  Run run;
+  std::string_view summary;
 };
 
-constexpr Subcommand kSubcommands[] = {
+// A group's own entry ("plot", "validate") takes the arguments that name none of its sub-commands.
+constexpr Entry kCommands[] = {
     {"merge", mpimon::cli::merge_command, "merge per-rank .prof files into one HDF5 file of matrices"},
     {"show", mpimon::cli::show_command, "summarise a merged HDF5 file"},
-    {"export", mpimon::cli::export_command, "export matrices for TreeMatch or as profile2mat .mat files"},
-    {"validate", mpimon::cli::validate_dispatch, "check the monitoring's matrices against ground truth under mpirun"},
-    {"bench", mpimon::cli::bench_command, "measure the overhead of monitoring (pairs of launches, paired statistics)"},
+    {"export treematch", mpimon::cli::export_treematch_command, "symmetric affinity matrix for TreeMatch"},
+    {"export mat", mpimon::cli::export_mat_command, "the .mat files of Open MPI's profile2mat"},
+    {"validate", mpimon::cli::validate_command, "check the monitoring's matrices against ground truth under mpirun"},
+    {"validate collective", mpimon::cli::validate_collective_command,
+     "check the collective model against Open MPI's monitoring"},
+    {"bench overhead", mpimon::cli::bench_overhead_command,
+     "measure the overhead of monitoring (pairs of launches, paired statistics)"},
+    {"bench app", mpimon::cli::bench_app_command, "measure what monitoring costs an application (RR-9038's Table 1)"},
     {"gate", mpimon::cli::gate_command, "overhead regression gate for CI: instructions (callgrind) and timing vs a baseline"},
     {"pvars", mpimon::cli::pvars_command, "list the MPI_T performance variables of the MPI library"},
-    {"model", mpimon::cli::model_command, "predict the point-to-point traffic of a forced collective algorithm"},
-    {"plot", mpimon::cli::plot_command, "draw the overhead figures, or a forced collective's pattern"},
-    {"stats", mpimon::cli::stats_command, "paired t-test and Wilcoxon test of off/on timings (a CSV of pairs)"},
+    {"model collective", mpimon::cli::model_collective_command,
+     "predict the point-to-point traffic of a forced collective algorithm"},
+    {"plot", mpimon::cli::plot_results_command, "draw the overhead or application figures of a results file"},
+    {"plot collective", mpimon::cli::plot_collective_command, "draw a forced collective's pattern and its PMPI view"},
+    {"stats paired", mpimon::cli::stats_paired_command,
+     "paired t-test and Wilcoxon test of off/on timings (a CSV of pairs)"},
 };
+
+std::string_view group_of(std::string_view path) { return path.substr(0, path.find(' ')); }
+
+bool in_group(const Entry& e, std::string_view group) { return group_of(e.path) == group; }
+
+const Entry* find(std::string_view path) {
+  for (const auto& e : kCommands) {
+    if (e.path == path) return &e;
+  }
+  return nullptr;
+}
 
 void print_usage(std::ostream& out) {
   out << "Usage: mpimon COMMAND [options]   ('mpimon COMMAND --help' for details)\n\nCommands:\n";
-  for (const auto& s : kSubcommands) out << "  " << s.name << std::string(10 - std::string(s.name).size(), ' ') << s.summary << "\n";
+  for (const auto& e : kCommands) out << "  " << std::left << std::setw(20) << e.path << e.summary << "\n";
   out << "\nAlso installed: mpimon-merge (same as 'mpimon merge').\n";
+}
+
+void print_group_usage(std::ostream& out, std::string_view group) {
+  out << "Usage: mpimon " << group << " COMMAND [options]   ('mpimon " << group << " COMMAND --help' for details)\n\n";
+  for (const auto& e : kCommands) {
+    if (in_group(e, group)) out << "  " << std::left << std::setw(20) << e.path << e.summary << "\n";
+  }
+}
+
+// A group ("bench", "export") named alone, with --help, or with a word that is none of its sub-commands.
+int run_group(std::string_view group, const std::vector<std::string>& args) {
+  const Entry* own = find(group);
+  if (!args.empty()) {
+    if (const Entry* sub = find(std::string(group) + " " + args[0])) {
+      return sub->run("mpimon " + std::string(sub->path), {args.begin() + 1, args.end()});
+    }
+  }
+  if (own != nullptr) return own->run("mpimon " + std::string(group), args);
+  if (!args.empty() && (args[0] == "--help" || args[0] == "-h")) {
+    print_group_usage(std::cout, group);
+    return mpimon::cli::kExitOk;
+  }
+  if (!args.empty()) std::cerr << "mpimon " << group << ": error: unknown sub-command '" << args[0] << "'\n";
+  print_group_usage(std::cerr, group);
+  return mpimon::cli::kExitUsage;
 }
 
 }  // namespace
@@ -53,8 +102,8 @@ int main(int argc, char** argv) {
     std::cout << "mpimon " << mpimon::kVersion << "\n";
     return mpimon::cli::kExitOk;
   }
-  for (const auto& s : kSubcommands) {
-    if (command == s.name) return s.run(std::string("mpimon ") + s.name, {args.begin() + 1, args.end()});
+  for (const auto& e : kCommands) {
+    if (in_group(e, command)) return run_group(command, {args.begin() + 1, args.end()});
   }
   std::cerr << "mpimon: error: unknown command '" << command << "'\n";
   print_usage(std::cerr);

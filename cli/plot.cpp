@@ -88,7 +88,9 @@ void draw_heatmaps(const std::string& table, const std::string& output, const st
   std::cout << r.output;
 }
 
-int plot_collective(const std::string& name, const std::vector<std::string>& args) {
+}  // namespace
+
+int plot_collective_command(const std::string& name, const std::vector<std::string>& args) {
   Command cmd{name, "--op OP --algorithm ALG --np N [--root R] --count C ... -o PREFIX",
               "Draws, as heatmaps of who sends to whom (sender rows, receiver columns), the point-to-point\n"
               "messages the forced algorithm ALG makes for one call, as Open MPI's PML monitoring records them\n"
@@ -135,7 +137,7 @@ std::string overhead_script() {
 }
 
 
-int plot_results(const std::string& name, const std::vector<std::string>& args) {
+int plot_results_command(const std::string& name, const std::vector<std::string>& args) {
   Command cmd{name, "RESULTS.h5 [-o DIR]",
               "Draws the figures of an overhead results file (mpimon bench overhead): the Fig. 1 heatmaps\n"
               "of the relative overhead per operation over message size and process count, and the Fig. 2\n"
@@ -167,20 +169,6 @@ int plot_results(const std::string& name, const std::vector<std::string>& args) 
     }
     return kExitOk;
   });
-}
-
-}  // namespace
-
-int plot_command(const std::string& name, const std::vector<std::string>& args) {
-  const std::string usage = "Usage: " + name + " RESULTS.h5 [-o DIR]   or   " + name +
-                            " collective [options]  ('--help' after either for more)\n";
-  if (args.empty() || args[0] == "--help" || args[0] == "-h") {
-    std::cout << usage << "  RESULTS.h5   the overhead figures of mpimon bench overhead's results\n"
-              << "  collective   heatmaps of a forced collective: PML-level messages next to the PMPI view\n";
-    return args.empty() ? kExitUsage : kExitOk;
-  }
-  if (args[0] == "collective") return plot_collective(name + " collective", {args.begin() + 1, args.end()});
-  return plot_results(name, args);
 }
 
 }  // namespace mpimon::cli

@@ -188,7 +188,9 @@ void print_json(const PairedAnalysis& a, const ReportOptions& o) {
   std::cout << out.str();
 }
 
-int paired(const std::string& name, const std::vector<std::string>& args) {
+}  // namespace
+
+int stats_paired_command(const std::string& name, const std::vector<std::string>& args) {
   Command cmd{name, "FILE.csv [--processes P] [--confidence 0.95] [--unit ns] [--json]",
               "Paired analysis of two columns of timings, off and on, one pair of launches per line\n"
               "(comma or whitespace separated; an optional header line; '#' comments): paired t-test on\n"
@@ -222,20 +224,6 @@ int paired(const std::string& name, const std::vector<std::string>& args) {
     }
     return kExitOk;
   });
-}
-
-}  // namespace
-
-int stats_command(const std::string& name, const std::vector<std::string>& args) {
-  const std::string usage = "Usage: " + name + " paired FILE.csv [options]  ('" + name + " paired --help' for more)\n";
-  if (args.empty() || args[0] == "--help" || args[0] == "-h") {
-    (args.empty() ? std::cerr : std::cout) << usage << "  paired   paired t-test and Wilcoxon test of two columns (off, on)\n";
-    return args.empty() ? kExitUsage : kExitOk;
-  }
-  std::vector<std::string> rest(args.begin() + 1, args.end());
-  if (args[0] == "paired") return paired(name + " paired", rest);
-  std::cerr << name << ": error: unknown analysis '" << args[0] << "'\n" << usage;
-  return kExitUsage;
 }
 
 }  // namespace mpimon::cli

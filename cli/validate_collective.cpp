@@ -281,11 +281,4 @@ int validate_collective_command(const std::string& name, const std::vector<std::
   });
 }
 
-int validate_dispatch(const std::string& name, const std::vector<std::string>& args) {
-  if (!args.empty() && args[0] == "collective") {
-    return validate_collective_command(name + " collective", {args.begin() + 1, args.end()});
-  }
-  return validate_command(name, args);
-}
-
 }  // namespace mpimon::cli

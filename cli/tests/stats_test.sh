@@ -38,7 +38,7 @@ run "$mpimon" stats
 expect_eq "$rc" 2 "mpimon stats without arguments"
 run "$mpimon" stats anova x.csv
 expect_eq "$rc" 2 "unknown analysis"
-expect_contains "$err" "mpimon stats: error: unknown analysis 'anova'" "unknown analysis message"
+expect_contains "$err" "mpimon stats: error: unknown sub-command 'anova'" "unknown analysis message"
 run "$mpimon" stats paired
 expect_eq "$rc" 2 "no file"
 expect_contains "$err" "mpimon stats paired: error: the option '--input' is required" "no file message"
