@@ -9,6 +9,7 @@
 #include "commands.hpp"
 #include "mpimon/apps.hpp"
 #include "mpimon/error.hpp"
+#include "mpimon/harness/defects.hpp"
 #include "mpimon/matrix_file.hpp"
 #include "mpimon/overhead.hpp"
 #include "overhead_report.hpp"
@@ -47,10 +48,45 @@ uint128 sum(const SparseMatrix& m) {
   return std::accumulate(m.values.begin(), m.values.end(), static_cast<uint128>(0));
 }
 
+// The ranks of 0..nprocs-1 without a dump, as "3, 5, 7" (the first 20, then a count).
+std::string missing_ranks(const DumpInfo& info) {
+  std::string out;
+  std::size_t missing = 0;
+  for (std::uint64_t r = 0; r < info.nprocs; ++r) {
+    if (std::find(info.ranks_present.begin(), info.ranks_present.end(), r) != info.ranks_present.end()) continue;
+    if (++missing <= 20) out += (out.empty() ? "" : ", ") + std::to_string(r);
+  }
+  if (missing > 20) out += " and " + std::to_string(missing - 20) + " more";
+  return out;
+}
+
+// The known defects of Open MPI's monitoring that can affect this dump, from what it holds.
+void print_defect_warnings(const MatrixFile& file, const std::string& dump, const CommunicatorTable& comms,
+                           bool internal_distinguished) {
+  harness::RecordedFacts facts;
+  for (TrafficClass c : {TrafficClass::external, TrafficClass::internal}) {
+    facts.point_to_point |= file.matrix(dump, c, Metric::count).stored() > 0;
+  }
+  facts.internal_distinguished = internal_distinguished;
+  for (const auto& row : comms.rows) {
+    facts.one_to_all_records |= row.one_to_all.calls > 0;
+    facts.all_to_one_records |= row.all_to_one.calls > 0;
+    facts.all_to_all_records |= row.all_to_all.calls > 0;
+  }
+  for (const auto& w : harness::defects_affecting(facts)) {
+    std::printf("  warning: defect %s can affect this dump: %s; %s (%s)\n", w.id.c_str(),
+                harness::known_defect(w.id).meaning.c_str(), w.why.c_str(), harness::defect_link(w.id).c_str());
+  }
+}
+
 void show_dump(const MatrixFile& file, const std::string& dump, std::size_t top) {
   DumpInfo info = file.info(dump);
   std::printf("dump %s\n", dump.c_str());
   std::printf("  processes: %u (%zu rank files present)\n", info.nprocs, info.ranks_present.size());
+  if (info.ranks_present.size() < info.nprocs) {
+    std::printf("  warning: ranks without a dump: %s (their traffic is missing from every matrix)\n",
+                missing_ranks(info).c_str());
+  }
   std::printf("  internal/external distinguished: %s\n", info.internal_distinguished ? "yes" : "no");
   std::printf("  layout: %s\n", info.layout.c_str());
   std::printf("  %-9s %20s %22s %10s\n", "class", "messages", "bytes", "pairs");
@@ -62,6 +98,7 @@ void show_dump(const MatrixFile& file, const std::string& dump, std::size_t top)
   }
   CommunicatorTable comms = file.communicators(dump);
   std::printf("  histograms: %zu pairs; communicators: %zu\n", file.histogram_count(dump), comms.names.size());
+  print_defect_warnings(file, dump, comms, info.internal_distinguished);
   auto talkers = top_talkers(file, dump, top);
   if (talkers.empty()) return;
   std::printf("  top point-to-point talkers (external + internal):\n");

@@ -163,4 +163,27 @@ std::vector<Ledger> apply_defect(const std::string& id, const std::vector<Ledger
   raise_error(Error::Kind::input, id, "has no ledger rule");
 }
 
+std::vector<DefectWarning> defects_affecting(const RecordedFacts& facts) {
+  // Where the file does not name its Open MPI, a defect seen on every established series applies.
+  const auto applies = [&](const std::string& id) {
+    const auto& series = known_defect(id).series;
+    if (facts.open_mpi_series.empty()) return series.size() == 2;
+    return std::find(series.begin(), series.end(), facts.open_mpi_series) != series.end();
+  };
+  const std::string version = facts.open_mpi_series.empty() ? "Open MPI version not recorded in the file"
+                                                            : "Open MPI " + facts.open_mpi_series;
+  std::vector<DefectWarning> out;
+  const auto add = [&](const std::string& id, bool relevant, const std::string& why) {
+    if (relevant && applies(id)) out.push_back({id, why + " (" + version + ")"});
+  };
+  add("persistent-send-uncounted", facts.point_to_point, "point-to-point traffic recorded");
+  add("all-to-one-recorded-by-root", facts.all_to_one_records, "all-to-one (A2O) collective records present");
+  add("scatterv-counts-root-itself", facts.one_to_all_records, "one-to-all (O2A) collective records present");
+  add("scan-record-off-by-one", facts.all_to_all_records, "all-to-all (A2A) collective records present");
+  add("composite-collectives-counted-twice", facts.all_to_all_records, "all-to-all (A2A) collective records present");
+  add("persistent-collective-external", facts.point_to_point && facts.internal_distinguished,
+      "E and I recorded separately (pml_monitoring_enable 2)");
+  return out;
+}
+
 }  // namespace mpimon::harness

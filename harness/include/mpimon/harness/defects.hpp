@@ -52,4 +52,20 @@ std::string defect_link(const std::string& id);
 /// transformed by the defect's rule. Throws mpimon::Error for a defect without a ledger rule.
 std::vector<Ledger> apply_defect(const std::string& id, const std::vector<Ledger>& ideal);
 
+/// What a recorded file holds that decides which defects can affect it (`mpimon show`).
+struct RecordedFacts {
+  bool point_to_point = false;          ///< E or I traffic recorded
+  bool internal_distinguished = false;  ///< pml_monitoring_enable 2 (E and I separate)
+  bool one_to_all_records = false, all_to_one_records = false, all_to_all_records = false;
+  std::string open_mpi_series;          ///< "" when the file does not say
+};
+
+struct DefectWarning {
+  std::string id;
+  std::string why;  ///< what in the file makes the defect relevant
+};
+
+/// The pinned defects that can affect a file holding `facts`, in the table's order.
+std::vector<DefectWarning> defects_affecting(const RecordedFacts& facts);
+
 }  // namespace mpimon::harness
