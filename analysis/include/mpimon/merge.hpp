@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <functional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "mpimon/prof.hpp"
@@ -48,6 +49,19 @@ struct DumpInputs {
   std::string name;
   std::vector<std::pair<std::uint32_t, std::string>> files;  ///< (rank, path)
 };
+
+/// The input files that command-line arguments name: a file stands for itself, a directory for
+/// every `NAME.RANK.prof` directly inside it (other names are skipped; plan_dumps sorts them by
+/// dump and rank). An existing directory without such a file is an input error.
+std::vector<std::string> expand_input_paths(const std::vector<std::string>& arguments);
+
+/// The paths listed in `text`, one per line (blank lines skipped, trailing `\r` removed), each
+/// checked to exist: a missing one is an input error naming `list_name` and the line. `list_name`
+/// is the list's path, or "-" / "standard input" for what was read from stdin.
+std::vector<std::string> parse_path_list(std::string_view text, const std::string& list_name);
+
+/// Reads a list of paths from `list` ("-": standard input) as parse_path_list does.
+std::vector<std::string> read_path_list(const std::string& list);
 
 /// Groups paths by dump name (sorted by name) and rank; rejects names that are not NAME.RANK.prof,
 /// files that do not exist, and two files for the same rank of the same dump.
