@@ -42,9 +42,12 @@ std::string describe_ranks(const DumpSummary& d) {
   return std::to_string(d.ranks_present) + " of " + std::to_string(d.nprocs) + " ranks present";
 }
 
-void print_summary(const std::string& output, std::size_t files, const std::vector<DumpSummary>& dumps) {
-  std::printf("wrote %s: %zu dump%s from %zu file%s\n", output.c_str(), dumps.size(), dumps.size() == 1 ? "" : "s",
-              files, files == 1 ? "" : "s");
+void print_summary(const std::string& output, const std::vector<DumpSummary>& dumps, unsigned processes) {
+  std::size_t files = 0;
+  for (const auto& d : dumps) files += d.ranks_present;
+  const std::string by = processes > 1 ? ", merged by " + std::to_string(processes) + " processes" : "";
+  std::printf("wrote %s: %zu dump%s from %zu file%s%s\n", output.c_str(), dumps.size(), dumps.size() == 1 ? "" : "s",
+              files, files == 1 ? "" : "s", by.c_str());
   for (const auto& d : dumps) {
     std::printf("dump %s: %u processes, %s, %s, %s layout\n", d.name.c_str(), d.nprocs, describe_ranks(d).c_str(),
                 d.internal_distinguished ? "internal/external distinguished" : "no internal (I) lines",
@@ -63,6 +66,11 @@ void print_summary(const std::string& output, std::size_t files, const std::vect
 }  // namespace
 
 int merge_command(const std::string& name, const std::vector<std::string>& args) {
+  return parallel_merge_command(name, args, MergeProcesses{});
+}
+
+int parallel_merge_command(const std::string& name, const std::vector<std::string>& args,
+                           const MergeProcesses& processes) {
   Command cmd{name, "[-o OUT.h5] [--files-from LIST] FILES|DIRS...",
               "Merges the per-rank NAME.RANK.prof files written by Open MPI's monitoring into one HDF5 file\n"
               "of communication matrices (format: docs/matrices-format.md). Files of several dumps become\n"
@@ -114,14 +122,18 @@ int merge_command(const std::string& name, const std::vector<std::string>& args)
     if (file_args.empty() && files_from.empty()) {
       throw po::error("no input: give .prof files, directories of them, or --files-from LIST");
     }
-    std::vector<std::string> files = expand_input_paths(file_args);
-    if (!files_from.empty()) {
-      std::vector<std::string> listed = read_path_list(files_from);
-      files.insert(files.end(), std::make_move_iterator(listed.begin()), std::make_move_iterator(listed.end()));
-    }
+    auto list_files = [&] {
+      std::vector<std::string> files = expand_input_paths(file_args);
+      if (!files_from.empty()) {
+        std::vector<std::string> listed = read_path_list(files_from);
+        files.insert(files.end(), std::make_move_iterator(listed.begin()), std::make_move_iterator(listed.end()));
+      }
+      return files;
+    };
     ProgressLine progress(!vm.count("quiet") && stderr_is_terminal(), vm.count("progress") > 0);
-    auto dumps = merge_prof_files(files, output, merge, std::ref(progress));
-    if (!vm.count("quiet")) print_summary(output, files.size(), dumps);
+    auto dumps = processes.merge ? processes.merge(list_files, output, merge, std::ref(progress))
+                                 : merge_prof_files(list_files(), output, merge, std::ref(progress));
+    if (!vm.count("quiet")) print_summary(output, dumps, processes.size);
     return kExitOk;
   });
 }

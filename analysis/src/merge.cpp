@@ -305,12 +305,15 @@ class DumpWriter {
   }
 
   void add(std::uint32_t rank, const std::string& path, const ParsedFile& file) {
-    const RankProfile& profile = file.profile;
+    add(rank, path, file.profile, file.histograms);
+  }
+
+  void add(std::uint32_t rank, const std::string& path, const RankProfile& profile, const SparseHistograms& sparse) {
     note_world_size(profile, path);
     if (!profile.world_size) note_highest_peer(profile, path);
     internal_distinguished_ |= profile.has_internal_lines;
     add_pairs(rank, path, profile);
-    add_histograms(rank, profile, file.histograms);
+    add_histograms(rank, profile, sparse);
     add_communicators(rank, profile);
     ranks_present_.push_back(rank);
     highest_rank_ = std::max(highest_rank_, rank);
@@ -600,8 +603,15 @@ std::string temporary_path_for(const std::string& output) {
 std::vector<DumpSummary> merge_prof_files(const std::vector<std::string>& paths, const std::string& output,
                                           const MergeOptions& options, const MergeProgress& progress) {
   if (paths.empty()) raise_error(Error::Kind::input, "", "no input files");
-  std::vector<DumpInputs> dumps = plan_dumps(paths);
+  return merge_planned(plan_dumps(paths), output, options, progress, nullptr);
+}
+
+std::vector<DumpSummary> merge_planned(const std::vector<DumpInputs>& dumps, const std::string& output,
+                                       const MergeOptions& options, const MergeProgress& progress,
+                                       ProfileSource* source) {
   if (fs::is_directory(output)) raise_error(Error::Kind::input, output, "output is a directory");
+  std::size_t total = 0;
+  for (const auto& dump : dumps) total += dump.files.size();
 
   const std::string temporary = temporary_path_for(output);
   auto announce = [&](const std::string& path) {
@@ -618,14 +628,26 @@ std::vector<DumpSummary> merge_prof_files(const std::vector<std::string>& paths,
       h5::write_attribute(file.get(), "created_utc", utc_now());
       std::size_t done = 0;
       const unsigned workers = options.threads != 0 ? options.threads : default_reader_threads();
+      SparseHistograms sparse;
       for (const auto& dump : dumps) {
         DumpWriter writer(file.get(), dump, options);
-        // Files are read and parsed on worker threads while this one adds them to the file.
-        ParallelReader reader(dump, static_cast<unsigned>(std::min<std::size_t>(workers, dump.files.size())));
-        for (std::size_t i = 0; i < dump.files.size(); ++i) {
-          writer.add(dump.files[i].first, dump.files[i].second, reader.take(i));
-          reader.release(i);
-          if (progress) progress(++done, paths.size());
+        if (source != nullptr) {
+          // Profiles parsed elsewhere (other processes), handed over in file order.
+          for (std::size_t i = 0; i < dump.files.size(); ++i) {
+            const RankProfile& profile = source->take(done);
+            sparse.assign(profile.histograms);
+            writer.add(dump.files[i].first, dump.files[i].second, profile, sparse);
+            source->release(done);
+            if (progress) progress(++done, total);
+          }
+        } else {
+          // Files are read and parsed on worker threads while this one adds them to the file.
+          ParallelReader reader(dump, static_cast<unsigned>(std::min<std::size_t>(workers, dump.files.size())));
+          for (std::size_t i = 0; i < dump.files.size(); ++i) {
+            writer.add(dump.files[i].first, dump.files[i].second, reader.take(i));
+            reader.release(i);
+            if (progress) progress(++done, total);
+          }
         }
         summaries.push_back(writer.finish());
       }
