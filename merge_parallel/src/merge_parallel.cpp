@@ -78,14 +78,21 @@ class Unpacker {
   std::size_t at_ = 0;
 };
 
-void pack(const RankProfile& p, Packer& out) {
+/// Every file repeats the communicators of the previous one (MPI_COMM_WORLD's members at least:
+/// N numbers per file, N^2 in all): a member list equal to the previous file's at the same
+/// position is sent as a flag, and the receiver keeps the list it already has there.
+void pack(const RankProfile& p, const RankProfile* previous, Packer& out) {
   out.put(p.rank);
   out.put_vector(p.pairs);
   out.put_vector(p.histograms);
   out.put<std::uint64_t>(p.communicators.size());
-  for (const auto& c : p.communicators) {
+  for (std::size_t k = 0; k < p.communicators.size(); ++k) {
+    const auto& c = p.communicators[k];
     out.put_string(c.name);
-    out.put_vector(c.members);
+    const bool repeated = previous != nullptr && k < previous->communicators.size() &&
+                          previous->communicators[k].members == c.members;
+    out.put<std::uint8_t>(repeated);
+    if (!repeated) out.put_vector(c.members);
     out.put(c.one_to_all);
     out.put(c.all_to_one);
     out.put(c.all_to_all);
@@ -100,10 +107,11 @@ void unpack(Unpacker& in, RankProfile& p) {
   p.rank = in.get<std::uint32_t>();
   in.get_vector(p.pairs);
   in.get_vector(p.histograms);
+  // `p` still holds the previous file of the share: a repeated member list is already in place.
   p.communicators.resize(in.get<std::uint64_t>());
   for (auto& c : p.communicators) {
     c.name = in.get_string();
-    in.get_vector(c.members);
+    if (in.get<std::uint8_t>() == 0) in.get_vector(c.members);
     c.one_to_all = in.get<CollectiveTotals>();
     c.all_to_one = in.get<CollectiveTotals>();
     c.all_to_all = in.get<CollectiveTotals>();
@@ -192,17 +200,18 @@ std::vector<char> parse_share(const std::vector<std::pair<std::uint32_t, std::st
                               std::size_t last) {
   Packer body;
   ProfReader reader;
-  RankProfile profile;
+  RankProfile profiles[2];  // this file's and the previous one's
   std::uint64_t parsed = 0;
   Outcome outcome;
   for (std::size_t i = first; i < last; ++i) {
+    RankProfile& profile = profiles[parsed % 2];
     try {
       reader.read(files[i].second, files[i].first, profile);
     } catch (...) {
       outcome = Outcome::of_current_exception();
       break;
     }
-    pack(profile, body);
+    pack(profile, parsed > 0 ? &profiles[(parsed + 1) % 2] : nullptr, body);
     ++parsed;
   }
   Packer share;
