@@ -1,6 +1,7 @@
 #include <cstdio>
 #include <fstream>
 #include <iostream>
+#include <optional>
 
 #include "cli_support.hpp"
 #include "commands.hpp"
@@ -55,6 +56,27 @@ bool parse_graph_export(const Command& cmd, const std::vector<std::string>& args
   return parse_options(cmd, args, options, positional, vm);
 }
 
+/// An export's input opened and its options checked.
+struct OpenExport {
+  MatrixFile file;
+  std::string dump;
+  std::vector<TrafficClass> classes;
+  Metric metric;
+  std::string output;
+  bool force;
+};
+
+/// Parses the options and opens the file; nothing after --help.
+std::optional<OpenExport> open_export(const Command& cmd, const std::vector<std::string>& args, bool dense) {
+  GraphExportOptions o;
+  if (!parse_graph_export(cmd, args, "output file (default: standard output)", dense, o)) return std::nullopt;
+  auto classes = parse_classes(o.classes);
+  Metric metric = parse_metric(o.metric);
+  MatrixFile file(o.input);
+  std::string dump = o.dump.empty() ? file.default_dump() : o.dump;
+  return OpenExport{std::move(file), std::move(dump), std::move(classes), metric, o.output, o.force};
+}
+
 /// Writes through AtomicOutput to a file, or to standard output.
 template <typename Write>
 void write_output(const std::string& output, Write write) {
@@ -70,19 +92,15 @@ void write_output(const std::string& output, Write write) {
 template <typename Writer>
 int export_graph(const Command& cmd, const std::vector<std::string>& args, Writer writer) {
   return run_command(cmd, [&] {
-    GraphExportOptions o;
-    if (!parse_graph_export(cmd, args, "output file (default: standard output)", false, o)) return kExitOk;
-    auto selected = parse_classes(o.classes);
-    Metric m = parse_metric(o.metric);
-    MatrixFile file(o.input);
-    if (o.dump.empty()) o.dump = file.default_dump();
-    const SparseMatrix graph = communication_graph(file, o.dump, selected, m);
+    auto e = open_export(cmd, args, false);
+    if (!e) return kExitOk;
+    const SparseMatrix graph = communication_graph(e->file, e->dump, e->classes, e->metric);
     const GraphWeights weights = graph_weights_for_int32_tools(graph);
     if (weights.factor != 1.0) {
       std::fprintf(stderr, "%s: note: weights scaled by %.6g (rounded up) to fit 32-bit integers\n", cmd.name.c_str(),
                    weights.factor);
     }
-    write_output(o.output, [&](std::ostream& out) { writer(graph, weights, out); });
+    write_output(e->output, [&](std::ostream& out) { writer(graph, weights, out); });
     return kExitOk;
   });
 }
@@ -95,33 +113,32 @@ int export_treematch_command(const std::string& name, const std::vector<std::str
               "the traffic from i to j plus the traffic from j to i, diagonal 0 (docs/exports.md). Refused\n"
               "above 8192 processes unless --force: use export scotch or export metis there."};
   return run_command(cmd, [&] {
-    GraphExportOptions o;
-    if (!parse_graph_export(cmd, args, "output file (default: standard output)", true, o)) return kExitOk;
-    auto selected = parse_classes(o.classes);
-    Metric m = parse_metric(o.metric);
-    MatrixFile file(o.input);
-    if (o.dump.empty()) o.dump = file.default_dump();
-    if (!o.force) check_dense_export_size(file.info(o.dump).nprocs, "TreeMatch's matrix");
-    SparseMatrix directed = sum_classes(file, o.dump, selected, m);
-    write_output(o.output, [&](std::ostream& out) { write_treematch(directed, out); });
+    auto e = open_export(cmd, args, true);
+    if (!e) return kExitOk;
+    if (!e->force) check_dense_export_size(e->file.info(e->dump).nprocs, "TreeMatch's matrix");
+    SparseMatrix directed = sum_classes(e->file, e->dump, e->classes, e->metric);
+    write_output(e->output, [&](std::ostream& out) { write_treematch(directed, out); });
     return kExitOk;
   });
 }
 
-int export_scotch_command(const std::string& name, const std::vector<std::string>& args) {
-  Command cmd{name, "FILE.h5 [--dump NAME] [--classes LIST] [--metric bytes|count] [-o OUT.grf]",
-              "Writes the symmetric weighted communication graph in Scotch's source-graph format (.grf):\n"
-              "one vertex per process, an edge where traffic flows, weight = traffic i -> j plus j -> i\n"
+namespace {
+
+Command graph_command(const std::string& name, const std::string& extension, const std::string& format) {
+  return {name, "FILE.h5 [--dump NAME] [--classes LIST] [--metric bytes|count] [-o OUT." + extension + "]",
+          "Writes the symmetric weighted communication graph in " + format +
+              ":\none vertex per process, an edge where traffic flows, weight = traffic i -> j plus j -> i\n"
               "(docs/exports.md). Size and time follow the non-zeros: fit for any number of processes."};
-  return export_graph(cmd, args, write_scotch_graph);
+}
+
+}  // namespace
+
+int export_scotch_command(const std::string& name, const std::vector<std::string>& args) {
+  return export_graph(graph_command(name, "grf", "Scotch's source-graph format (.grf)"), args, write_scotch_graph);
 }
 
 int export_metis_command(const std::string& name, const std::vector<std::string>& args) {
-  Command cmd{name, "FILE.h5 [--dump NAME] [--classes LIST] [--metric bytes|count] [-o OUT.graph]",
-              "Writes the symmetric weighted communication graph in METIS's graph format (gpmetis):\n"
-              "one vertex per process, an edge where traffic flows, weight = traffic i -> j plus j -> i\n"
-              "(docs/exports.md). Size and time follow the non-zeros: fit for any number of processes."};
-  return export_graph(cmd, args, write_metis_graph);
+  return export_graph(graph_command(name, "graph", "METIS's graph format (gpmetis)"), args, write_metis_graph);
 }
 
 int export_mat_command(const std::string& name, const std::vector<std::string>& args) {
