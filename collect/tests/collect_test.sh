@@ -39,6 +39,34 @@ else
   echo "every class collected here: --missing refuse not exercised"
 fi
 
+# Where every class is collected (the flush, Open MPI 5): the file equals, dataset for dataset,
+# mpimon merge of the same run's per-phase dumps (kept by the testing aid MPIMON_COLLECT_COPY_DUMPS).
+if [ -z "$(echo "$missing" | tr -d ' ')" ]; then
+  for mode in 1 2; do
+    mkdir -p "dumps$mode"
+    MPIMON_COLLECT_COPY_DUMPS=$PWD/dumps$mode run "$mpimon" collect -o "copy$mode.h5" --np 3 --mode "$mode" -- "$phases" "led/copy$mode"
+    expect_eq "$rc" 0 "mode $mode with copies: exit code ($err)"
+    run "$mpimon" merge -q -o "merged$mode.h5" "dumps$mode"/*.prof
+    expect_eq "$rc" 0 "mode $mode: mpimon merge of the copies ($err)"
+    compared=0
+    for phase in 1 2 3 4 5 6; do
+      for d in external internal osc_sent osc_recv coll; do
+        for m in count bytes; do
+          h5diff "copy$mode.h5" "merged$mode.h5" "/phase_$phase/$d/$m" >/dev/null || fail "mode $mode phase_$phase/$d/$m differs from mpimon merge"
+          compared=$((compared + 1))
+        done
+      done
+      for d in histogram/pairs histogram/indptr histogram/bucket histogram/count communicators/names \
+               communicators/members communicators/members_indptr communicators/records; do
+        h5diff "copy$mode.h5" "merged$mode.h5" "/phase_$phase/$d" >/dev/null || fail "mode $mode phase_$phase/$d differs from mpimon merge"
+        compared=$((compared + 1))
+      done
+    done
+    echo "mode $mode: $compared datasets equal to mpimon merge's"
+    rm -rf "dumps$mode"
+  done
+fi
+
 # An application that aborts: exit code 1, no file, nothing left in the temporary directories.
 run "$mpimon" collect -o aborted.h5 --np 2 -- "$phases" led/aborted --abort
 expect_eq "$rc" 1 "aborting application: exit code"
