@@ -41,6 +41,8 @@ int export_mat_command(const std::string& name, const std::vector<std::string>& 
 int validate_command(const std::string& name, const std::vector<std::string>& args);
 /// `mpimon validate collective`: the collective model against Open MPI (docs/collectives.md).
 int validate_collective_command(const std::string& name, const std::vector<std::string>& args);
+/// `mpimon collect`: one matrices file from a running application (docs/collect.md).
+int collect_command(const std::string& name, const std::vector<std::string>& args);
 int pvars_command(const std::string& name, const std::vector<std::string>& args);
 /// `mpimon bench overhead` (docs/overhead.md).
 int bench_overhead_command(const std::string& name, const std::vector<std::string>& args);

@@ -36,6 +36,7 @@ constexpr Entry kCommands[] = {
      "measure the overhead of monitoring (pairs of launches, paired statistics)"},
     {"bench app", mpimon::cli::bench_app_command, "measure what monitoring costs an application (RR-9038's Table 1)"},
     {"gate", mpimon::cli::gate_command, "overhead regression gate for CI: instructions (callgrind) and timing vs a baseline"},
+    {"collect", mpimon::cli::collect_command, "run an MPI application and collect its monitoring into one HDF5 file"},
     {"pvars", mpimon::cli::pvars_command, "list the MPI_T performance variables of the MPI library"},
     {"model collective", mpimon::cli::model_collective_command,
      "predict the point-to-point traffic of a forced collective algorithm"},

@@ -626,6 +626,9 @@ std::vector<DumpSummary> merge_planned(const std::vector<DumpInputs>& dumps, con
       h5::write_attribute(file.get(), "format_version", kMatricesFormatVersion);
       h5::write_attribute(file.get(), "generator", options.generator.empty() ? std::string("mpimon") : options.generator);
       h5::write_attribute(file.get(), "created_utc", utc_now());
+      for (const auto& [name, values] : options.root_string_lists) {
+        h5::write_attribute(file.get(), name, std::span<const std::string>(values));
+      }
       std::size_t done = 0;
       const unsigned workers = options.threads != 0 ? options.threads : default_reader_threads();
       SparseHistograms sparse;

@@ -202,6 +202,15 @@ MpiLaunch& MpiLaunch::mca(const std::string& key, const std::string& value) {
   return *this;
 }
 
+MpiLaunch& MpiLaunch::environment(const std::string& key, const std::string& value) {
+  if (open_mpi_) {
+    argv_.insert(argv_.end(), {"-x", key + "=" + value});
+  } else {
+    environment_[key] = value;
+  }
+  return *this;
+}
+
 MpiLaunch& MpiLaunch::program(const std::string& path, const std::vector<std::string>& args) {
   argv_.push_back(path);
   argv_.insert(argv_.end(), args.begin(), args.end());

@@ -7,6 +7,7 @@
 #include <functional>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "mpimon/prof.hpp"
@@ -20,6 +21,8 @@ struct MergeOptions {
   /// With the automatic layout, dumps of more processes than this are stored as CSR.
   std::uint32_t csr_above = 2048;
   std::string generator;  ///< recorded in the root attribute `generator`
+  /// More string-list attributes of the root (e.g. `mpimon collect`'s collected_classes).
+  std::vector<std::pair<std::string, std::vector<std::string>>> root_string_lists;
   /// Threads that read and parse the input files; 0: one per core, at most 4.
   unsigned threads = 0;
   /// Told the temporary file's path when it is created, and "" once it is renamed or removed

@@ -47,6 +47,9 @@ class MpiLaunch {
   /// Words for the launcher itself (e.g. --bind-to core); the caller knows which launcher it is.
   MpiLaunch& option(const std::vector<std::string>& words);
   MpiLaunch& mca(const std::string& key, const std::string& value);
+  /// An environment variable of the MPI processes: `-x KEY=VALUE` to Open MPI's launchers, the
+  /// launcher's own environment for any other (srun passes it on).
+  MpiLaunch& environment(const std::string& key, const std::string& value);
   MpiLaunch& program(const std::string& path, const std::vector<std::string>& args = {});
   [[nodiscard]] const std::vector<std::string>& argv() const { return argv_; }
   /// The line as a user would type it, environment first.
