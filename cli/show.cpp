@@ -10,38 +10,13 @@
 #include "mpimon/apps.hpp"
 #include "mpimon/error.hpp"
 #include "mpimon/matrix_file.hpp"
+#include "mpimon/matrix_view.hpp"
 #include "mpimon/overhead.hpp"
 #include "overhead_report.hpp"
 
 namespace mpimon::cli {
 
 namespace {
-
-struct Talker {
-  std::uint32_t from, to;
-  std::uint64_t bytes, messages;
-};
-
-// The pairs exchanging the most point-to-point bytes (external + internal).
-std::vector<Talker> top_talkers(const MatrixFile& file, const std::string& dump, std::size_t limit) {
-  SparseMatrix bytes = add(file.matrix(dump, TrafficClass::external, Metric::bytes),
-                           file.matrix(dump, TrafficClass::internal, Metric::bytes));
-  SparseMatrix count = add(file.matrix(dump, TrafficClass::external, Metric::count),
-                           file.matrix(dump, TrafficClass::internal, Metric::count));
-  std::vector<Talker> talkers;
-  for (std::uint32_t i = 0; i < bytes.rows; ++i) {
-    for (auto k = bytes.indptr[i]; k < bytes.indptr[i + 1]; ++k) {
-      talkers.push_back({i, bytes.indices[k], bytes.values[k], count.at(i, bytes.indices[k])});
-    }
-  }
-  auto order = [](const Talker& a, const Talker& b) {
-    return std::tie(b.bytes, b.messages, a.from, a.to) < std::tie(a.bytes, a.messages, b.from, b.to);
-  };
-  std::size_t n = std::min(limit, talkers.size());
-  std::partial_sort(talkers.begin(), talkers.begin() + static_cast<std::ptrdiff_t>(n), talkers.end(), order);
-  talkers.resize(n);
-  return talkers;
-}
 
 uint128 sum(const SparseMatrix& m) {
   return std::accumulate(m.values.begin(), m.values.end(), static_cast<uint128>(0));
