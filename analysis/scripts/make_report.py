@@ -141,7 +141,7 @@ def read_defects(source_dir):
     with open(os.path.join(source_dir, "docs", "defects.md"), encoding="utf-8") as doc:
         for line in doc:
             cells = [c.strip() for c in line.strip().strip("|").split("|")]
-            if len(cells) == 5 and re.fullmatch(r"[a-z0-9-]+", cells[0]) and cells[0] != "id":
+            if len(cells) == 5 and re.fullmatch(r"[a-z0-9]+(-[a-z0-9]+)+", cells[0]):
                 strip = lambda s: re.sub(r"[`*]", "", s)
                 defects.append({"id": cells[0], "defect": strip(cells[1]), "v414": strip(cells[2]),
                                 "v507": strip(cells[3])})
@@ -187,7 +187,8 @@ def main():
         script = source.read()
     import html
     when = datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
-    for key, value in (("@TITLE@", html.escape(args.title)), ("@WHEN@", when),
+    page = page.replace("@TITLE@", html.escape(args.title))
+    for key, value in (("@WHEN@", when),
                        ("@INPUTS@", html.escape(args.inputs)), ("@PLOTLY_VERSION@", plotly_version),
                        ("@DATA@", data), ("@REPORT_JS@", script), ("@PLOTLY@", plotly)):
         page = page.replace(key, value, 1)  # the library last: its text is never searched for markers
