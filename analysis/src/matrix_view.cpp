@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <tuple>
 
+#include "mpimon/export.hpp"
 #include "mpimon/json.hpp"
 
 namespace mpimon {
@@ -61,13 +62,6 @@ std::vector<Talker> top_talkers(const SparseMatrix& bytes, const SparseMatrix& c
 }
 
 namespace {
-
-SparseMatrix class_sum(const MatrixFile& file, const std::string& dump, const std::vector<TrafficClass>& classes,
-                       Metric metric, std::uint32_t nprocs) {
-  SparseMatrix sum = SparseMatrix::zeros(nprocs, nprocs);
-  for (TrafficClass c : classes) sum = add(sum, file.matrix(dump, c, metric));
-  return sum;
-}
 
 void write_cells(const SparseMatrix& m, std::ostream& out) {
   out << "[";
@@ -146,7 +140,7 @@ void write_heatmap_json(const MatrixFile& file, const HeatmapRequest& request, s
     first_view = false;
     for (Metric metric : {Metric::bytes, Metric::count}) {
       out << ",\"" << metric_name(metric) << "\":";
-      write_cells(block_reduce(class_sum(file, dump, view.classes, metric, info.nprocs), block), out);
+      write_cells(block_reduce(sum_classes(file, dump, view.classes, metric), block), out);
     }
     out << "}";
   }
