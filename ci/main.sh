@@ -42,4 +42,8 @@ step "export: mpimon export treematch $out/ring.h5 (bytes, external + internal)"
 "$mpimon" export treematch "$out/ring.h5" -o "$out/ring.treematch"
 cat "$out/ring.treematch"
 echo
+step "plot and report: mpimon plot $out/ring.h5; mpimon report ... -o $out/report.html"
+"$mpimon" plot "$out/ring.h5" -o "$out/figures"
+"$mpimon" report "$out/ring.h5" "$out/overhead.h5" "$out/apps.h5" -o "$out/report.html" --title "mpimon main job"
+echo "main: open $out/report.html in a browser (self-contained, no network needed)"
 echo "main: done; results, figures and dumps in $out"

@@ -56,6 +56,8 @@ int stats_paired_command(const std::string& name, const std::vector<std::string>
 int model_collective_command(const std::string& name, const std::vector<std::string>& args);
 /// `mpimon plot RESULTS.h5`: the overhead and application figures (docs/plots.md).
 int plot_results_command(const std::string& name, const std::vector<std::string>& args);
+/// `mpimon report FILE... -o REPORT.html`: one self-contained HTML page (docs/report.md).
+int report_command(const std::string& name, const std::vector<std::string>& args);
 /// `mpimon plot collective`: heatmaps of a forced collective and of its PMPI-level view.
 int plot_collective_command(const std::string& name, const std::vector<std::string>& args);
 

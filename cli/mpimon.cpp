@@ -40,8 +40,11 @@ constexpr Entry kCommands[] = {
     {"pvars", mpimon::cli::pvars_command, "list the MPI_T performance variables of the MPI library"},
     {"model collective", mpimon::cli::model_collective_command,
      "predict the point-to-point traffic of a forced collective algorithm"},
-    {"plot", mpimon::cli::plot_results_command, "draw the overhead or application figures of a results file"},
+    {"plot", mpimon::cli::plot_results_command,
+     "draw the heatmaps of a matrices file, or the overhead or application figures of a results file"},
     {"plot collective", mpimon::cli::plot_collective_command, "draw a forced collective's pattern and its PMPI view"},
+    {"report", mpimon::cli::report_command,
+     "one self-contained HTML report of matrices, results, validation and placement files"},
     {"stats paired", mpimon::cli::stats_paired_command,
      "paired t-test and Wilcoxon test of off/on timings (a CSV of pairs)"},
 };
