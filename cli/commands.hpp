@@ -38,6 +38,9 @@ int plot_results_command(const std::string& name, const std::vector<std::string>
 /// `mpimon plot collective`: heatmaps of a forced collective and of its PMPI-level view.
 int plot_collective_command(const std::string& name, const std::vector<std::string>& args);
 
+/// `mpimon place`: mappings onto a modelled tree and their modelled costs (docs/placement.md).
+int place_command(const std::string& name, const std::vector<std::string>& args);
+
 /// The options describing one collective call, shared by `model collective` and `validate collective`.
 struct CollectiveOptions {
   std::string op, algorithm;

@@ -8,26 +8,6 @@
 
 namespace mpimon::cli {
 
-namespace {
-
-std::vector<TrafficClass> parse_classes(const std::string& text) {
-  std::vector<TrafficClass> classes;
-  for (const auto& item : split_list(text, "classes")) {
-    auto c = parse_class(item);
-    if (!c) throw po::error("unknown class '" + item + "' in --classes (external, internal, osc_sent, osc_recv, coll)");
-    classes.push_back(*c);
-  }
-  return classes;
-}
-
-Metric parse_metric(const std::string& text) {
-  if (text == "bytes") return Metric::bytes;
-  if (text == "count") return Metric::count;
-  throw po::error("--metric must be bytes or count, not '" + text + "'");
-}
-
-}  // namespace
-
 int export_treematch_command(const std::string& name, const std::vector<std::string>& args) {
   Command cmd{name, "FILE.h5 [--dump NAME] [--classes LIST] [--metric bytes|count] [-o OUT.mat]",
               "Writes the symmetric affinity matrix TreeMatch reads: N lines of N integers, entry (i, j) being\n"
