@@ -99,7 +99,10 @@ void print_table(std::ostream& out, const std::vector<MethodResult>& rows, const
     if (!r.started_from.empty()) out << "refine: pairwise swaps starting from " << r.started_from << "\n";
     if (!r.unavailable.empty()) out << r.method << ": " << r.unavailable << "\n";
   }
-  out << "* the mapping --mapping-out and --rankfile write (the cheapest)\n";
+  out << "* the mapping --mapping-out and --rankfile write: the cheapest on the traffic the mappings are computed from\n";
+  for (const auto& r : rows) {
+    if (r.draws > 1) out << "(random's traffic columns are those of its first draw)\n";
+  }
 }
 
 void write_json(std::ostream& out, const std::vector<MethodResult>& rows, const TreeTopology& topo,
@@ -125,7 +128,7 @@ void write_json(std::ostream& out, const std::vector<MethodResult>& rows, const 
       out << ", \"unavailable\": \"" << json_escape(r.unavailable) << "\"}";
       continue;
     }
-    out << ", \"cost\": " << to_decimal(r.metrics.cost);
+    out << ", \"cost\": " << to_decimal(r.metrics.cost) << ", \"computed_cost\": " << to_decimal(r.computed_cost);
     if (r.draws > 1) {
       out << std::setprecision(17) << ", \"draws\": " << r.draws << ", \"cost_mean\": " << r.cost_mean
           << ", \"cost_sd\": " << r.cost_sd << ", \"cost_min\": " << r.cost_min << ", \"cost_max\": " << r.cost_max;

@@ -80,6 +80,7 @@ std::vector<MethodResult> place(const AffinityGraph& compute, const AffinityGrap
       computed[method] = row.mapping;
     }
     row.metrics = evaluate_mapping(evaluate, topo, row.mapping);
+    row.computed_cost = &compute == &evaluate ? row.metrics.cost : cost_on(compute, topo, row.mapping);
     if (method == "random" && request.random_draws > 1) {
       std::vector<double> costs;
       for (std::uint32_t d = 0; d < request.random_draws; ++d) {
@@ -120,7 +121,7 @@ const MethodResult& cheapest(const std::vector<MethodResult>& results) {
   const MethodResult* best = nullptr;
   for (const auto& r : results) {
     if (!r.unavailable.empty()) continue;
-    if (best == nullptr || r.metrics.cost < best->metrics.cost) best = &r;
+    if (best == nullptr || r.computed_cost < best->computed_cost) best = &r;
   }
   if (best == nullptr) raise_error(Error::Kind::system, "--method", "no method could run");
   return *best;

@@ -121,7 +121,8 @@ inline const std::vector<std::string> kPlacementMethods = {"treematch", "scotch"
 struct MethodResult {
   std::string method;
   Mapping mapping;              ///< for random, the first draw
-  PlacementMetrics metrics;     ///< for random, the first draw's
+  PlacementMetrics metrics;     ///< costed on the evaluated traffic; for random, the first draw's
+  uint128 computed_cost = 0;    ///< the same mapping costed on the traffic it was computed from
   std::string unavailable;      ///< why the method was skipped ("" when it ran)
   std::string started_from;     ///< refine: the method it improved
   /// random: the cost over the draws.
@@ -144,7 +145,8 @@ struct PlacementRequest {
 /// scotch, packed and cyclic (computing them if they were not asked for) under `compute`.
 std::vector<MethodResult> place(const AffinityGraph& compute, const AffinityGraph& evaluate, const TreeTopology& topo,
                                 const PlacementRequest& request);
-/// The cheapest row that ran (random counts by its first draw only when alone).
+/// The row whose mapping is cheapest on the traffic the mappings were computed from (a choice
+/// that uses no knowledge of the evaluated traffic); the first of equal rows.
 const MethodResult& cheapest(const std::vector<MethodResult>& results);
 
 }  // namespace mpimon
