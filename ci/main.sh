@@ -4,7 +4,8 @@
 #      3 launch pairs per arm, about a minute) with its paired analysis, and its figures;
 #   2. the same pairs on an application workload (CG-like, medium class): the columns of RR-9038's Table 1;
 #   3. show a monitored run end to end: mpirun with monitoring on, the per-rank dumps merged into
-#      one HDF5 file, its summary, and the matrix exported for TreeMatch.
+#      one HDF5 file, its summary, the matrix exported for TreeMatch, and the run placed on a
+#      modelled cluster (mpimon place: every method's modelled cost, a rankfile).
 # Everything goes to build/main/. MPIMON_MAIN_PAIRS and MPIMON_MAIN_NP change the sweep.
 source "$(dirname "$0")/common.sh"
 
@@ -41,5 +42,9 @@ step "show: mpimon show $out/ring.h5"
 step "export: mpimon export treematch $out/ring.h5 (bytes, external + internal)"
 "$mpimon" export treematch "$out/ring.h5" -o "$out/ring.treematch"
 cat "$out/ring.treematch"
+echo
+step "place: mpimon place $out/ring.h5 --topology 2x2x2 (modelled cluster: 2 nodes x 2 sockets x 2 cores)"
+"$mpimon" place "$out/ring.h5" --topology 2x2x2 --json "$out/ring.placement.json" --rankfile "$out/ring.rankfile"
+cat "$out/ring.rankfile"
 echo
 echo "main: done; results, figures and dumps in $out"
