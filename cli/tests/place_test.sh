@@ -65,7 +65,7 @@ treematch)
 costs)
   for h5 in run.h5 reduce.h5; do
   "$mpimon" export treematch $h5 -o run.mat || fail "export"
-  for topo in "2x2x4" "tleaf 3 2 1000 2 100 4 10" "tleaf 2 4 10 8 1"; do
+  for topo in "2x2x4" "tleaf 3 2 1000 2 100 4 10"; do
     tleaf=$topo
     [ "$topo" = 2x2x4 ] && tleaf="tleaf 3 2 100 2 10 4 1"
     for method in treematch scotch packed cyclic random refine; do
