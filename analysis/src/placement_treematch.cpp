@@ -137,11 +137,13 @@ Mapping treematch_mapping(const AffinityGraph& graph, const TreeTopology& topo) 
                 std::to_string(graph.order) + " ranks do not fit on " + std::to_string(topo.leaves()) + " leaves");
   }
   // TreeMatch reads the tree from a .tgt file: one line, single spaces.
-  char tgt[] = "/tmp/mpimon-place-XXXXXX";
+  const std::string dir = std::filesystem::temp_directory_path().string();
+  std::string tgt_name = dir + "/mpimon-place-XXXXXX", err_name = dir + "/mpimon-place-err-XXXXXX";
+  char* tgt = tgt_name.data();
+  char* err = err_name.data();
   const int tgt_fd = mkstemp(tgt);
-  char err[] = "/tmp/mpimon-place-err-XXXXXX";
   const int err_fd = mkstemp(err);
-  if (tgt_fd < 0 || err_fd < 0) raise_error(Error::Kind::system, "/tmp", std::string("mkstemp: ") + std::strerror(errno));
+  if (tgt_fd < 0 || err_fd < 0) raise_error(Error::Kind::system, dir, std::string("mkstemp: ") + std::strerror(errno));
   const std::string line = topo.tleaf() + "\n";
   const bool written = write(tgt_fd, line.data(), line.size()) == static_cast<ssize_t>(line.size());
   close(tgt_fd);
