@@ -19,6 +19,8 @@ packages=(
   valgrind                           # callgrind: mpimon gate's instruction counts (callgrind.h)
   hpcc                               # a real third-party MPI application for mpimon bench app
   chromium                           # headless browser: the report tests open REPORT.html (docs/report.md)
+  libscotch-dev scotch               # Scotch: mpimon place --method scotch (library), scotch_gmap/gmtst cross-checks
+  hwloc                              # lstopo/hwloc-calc: synthetic node topologies for the rankfile test
 )
 if [ "${1:-}" = "--list" ]; then
   printf '%s\n' "${packages[@]}"

@@ -4,7 +4,8 @@
 #      3 launch pairs per arm, about a minute) with its paired analysis, and its figures;
 #   2. the same pairs on an application workload (CG-like, medium class): the columns of RR-9038's Table 1;
 #   3. show a monitored run end to end: mpirun with monitoring on, the per-rank dumps merged into
-#      one HDF5 file, its summary, and the matrix exported for TreeMatch.
+#      one HDF5 file, its summary, the matrix exported for TreeMatch, and the run placed on a
+#      modelled cluster (mpimon place: every method's modelled cost, a rankfile).
 # Everything goes to build/main/. MPIMON_MAIN_PAIRS and MPIMON_MAIN_NP change the sweep.
 source "$(dirname "$0")/common.sh"
 
@@ -42,8 +43,12 @@ step "export: mpimon export treematch $out/ring.h5 (bytes, external + internal)"
 "$mpimon" export treematch "$out/ring.h5" -o "$out/ring.treematch"
 cat "$out/ring.treematch"
 echo
+step "place: mpimon place $out/ring.h5 --topology 2x2x2 (modelled cluster: 2 nodes x 2 sockets x 2 cores)"
+"$mpimon" place "$out/ring.h5" --topology 2x2x2 --json "$out/ring.placement.json" --rankfile "$out/ring.rankfile"
+cat "$out/ring.rankfile"
+echo
 step "plot and report: mpimon plot $out/ring.h5; mpimon report ... -o $out/report.html"
 "$mpimon" plot "$out/ring.h5" -o "$out/figures"
-"$mpimon" report "$out/ring.h5" "$out/overhead.h5" "$out/apps.h5" -o "$out/report.html" --title "mpimon main job"
+"$mpimon" report "$out/ring.h5" "$out/overhead.h5" "$out/apps.h5" "$out/ring.placement.json" -o "$out/report.html" --title "mpimon main job"
 echo "main: open $out/report.html in a browser (self-contained, no network needed)"
 echo "main: done; results, figures and dumps in $out"

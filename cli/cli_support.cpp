@@ -131,4 +131,20 @@ std::string to_decimal(uint128 value) {
   return digits;
 }
 
+std::vector<TrafficClass> parse_classes(const std::string& text, const std::string& option) {
+  std::vector<TrafficClass> classes;
+  for (const auto& item : split_list(text, option.substr(2))) {
+    auto c = parse_class(item);
+    if (!c) throw po::error("unknown class '" + item + "' in " + option + " (external, internal, osc_sent, osc_recv, coll)");
+    classes.push_back(*c);
+  }
+  return classes;
+}
+
+Metric parse_metric(const std::string& text) {
+  if (text == "bytes") return Metric::bytes;
+  if (text == "count") return Metric::count;
+  throw po::error("--metric must be bytes or count, not '" + text + "'");
+}
+
 }  // namespace mpimon::cli

@@ -9,6 +9,7 @@
 #include <ostream>
 
 #include "mpimon/matrix.hpp"
+#include "mpimon/matrix_file.hpp"
 #include <string>
 #include <vector>
 
@@ -65,6 +66,11 @@ void remove_on_interrupt(const std::string& path);
 
 /// Whether progress lines should be drawn (stderr is a terminal).
 bool stderr_is_terminal();
+
+/// The traffic classes of a --classes style list ("external,internal"); `option` names it in errors.
+std::vector<TrafficClass> parse_classes(const std::string& text, const std::string& option = "--classes");
+/// --metric: "bytes" or "count".
+Metric parse_metric(const std::string& text);
 
 /// Decimal text of a 128-bit total (sums of uint64 counters may exceed 64 bits).
 std::string to_decimal(uint128 value);

@@ -61,6 +61,12 @@ int report_command(const std::string& name, const std::vector<std::string>& args
 /// `mpimon plot collective`: heatmaps of a forced collective and of its PMPI-level view.
 int plot_collective_command(const std::string& name, const std::vector<std::string>& args);
 
+/// `mpimon place`: mappings onto a modelled tree and their modelled costs (docs/placement.md).
+int place_command(const std::string& name, const std::vector<std::string>& args);
+
+/// `mpimon plot placement`: bars of `mpimon place --json` reports (docs/placement.md).
+int plot_placement_command(const std::string& name, const std::vector<std::string>& args);
+
 /// The options describing one collective call, shared by `model collective` and `validate collective`.
 struct CollectiveOptions {
   std::string op, algorithm;

@@ -12,26 +12,6 @@ namespace mpimon::cli {
 
 namespace {
 
-std::vector<TrafficClass> parse_classes(const std::string& text) {
-  std::vector<TrafficClass> classes;
-  for (const auto& item : split_list(text, "classes")) {
-    auto c = parse_class(item);
-    if (!c) throw po::error("unknown class '" + item + "' in --classes (external, internal, osc_sent, osc_recv, coll)");
-    classes.push_back(*c);
-  }
-  return classes;
-}
-
-Metric parse_metric(const std::string& text) {
-  if (text == "bytes") return Metric::bytes;
-  if (text == "count") return Metric::count;
-  throw po::error("--metric must be bytes or count, not '" + text + "'");
-}
-
-}  // namespace
-
-namespace {
-
 /// The options `export treematch`, `export scotch` and `export metis` share.
 struct GraphExportOptions {
   std::string input, dump, classes, metric, output;

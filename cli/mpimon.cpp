@@ -45,6 +45,8 @@ constexpr Entry kCommands[] = {
     {"plot collective", mpimon::cli::plot_collective_command, "draw a forced collective's pattern and its PMPI view"},
     {"report", mpimon::cli::report_command,
      "one self-contained HTML report of matrices, results, validation and placement files"},
+    {"place", mpimon::cli::place_command, "map the ranks onto a modelled cluster (TreeMatch, Scotch, ...) and cost the mappings"},
+    {"plot placement", mpimon::cli::plot_placement_command, "draw the modelled costs of mpimon place --json reports"},
     {"stats paired", mpimon::cli::stats_paired_command,
      "paired t-test and Wilcoxon test of off/on timings (a CSV of pairs)"},
 };

@@ -231,4 +231,36 @@ int plot_results_command(const std::string& name, const std::vector<std::string>
   });
 }
 
+int plot_placement_command(const std::string& name, const std::vector<std::string>& args) {
+  Command cmd{name, "REPORT.json... -o PREFIX [--title TEXT]",
+              "Draws reports of mpimon place --json as grouped bars: each method's MODELLED cost relative to\n"
+              "packed, per report (random: mean and standard deviation), as PREFIX.png and PREFIX.svg\n"
+              "(docs/placement.md). Needs Debian's python3-matplotlib."};
+  return run_command(cmd, [&] {
+    po::options_description options("Options");
+    std::vector<std::string> inputs;
+    std::string output, title;
+    options.add_options()("output,o", po::value(&output)->required(), "output prefix")(
+        "title", po::value(&title)->default_value("mpimon place"), "figure title")(
+        "input", po::value(&inputs)->required()->multitoken(), "mpimon place --json reports");
+    po::positional_options_description positional;
+    positional.add("input", -1);
+    po::variables_map vm;
+    if (!parse_options(cmd, args, options, positional, vm)) return kExitOk;
+    for (const auto& input : inputs) {
+      if (access(input.c_str(), R_OK) != 0) raise_error(Error::Kind::input, input, "cannot read the report");
+    }
+    const std::string script = std::string(MPIMON_SOURCE_DIR) + "/analysis/scripts/plot_placement.py";
+    std::vector<std::string> command = {default_python(), script, "--output", output, "--title", title};
+    command.insert(command.end(), inputs.begin(), inputs.end());
+    LaunchResult r = run_process(command, {}, std::chrono::seconds(120));
+    std::cout << r.output;
+    if (r.exit_code != 0) {
+      raise_error(Error::Kind::system, script,
+                  "plotting failed (exit code " + std::to_string(r.exit_code) + "; is python3-matplotlib installed?)");
+    }
+    return kExitOk;
+  });
+}
+
 }  // namespace mpimon::cli
