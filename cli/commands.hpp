@@ -16,6 +16,8 @@ namespace mpimon::cli {
 /// mpimon.cpp's table maps command lines onto them.
 int merge_command(const std::string& name, const std::vector<std::string>& args);
 int show_command(const std::string& name, const std::vector<std::string>& args);
+/// `mpimon record -- COMMAND`: one monitored run of an application, merged (docs/record.md).
+int record_command(const std::string& name, const std::vector<std::string>& args);
 int export_treematch_command(const std::string& name, const std::vector<std::string>& args);
 int export_mat_command(const std::string& name, const std::vector<std::string>& args);
 /// `mpimon validate`: the ledger-checked suite (docs/validation.md).
