@@ -121,10 +121,10 @@ int bench_app_command(const std::string& name, const std::vector<std::string>& a
     po::variables_map vm;
     if (!parse_options(cmd, args, options, {}, vm)) return kExitOk;
     s.resume = vm.count("resume") > 0;
-    const std::optional<double> fail_above =
-        vm.count("fail-above") ? std::optional(vm["fail-above"].as<double>()) : std::nullopt;
-    if (fail_above && !(*fail_above > 0)) throw po::error("--fail-above takes a percentage > 0");
-    if (!fail_above && (vm.count("allow-inconclusive") || !json.empty() || !junit.empty())) {
+    const bool gate = vm.count("fail-above") > 0;
+    const double fail_above = gate ? vm["fail-above"].as<double>() : 0.0;
+    if (gate && !(fail_above > 0)) throw po::error("--fail-above takes a percentage > 0");
+    if (!gate && (vm.count("allow-inconclusive") || !json.empty() || !junit.empty())) {
       throw po::error("--allow-inconclusive, --json and --junit go with --fail-above PCT");
     }
     if (!s.time_regex.empty()) {
@@ -181,11 +181,11 @@ int bench_app_command(const std::string& name, const std::vector<std::string>& a
     auto rows = analyze_apps(launches);
     order_rows(rows, results.configuration().at("apps"));
     results.write_analysis(rows, app_pairs(launches));
-    print_app_table(rows, fail_above ? *fail_above / 100 : 0.05);
+    print_app_table(rows, gate ? fail_above / 100 : 0.05);
     write_file_atomically(s.csv, [&](std::ostream& o) { write_app_csv(rows, o); });
     std::printf("results: %s\ntable: %s\n", s.output.c_str(), s.csv.c_str());
-    if (!fail_above) return kExitOk;
-    return judge_and_report(rows, results.configuration(), *fail_above, vm.count("allow-inconclusive") > 0, json, junit);
+    if (!gate) return kExitOk;
+    return judge_and_report(rows, results.configuration(), fail_above, vm.count("allow-inconclusive") > 0, json, junit);
   });
 }
 
