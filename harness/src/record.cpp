@@ -81,7 +81,7 @@ fs::path make_private_directory(const std::string& output) {
     raise_error(Error::Kind::input, output_directory(output).string(),
                 std::string("cannot make the dump directory next to the output file: ") + std::strerror(errno));
   }
-  return fs::absolute(pattern);
+  return fs::absolute(pattern).lexically_normal();
 }
 
 fs::path make_kept_directory(const std::string& keep, const std::string& dump_name) {
@@ -94,7 +94,7 @@ fs::path make_kept_directory(const std::string& keep, const std::string& dump_na
                 "--keep-dumps: already holds " + dump_name + ".RANK.prof dumps of an earlier run (they would mix "
                 "with this run's): remove them or choose another directory");
   }
-  return fs::absolute(keep);
+  return fs::absolute(keep).lexically_normal();
 }
 
 }  // namespace
