@@ -33,6 +33,8 @@ struct MergeProcesses {
 int parallel_merge_command(const std::string& name, const std::vector<std::string>& args,
                            const MergeProcesses& processes);
 int show_command(const std::string& name, const std::vector<std::string>& args);
+/// `mpimon record -- COMMAND`: one monitored run of an application, merged (docs/record.md).
+int record_command(const std::string& name, const std::vector<std::string>& args);
 int export_treematch_command(const std::string& name, const std::vector<std::string>& args);
 int export_scotch_command(const std::string& name, const std::vector<std::string>& args);
 int export_metis_command(const std::string& name, const std::vector<std::string>& args);

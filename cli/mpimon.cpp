@@ -23,6 +23,7 @@ struct Entry {
 
 // A group's own entry ("plot", "validate") takes the arguments that name none of its sub-commands.
 constexpr Entry kCommands[] = {
+    {"record", mpimon::cli::record_command, "run an MPI application with monitoring on and merge its dumps"},
     {"merge", mpimon::cli::merge_command, "merge per-rank .prof files into one HDF5 file of matrices"},
     {"show", mpimon::cli::show_command, "summarise a merged HDF5 file"},
     {"export treematch", mpimon::cli::export_treematch_command, "symmetric affinity matrix for TreeMatch"},

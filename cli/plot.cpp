@@ -4,6 +4,8 @@
 
 #include <unistd.h>
 
+#include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
@@ -88,6 +90,21 @@ void draw_heatmaps(const std::string& table, const std::string& output, const st
                                                  "; is python3-matplotlib installed?): " + r.output);
   }
   std::cout << r.output;
+}
+
+// Fig. 3 is the only figure of an application results file: said here, in one message, rather
+// than by the script followed by a plotting failure that blames matplotlib.
+void require_stencil_pairs(const std::string& input) {
+  const auto pairs = app_pairs(AppResults(input).launches());
+  const bool any = std::any_of(pairs.begin(), pairs.end(), [](const AppPair& p) {
+    return p.app.rfind("stencil", 0) == 0 && p.comm_share && std::isfinite(p.relative);
+  });
+  if (!any) {
+    raise_error(Error::Kind::input, input,
+                "no pairs of stencil launches with a communication share in these results: the only figure of an "
+                "application results file is Fig. 3, which needs mpimon bench app --workload stencil "
+                "--compute-sweep 0,1,4,16,64 (see mpimon show for this file's Table 1)");
+  }
 }
 
 }  // namespace
@@ -219,6 +236,7 @@ int plot_results_command(const std::string& name, const std::vector<std::string>
       raise_error(Error::Kind::input, input,
                   "not a matrices, overhead or application results file (made by mpimon-merge, mpimon bench overhead or app)");
     }
+    if (format == kAppsFormat) require_stencil_pairs(input);
     const std::string python = access("/usr/bin/python3", X_OK) == 0 ? "/usr/bin/python3" : "python3";
     LaunchResult r = run_process({python, overhead_script(), input, dir}, {}, std::chrono::seconds(600));
     std::cout << r.output;

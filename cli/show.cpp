@@ -14,6 +14,7 @@
 #include "mpimon/matrix_file.hpp"
 #include "mpimon/overhead.hpp"
 #include "overhead_report.hpp"
+#include "show.hpp"
 
 namespace mpimon::cli {
 
@@ -138,6 +139,13 @@ void print_sweep(const std::string& input, const char* kind, const std::map<std:
 
 }  // namespace
 
+void show_matrices(const std::string& input, const std::string& dump, std::size_t top) {
+  MatrixFile file(input);
+  std::printf("%s: %s\n", input.c_str(), file.generator().c_str());
+  std::vector<std::string> dumps = dump.empty() ? file.dumps() : std::vector<std::string>{dump};
+  for (const auto& d : dumps) show_dump(file, d, top);
+}
+
 // An mpimon-overhead results file: its configuration, its launches, and the paired analysis.
 void show_overhead(const std::string& input, const std::string& csv, const std::string& launches_csv) {
   OverheadResults results(input);
@@ -194,10 +202,7 @@ int show_command(const std::string& name, const std::vector<std::string>& args) 
       show_overhead(input, csv, launches_csv);
       return kExitOk;
     }
-    MatrixFile file(input);
-    std::printf("%s: %s\n", input.c_str(), file.generator().c_str());
-    std::vector<std::string> dumps = dump.empty() ? file.dumps() : std::vector<std::string>{dump};
-    for (const auto& d : dumps) show_dump(file, d, top);
+    show_matrices(input, dump, top);
     return kExitOk;
   });
 }

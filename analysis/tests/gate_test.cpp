@@ -221,5 +221,61 @@ TEST(GateReport, JunitCountsFailuresAndSkips) {
   EXPECT_NE(x.find("<skipped message=\"inconclusive: interval too wide\"/>"), std::string::npos) << x;
 }
 
+// The gate for applications on hand-computed intervals (off 10 s in every pair, t_{0.975,3} = 3.182446):
+//   above:        on 12.9, 13.0, 13.1, 13.0: d mean 3, sd 0.0816497, CI 3 +- 0.12992: [+28.70 %, +31.30 %]
+//   pass:         on 10.1, 10.1, 10.2, 10.0: d mean 0.1, sd 0.0816497: [-0.30 %, +2.30 %]
+//   inconclusive: on 8, 13, 9, 14: d mean 1, sd 2.94392, CI 1 +- 4.6845: [-36.8 %, +56.8 %]
+AppRow app_row(const std::string& name, const std::vector<double>& on) {
+  AppRow r;
+  r.app = name;
+  r.np = 2;
+  const std::vector<double> off(on.size(), 10.0);
+  r.analysis = paired_analysis(off, on);
+  return r;
+}
+
+TEST(AppGate, VerdictsAndExitCodes) {
+  const AppRow above = app_row("above", {12.9, 13.0, 13.1, 13.0});
+  const AppRow pass = app_row("pass", {10.1, 10.1, 10.2, 10.0});
+  const AppRow open = app_row("open", {8, 13, 9, 14});
+  const AppGateReport report = judge_app_overhead({above, pass, open}, 0.10, false);
+  ASSERT_EQ(report.rows.size(), 3u);
+  EXPECT_EQ(report.rows[0].verdict, Verdict::regression);
+  EXPECT_EQ(report.rows[0].cost, CostVerdict::above);
+  EXPECT_NEAR(*report.rows[0].low, 0.287008, 5e-6);
+  EXPECT_NEAR(*report.rows[0].high, 0.312992, 5e-6);
+  EXPECT_EQ(report.rows[1].verdict, Verdict::pass);
+  EXPECT_NEAR(*report.rows[1].low, -0.0029923, 5e-7);
+  EXPECT_NEAR(*report.rows[1].high, 0.0229923, 5e-7);
+  EXPECT_EQ(report.rows[2].verdict, Verdict::inconclusive);
+  EXPECT_EQ(report.exit_code, kAppGateAbove);  // above wins over inconclusive
+  EXPECT_EQ(judge_app_overhead({pass}, 0.10, false).exit_code, 0);
+  EXPECT_EQ(judge_app_overhead({pass, open}, 0.10, false).exit_code, kAppGateInconclusive);
+  EXPECT_EQ(judge_app_overhead({pass, open}, 0.10, true).exit_code, 0);
+  // A 2 % limit: the pass row's interval [-0.3 %, +2.3 %] reaches it without excluding 0.
+  EXPECT_EQ(judge_app_overhead({pass}, 0.02, false).rows[0].cost, CostVerdict::inconclusive);
+  // A limit of 20 %: the above row's cost is established and over it; a 30 % limit falls inside
+  // its interval: a cost that may exceed the limit fails too.
+  EXPECT_EQ(judge_app_overhead({above}, 0.30, false).rows[0].cost, CostVerdict::nonzero);
+  EXPECT_EQ(judge_app_overhead({above}, 0.30, false).exit_code, kAppGateAbove);
+}
+
+TEST(AppGate, Reports) {
+  const AppGateReport report =
+      judge_app_overhead({app_row("above", {12.9, 13.0, 13.1, 13.0}), app_row("open", {8, 13, 9, 14})}, 0.10, false);
+  std::ostringstream json, junit;
+  write_app_gate_json(report, json);
+  write_app_gate_junit(report, junit);
+  EXPECT_NE(json.str().find("\"format\": \"mpimon-app-gate-report\""), std::string::npos);
+  EXPECT_NE(json.str().find("\"exit_code\": 6"), std::string::npos);
+  EXPECT_NE(json.str().find("\"verdict\": \"above\""), std::string::npos);
+  EXPECT_NE(json.str().find("\"verdict\": \"inconclusive\""), std::string::npos);
+  // Both fail the JUnit suite: the gate exits non-zero for each.
+  EXPECT_NE(junit.str().find("tests=\"2\" failures=\"2\" errors=\"0\" skipped=\"0\""), std::string::npos);
+  std::ostringstream allowed;
+  write_app_gate_junit(judge_app_overhead({app_row("open", {8, 13, 9, 14})}, 0.10, true), allowed);
+  EXPECT_NE(allowed.str().find("failures=\"0\" errors=\"0\" skipped=\"1\""), std::string::npos);
+}
+
 }  // namespace
 }  // namespace mpimon

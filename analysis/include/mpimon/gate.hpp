@@ -11,6 +11,9 @@
 #include <string>
 #include <vector>
 
+#include "mpimon/apps.hpp"
+#include "mpimon/stats.hpp"
+
 namespace mpimon {
 
 // ---- Deterministic measure: callgrind -------------------------------------------------------
@@ -152,6 +155,52 @@ struct GateReport {
 };
 
 void write_gate_json(const GateReport& report, std::ostream& out);
+
+/// One JUnit test case: a <failure> when `fails`, else <skipped> when the verdict is not a pass.
+struct JunitCase {
+  std::string name, detail, note;
+  Verdict verdict = Verdict::pass;
+  bool fails = false;
+};
+/// <testsuites name=...> holding one <testsuite> per (name, cases).
+void write_junit(const std::string& name, const std::vector<std::pair<std::string, std::vector<JunitCase>>>& suites,
+                 std::ostream& out);
+
+// ---- The gate for applications: `mpimon bench app --fail-above PCT` ---------------------------
+
+/// Exit codes of `mpimon bench app --fail-above` (docs/gate.md), apart from the gate's 3 to 5.
+inline constexpr int kAppGateAbove = 6;
+inline constexpr int kAppGateInconclusive = 7;
+
+/// One application at one process count, judged against the limit.
+struct AppGateRow {
+  std::string app;
+  std::uint32_t np = 0;
+  std::size_t pairs = 0;
+  std::optional<double> overhead, low, high;  ///< relative (0.05 = 5 %), the 95 % CI
+  CostVerdict cost = CostVerdict::no_interval;  ///< the interval against the limit
+  Verdict verdict = Verdict::inconclusive;      ///< pass, regression (above) or inconclusive
+  std::optional<std::size_t> pairs_needed;      ///< for +- half the limit, from the observed spread
+  std::string note;
+};
+
+struct AppGateReport {
+  std::map<std::string, std::string> provenance;  ///< the sweep's configuration
+  double fail_above = 0.05;                       ///< relative
+  bool allow_inconclusive = false;
+  std::vector<AppGateRow> rows;
+  int exit_code = 0;
+};
+
+/// Each row's relative overhead interval against `fail_above`: `pass` when the whole interval
+/// lies below it; `regression` when the interval excludes no cost and reaches the limit (a cost
+/// is established, and may exceed the limit); `inconclusive` when it spans both no cost and the
+/// limit, or there is none (one pair). Exit code kAppGateAbove if any row is above, else
+/// kAppGateInconclusive if any is inconclusive (0 with `allow_inconclusive`), else 0. The pairs
+/// estimate is for a half-width of fail_above / 2, the widest that can never span both.
+AppGateReport judge_app_overhead(const std::vector<AppRow>& rows, double fail_above, bool allow_inconclusive);
+void write_app_gate_json(const AppGateReport& report, std::ostream& out);
+void write_app_gate_junit(const AppGateReport& report, std::ostream& out);
 /// JUnit XML (testsuites/testsuite/testcase), one test case per row: a regression is a
 /// <failure>, inconclusive, re-record and unstable rows are <skipped> with the reason.
 void write_gate_junit(const GateReport& report, std::ostream& out);
