@@ -91,7 +91,7 @@ int bench_app_command(const std::string& name, const std::vector<std::string>& a
     if (!parse_options(cmd, args, options, {}, vm)) return kExitOk;
     s.resume = vm.count("resume") > 0;
     check_harness_settings(s.h);
-    for (const auto& n : split_list(np_list, "np")) s.nps.push_back(static_cast<std::uint32_t>(std::stoul(n)));
+    s.nps = split_positive_list(np_list, "np");
     if (workloads.empty() == command.empty()) {
       throw po::error("name either built-in workloads (--workload) or a command (after --), one of the two");
     }

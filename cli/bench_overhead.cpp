@@ -96,7 +96,7 @@ int bench_overhead_command(const std::string& name, const std::vector<std::strin
     po::variables_map vm;
     if (!parse_options(cmd, args, options, {}, vm)) return kExitOk;
     s.resume = vm.count("resume") > 0;
-    for (const auto& n : split_list(np_list, "np")) s.nps.push_back(static_cast<std::uint32_t>(std::stoul(n)));
+    s.nps = split_positive_list(np_list, "np");
     s.transports = split_list(transports, "transport");
     for (const auto& t : s.transports) {
       if (t != "shared" && t != "tcp") throw po::error("--transport takes shared and tcp, not '" + t + "'");

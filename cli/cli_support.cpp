@@ -14,10 +14,55 @@
 
 namespace mpimon::cli {
 
+namespace {
+
+template <typename T>
+bool holds(const po::option_description& d) {
+  return dynamic_cast<const po::typed_value<T>*>(d.semantic().get()) != nullptr;
+}
+
+bool is_unsigned(const po::option_description& d) {
+  return holds<unsigned>(d) || holds<unsigned long>(d) || holds<unsigned long long>(d) ||
+         holds<std::vector<unsigned>>(d);
+}
+
+// What an option's value must look like, from its type.
+std::string expected_value(const po::option_description& d) {
+  if (is_unsigned(d)) return "expected a non-negative integer";
+  if (holds<int>(d) || holds<long>(d) || holds<long long>(d)) return "expected an integer";
+  if (holds<double>(d) || holds<float>(d)) return "expected a number";
+  return "see --help";
+}
+
+// Boost converts "-1" for an unsigned option to a huge number: refuse it with the option's name.
+void reject_negative_unsigned(const po::parsed_options& parsed) {
+  for (const auto& o : parsed.options) {
+    if (o.unregistered || o.string_key.empty()) continue;
+    const po::option_description* d = parsed.description->find_nothrow(o.string_key, false);
+    if (d == nullptr || !is_unsigned(*d)) continue;
+    for (const auto& v : o.value) {
+      if (!v.empty() && v.find_first_not_of(" \t") != std::string::npos && v[v.find_first_not_of(" \t")] == '-') {
+        throw po::error("--" + o.string_key + ": '" + v + "' is negative: expected a non-negative integer");
+      }
+    }
+  }
+}
+
+}  // namespace
+
 bool parse_options(const Command& cmd, const std::vector<std::string>& args, po::options_description& options,
                    const po::positional_options_description& positional, po::variables_map& vm) {
   options.add_options()("help,h", "print this help and exit");
-  po::store(po::command_line_parser(args).options(options).positional(positional).run(), vm);
+  po::parsed_options parsed = po::command_line_parser(args).options(options).positional(positional).run();
+  reject_negative_unsigned(parsed);
+  try {
+    po::store(parsed, vm);
+  } catch (const po::invalid_option_value& e) {
+    // Boost says "the argument ('x') for option '--np' is invalid": say what is accepted too.
+    const std::string option = e.get_option_name();
+    const po::option_description* d = options.find_nothrow(option.substr(option.find_first_not_of('-')), false);
+    throw po::error(std::string(e.what()) + ": " + (d ? expected_value(*d) : "see --help"));
+  }
   if (vm.count("help")) {
     std::cout << "Usage: " << cmd.name << " " << cmd.synopsis << "\n\n" << cmd.summary << "\n\n" << options << "\n";
     return false;
@@ -35,19 +80,44 @@ int usage_error(const Command& cmd, const char* what) {
 }
 }  // namespace
 
+// Every kind of error and its exit code, in one place (docs/cli.md, "Exit codes").
+int exit_code_of(Error::Kind kind) {
+  switch (kind) {
+    case Error::Kind::usage: return kExitUsage;
+    case Error::Kind::input:
+    case Error::Kind::format:
+    case Error::Kind::system: return kExitFailure;
+  }
+  return kExitFailure;
+}
+
 int run_command(const Command& cmd, const std::function<int()>& body) {
   try {
     return body();
   } catch (const po::error& e) {
     return usage_error(cmd, e.what());
   } catch (const mpimon::Error& e) {
-    if (e.kind() == mpimon::Error::Kind::usage) return usage_error(cmd, e.what());
+    const int code = exit_code_of(e.kind());
+    if (code == kExitUsage) return usage_error(cmd, e.what());
     std::cerr << cmd.name << ": error: " << e.what() << "\n";
-    return kExitFailure;
+    return code;
   } catch (const std::exception& e) {
     std::cerr << cmd.name << ": error: " << e.what() << "\n";
     return kExitFailure;
   }
+}
+
+std::vector<std::uint32_t> split_positive_list(const std::string& text, const std::string& option) {
+  std::vector<std::uint32_t> out;
+  for (const auto& item : split_list(text, option)) {
+    const bool digits = item.find_first_not_of("0123456789") == std::string::npos && item.size() <= 9;
+    if (!digits || std::stoul(item) == 0) {
+      throw po::error("--" + option + ": '" + item + "' is not a positive integer (expected a comma-separated list "
+                      "such as 2,4)");
+    }
+    out.push_back(static_cast<std::uint32_t>(std::stoul(item)));
+  }
+  return out;
 }
 
 std::vector<std::string> split_list(const std::string& text, const std::string& option) {
@@ -85,6 +155,17 @@ void remove_on_interrupt(const std::string& path) {
 }
 
 AtomicOutput::AtomicOutput(std::string path) : path_(std::move(path)) {
+  // Name the directory the user gave, not the temporary file mkstemp could not create.
+  const std::filesystem::path parent = std::filesystem::path(path_).parent_path();
+  std::error_code ec;
+  if (!parent.empty() && !std::filesystem::is_directory(parent, ec)) {
+    raise_error(Error::Kind::input, path_,
+                "cannot write: " + parent.string() + (std::filesystem::exists(parent, ec) ? " is not a directory" : " does not exist") +
+                    " (create it first, or choose another output path)");
+  }
+  if (std::filesystem::is_directory(path_, ec)) {
+    raise_error(Error::Kind::input, path_, "cannot write: this is a directory, not a file name");
+  }
   temporary_ = path_ + ".tmp-XXXXXX";
   int fd = mkstemp(temporary_.data());
   if (fd < 0) raise_error(Error::Kind::system, path_, std::string("cannot create a file here: ") + std::strerror(errno));

@@ -77,8 +77,7 @@ int merge_command(const std::string& name, const std::vector<std::string>& args)
         "csr-above", po::value(&csr_above)->default_value(2048), "with --layout auto, use csr above this many processes")(
         "threads", po::value(&threads)->default_value(0),
         "threads that read and parse the input files (0: one per core, at most 4)")(
-        "progress", "show progress even when stderr is not a terminal")("quiet,q", "print nothing on success")(
-        "files", po::value<std::vector<std::string>>()->required(), "input .prof files");
+        "progress", "show progress even when stderr is not a terminal")("quiet,q", "print nothing on success");
     // Boost.Program_options takes positional arguments one by one from the front of a vector,
     // quadratic in their number: file names (tens of thousands) are set aside here, and only
     // the options go through it.
@@ -97,9 +96,9 @@ int merge_command(const std::string& name, const std::vector<std::string>& args)
       const bool takes_value = a == "-o" || a == "--output" || a == "--layout" || a == "--csr-above" || a == "--threads";
       if (takes_value && i + 1 < args.size()) option_args.push_back(args[++i]);
     }
-    if (!file_args.empty()) option_args.insert(option_args.end(), {"--files", "-"});  // satisfies "required"
     po::variables_map vm;
     if (!parse_options(cmd, option_args, options, {}, vm)) return kExitOk;
+    if (file_args.empty()) throw po::error("no input files: give the NAME.RANK.prof files of one run (e.g. prof/NAME.*.prof)");
 
     MergeOptions merge;
     merge.layout = parse_layout(layout);
