@@ -92,6 +92,7 @@ int bench_app_command(const std::string& name, const std::vector<std::string>& a
     s.resume = vm.count("resume") > 0;
     check_harness_settings(s.h);
     s.nps = split_positive_list(np_list, "np");
+    if (s.pairs < 1) throw po::error("--pairs must be at least 1");
     if (workloads.empty() == command.empty()) {
       throw po::error("name either built-in workloads (--workload) or a command (after --), one of the two");
     }

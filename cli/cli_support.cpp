@@ -26,22 +26,30 @@ bool is_unsigned(const po::option_description& d) {
          holds<std::vector<unsigned>>(d);
 }
 
+bool is_signed_integer(const po::option_description& d) { return holds<int>(d) || holds<long>(d) || holds<long long>(d); }
+
 // What an option's value must look like, from its type.
 std::string expected_value(const po::option_description& d) {
   if (is_unsigned(d)) return "expected a non-negative integer";
-  if (holds<int>(d) || holds<long>(d) || holds<long long>(d)) return "expected an integer";
+  if (is_signed_integer(d)) return "expected an integer";
   if (holds<double>(d) || holds<float>(d)) return "expected a number";
   return "see --help";
 }
 
-// Boost converts "-1" for an unsigned option to a huge number: refuse it with the option's name.
-void reject_negative_unsigned(const po::parsed_options& parsed) {
+// Values no option accepts, refused with the option's name before anything runs: an empty value
+// (unless the option's help offers "" itself), and a negative number for an integer option (Boost
+// turns "-1" into a huge unsigned number; no count, timeout or rank of mpimon is negative).
+void reject_bad_values(const po::parsed_options& parsed) {
   for (const auto& o : parsed.options) {
-    if (o.unregistered || o.string_key.empty()) continue;
+    if (o.unregistered || o.string_key.empty() || o.position_key >= 0) continue;
     const po::option_description* d = parsed.description->find_nothrow(o.string_key, false);
-    if (d == nullptr || !is_unsigned(*d)) continue;
+    if (d == nullptr) continue;
     for (const auto& v : o.value) {
-      if (!v.empty() && v.find_first_not_of(" \t") != std::string::npos && v[v.find_first_not_of(" \t")] == '-') {
+      const std::size_t first = v.find_first_not_of(" \t");
+      if (first == std::string::npos && d->description().find("\"\"") == std::string::npos) {
+        throw po::error("--" + o.string_key + ": empty value (see --help for what it takes)");
+      }
+      if (first != std::string::npos && v[first] == '-' && (is_unsigned(*d) || is_signed_integer(*d))) {
         throw po::error("--" + o.string_key + ": '" + v + "' is negative: expected a non-negative integer");
       }
     }
@@ -54,7 +62,7 @@ bool parse_options(const Command& cmd, const std::vector<std::string>& args, po:
                    const po::positional_options_description& positional, po::variables_map& vm) {
   options.add_options()("help,h", "print this help and exit");
   po::parsed_options parsed = po::command_line_parser(args).options(options).positional(positional).run();
-  reject_negative_unsigned(parsed);
+  reject_bad_values(parsed);
   try {
     po::store(parsed, vm);
   } catch (const po::invalid_option_value& e) {
@@ -67,7 +75,19 @@ bool parse_options(const Command& cmd, const std::vector<std::string>& args, po:
     std::cout << "Usage: " << cmd.name << " " << cmd.synopsis << "\n\n" << cmd.summary << "\n\n" << options << "\n";
     return false;
   }
-  po::notify(vm);
+  try {
+    po::notify(vm);
+  } catch (const po::required_option& e) {
+    // A positional argument is named by its hidden option ("--input"): say what is missing instead.
+    const std::string option = e.get_option_name();
+    const std::string key = option.substr(option.find_first_not_of('-'));
+    for (unsigned i = 0; i < positional.max_total_count() && i < 8; ++i) {
+      if (positional.name_for_position(i) == key) {
+        throw po::error("missing " + key + " argument: give the file to read (see --help)");
+      }
+    }
+    throw;
+  }
   return true;
 }
 
@@ -155,17 +175,7 @@ void remove_on_interrupt(const std::string& path) {
 }
 
 AtomicOutput::AtomicOutput(std::string path) : path_(std::move(path)) {
-  // Name the directory the user gave, not the temporary file mkstemp could not create.
-  const std::filesystem::path parent = std::filesystem::path(path_).parent_path();
-  std::error_code ec;
-  if (!parent.empty() && !std::filesystem::is_directory(parent, ec)) {
-    raise_error(Error::Kind::input, path_,
-                "cannot write: " + parent.string() + (std::filesystem::exists(parent, ec) ? " is not a directory" : " does not exist") +
-                    " (create it first, or choose another output path)");
-  }
-  if (std::filesystem::is_directory(path_, ec)) {
-    raise_error(Error::Kind::input, path_, "cannot write: this is a directory, not a file name");
-  }
+  check_output_path(path_);
   temporary_ = path_ + ".tmp-XXXXXX";
   int fd = mkstemp(temporary_.data());
   if (fd < 0) raise_error(Error::Kind::system, path_, std::string("cannot create a file here: ") + std::strerror(errno));

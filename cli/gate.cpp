@@ -381,8 +381,12 @@ void check_options(const GateOptions& o) {
     }
   }
   if (o.runs < 1) throw po::error("--runs must be at least 1");
+  if (o.count < 1) throw po::error("--count must be at least 1");
+  if (o.size == 0 || o.size % 8 != 0) throw po::error("--size must be a positive multiple of 8");
   if (!(o.alpha > 0 && o.alpha < 1)) throw po::error("--alpha must be in (0, 1)");
   if (o.tolerance < 0) throw po::error("--tolerance must be >= 0");
+  if (o.margin.absolute_ns < 0) throw po::error("--margin-ns must be >= 0");
+  if (o.margin.relative < 0) throw po::error("--margin-relative must be >= 0");
   if (o.sweep.pairs < 2) throw po::error("--pairs must be at least 2");
   accepted_verdicts(o);
   if (!is_open_mpi_launcher(o.launcher)) throw po::error("--launcher: the gate needs Open MPI's mpirun (MPMD line, -x)");

@@ -39,7 +39,7 @@ help)
   expect_contains "$err" "mpimon: error: unknown command 'frobnicate'" "unknown command message"
   run "$merge"
   expect_eq "$rc" 2 "mpimon-merge without files"
-  expect_contains "$err" "mpimon-merge: error: the option '--files' is required" "missing files message"
+  expect_contains "$err" "mpimon-merge: error: no input files: give the NAME.RANK.prof files" "missing files message"
   run "$merge" --layout diagonal x.0.prof
   expect_eq "$rc" 2 "bad --layout"
   expect_contains "$err" "--layout must be auto, dense or csr, not 'diagonal'" "bad --layout message"
