@@ -8,7 +8,9 @@ set -euo pipefail
 packages=(
   cmake g++ make pkg-config
   openmpi-bin libopenmpi-dev          # Open MPI with the monitoring components, profile2mat
-  libhdf5-dev hdf5-tools             # HDF5 C library, h5dump
+  libhdf5-dev hdf5-tools             # HDF5 C library, h5dump, h5diff
+  libhdf5-openmpi-dev                # parallel HDF5 (openmpi flavour, beside the serial one): mpimon-merge under mpirun
+  scotch metis libmetis-dev          # peer tools that read mpimon export scotch / metis in the tests
   libboost-program-options-dev libboost-math-dev
   libbenchmark-dev libgtest-dev googletest
   clang libclang-rt-14-dev           # libFuzzer and sanitizer runtimes

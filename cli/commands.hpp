@@ -4,10 +4,12 @@
 #include <boost/program_options.hpp>
 
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <vector>
 
 #include "mpimon/collective_model.hpp"
+#include "mpimon/merge.hpp"
 
 namespace mpimon::cli {
 
@@ -15,8 +17,25 @@ namespace mpimon::cli {
 /// messages, and the arguments after its name; it returns the exit code (cli_support.hpp).
 /// mpimon.cpp's table maps command lines onto them.
 int merge_command(const std::string& name, const std::vector<std::string>& args);
+
+/// The processes of an `mpimon-merge` launched by mpirun (merge_parallel/ provides them; cli
+/// knows no MPI). `merge` is collective: rank 0's `list_files` names the inputs, every process
+/// returns the same summaries or throws the same kind of error.
+struct MergeProcesses {
+  unsigned rank = 0;
+  unsigned size = 1;
+  std::function<std::vector<DumpSummary>(const std::function<std::vector<std::string>()>& list_files,
+                                         const std::string& output, const MergeOptions& options,
+                                         const MergeProgress& progress)>
+      merge;
+};
+/// merge_command run by every process of a parallel merge: the summary says `merged by P processes`.
+int parallel_merge_command(const std::string& name, const std::vector<std::string>& args,
+                           const MergeProcesses& processes);
 int show_command(const std::string& name, const std::vector<std::string>& args);
 int export_treematch_command(const std::string& name, const std::vector<std::string>& args);
+int export_scotch_command(const std::string& name, const std::vector<std::string>& args);
+int export_metis_command(const std::string& name, const std::vector<std::string>& args);
 int export_mat_command(const std::string& name, const std::vector<std::string>& args);
 /// `mpimon validate`: the ledger-checked suite (docs/validation.md).
 int validate_command(const std::string& name, const std::vector<std::string>& args);

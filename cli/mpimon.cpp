@@ -27,6 +27,8 @@ constexpr Entry kCommands[] = {
     {"show", mpimon::cli::show_command, "summarise a merged HDF5 file"},
     {"export treematch", mpimon::cli::export_treematch_command, "symmetric affinity matrix for TreeMatch"},
     {"export mat", mpimon::cli::export_mat_command, "the .mat files of Open MPI's profile2mat"},
+    {"export scotch", mpimon::cli::export_scotch_command, "symmetric weighted communication graph for Scotch (.grf)"},
+    {"export metis", mpimon::cli::export_metis_command, "symmetric weighted communication graph for METIS (gpmetis)"},
     {"validate", mpimon::cli::validate_command, "check the monitoring's matrices against ground truth under mpirun"},
     {"validate collective", mpimon::cli::validate_collective_command,
      "check the collective model against Open MPI's monitoring"},

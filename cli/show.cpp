@@ -9,6 +9,7 @@
 #include "commands.hpp"
 #include "mpimon/apps.hpp"
 #include "mpimon/error.hpp"
+#include "mpimon/export.hpp"
 #include "mpimon/matrix_file.hpp"
 #include "mpimon/overhead.hpp"
 #include "overhead_report.hpp"
@@ -22,25 +23,34 @@ struct Talker {
   std::uint64_t bytes, messages;
 };
 
-// The pairs exchanging the most point-to-point bytes (external + internal).
+// The pairs exchanging the most point-to-point bytes (external + internal): a heap of `limit`
+// pairs over the non-zeros, so nothing grows with the number of pairs beyond the matrices.
 std::vector<Talker> top_talkers(const MatrixFile& file, const std::string& dump, std::size_t limit) {
-  SparseMatrix bytes = add(file.matrix(dump, TrafficClass::external, Metric::bytes),
-                           file.matrix(dump, TrafficClass::internal, Metric::bytes));
-  SparseMatrix count = add(file.matrix(dump, TrafficClass::external, Metric::count),
-                           file.matrix(dump, TrafficClass::internal, Metric::count));
-  std::vector<Talker> talkers;
-  for (std::uint32_t i = 0; i < bytes.rows; ++i) {
-    for (auto k = bytes.indptr[i]; k < bytes.indptr[i + 1]; ++k) {
-      talkers.push_back({i, bytes.indices[k], bytes.values[k], count.at(i, bytes.indices[k])});
-    }
-  }
+  const std::vector<TrafficClass> p2p = {TrafficClass::external, TrafficClass::internal};
   auto order = [](const Talker& a, const Talker& b) {
     return std::tie(b.bytes, b.messages, a.from, a.to) < std::tie(a.bytes, a.messages, b.from, b.to);
   };
-  std::size_t n = std::min(limit, talkers.size());
-  std::partial_sort(talkers.begin(), talkers.begin() + static_cast<std::ptrdiff_t>(n), talkers.end(), order);
-  talkers.resize(n);
-  return talkers;
+  std::vector<Talker> heap;  // the best `limit` so far; heap.front() is the weakest of them
+  {
+    const SparseMatrix bytes = sum_classes(file, dump, p2p, Metric::bytes);
+    const SparseMatrix count = sum_classes(file, dump, p2p, Metric::count);
+    for_each_nonzero(bytes, [&](std::uint32_t i, std::uint32_t j, std::uint64_t v) {
+      if (limit == 0) return;
+      Talker t{i, j, v, 0};
+      if (heap.size() == limit && !(v >= heap.front().bytes)) return;  // cannot enter the top
+      t.messages = count.at(i, j);
+      if (heap.size() < limit) {
+        heap.push_back(t);
+        std::push_heap(heap.begin(), heap.end(), order);
+      } else if (order(t, heap.front())) {
+        std::pop_heap(heap.begin(), heap.end(), order);
+        heap.back() = t;
+        std::push_heap(heap.begin(), heap.end(), order);
+      }
+    });
+  }
+  std::sort_heap(heap.begin(), heap.end(), order);
+  return heap;
 }
 
 uint128 sum(const SparseMatrix& m) {

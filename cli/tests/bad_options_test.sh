@@ -105,7 +105,7 @@ check 2 "--transport" -- bench overhead --transport nope
 check 2 "--measure" "instructions, timing or both" -- gate --measure nothing
 check 2 "--accept" "rerecord, missing and unstable" -- gate --accept everything
 check 2 "--layout" "auto, dense or csr" -- merge: --layout diagonal x.0.prof
-check 2 "no input files" -- merge:
+check 2 "no input" -- merge:
 check 2 "--classes" -- export treematch "$fixtures/m.h5" --classes nope
 check 2 "--metric" -- export treematch "$fixtures/m.h5" --metric nope
 check 2 "--compat" -- export mat "$fixtures/m.h5" --compat nope
