@@ -136,7 +136,8 @@ int bench_app_command(const std::string& name, const std::vector<std::string>& a
       }
     }
     check_harness_settings(s.h);
-    for (const auto& n : split_list(np_list, "np")) s.nps.push_back(static_cast<std::uint32_t>(std::stoul(n)));
+    s.nps = split_positive_list(np_list, "np");
+    if (s.pairs < 1) throw po::error("--pairs must be at least 1");
     if (workloads.empty() == command.empty()) {
       throw po::error("name either built-in workloads (--workload) or a command (after --), one of the two");
     }

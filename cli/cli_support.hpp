@@ -8,6 +8,7 @@
 #include <functional>
 #include <ostream>
 
+#include "mpimon/error.hpp"
 #include "mpimon/matrix.hpp"
 #include "mpimon/matrix_file.hpp"
 #include <string>
@@ -37,6 +38,13 @@ bool parse_options(const Command& cmd, const std::vector<std::string>& args, po:
 int run_command(const Command& cmd, const std::function<int()>& body);
 
 /// Comma-separated list to vector ("a,b" -> {"a","b"}), empty items rejected.
+/// A comma-separated list of positive integers (--np 2,4): a usage error naming the option and
+/// the item otherwise.
+std::vector<std::uint32_t> split_positive_list(const std::string& text, const std::string& option);
+
+/// The exit code of each kind of mpimon::Error (usage 2, the others 1), used by run_command.
+int exit_code_of(Error::Kind kind);
+
 std::vector<std::string> split_list(const std::string& text, const std::string& option);
 
 /// Writes through a temporary file next to `path`, renamed over it on commit(); removed if

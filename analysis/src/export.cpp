@@ -231,6 +231,7 @@ std::vector<std::string> write_profile2mat(const MatrixFile& file, const std::st
     for (std::size_t c = 0; c < avg.size(); ++c) avg[c] = f.msg[c] != 0.0 ? f.size[c] / f.msg[c] : 0.0;
     for (auto [name, cells] : {std::pair{&size_name, &f.size}, {&msg_name, &f.msg}, {&avg_name, &avg}}) {
       std::string path = (std::filesystem::path(dir) / *name).string();
+      check_output_path(path);
       temporaries.push_back(path + ".tmp");
       written.push_back(path);
       save_matrix(temporaries.back(), f.dim, *cells);

@@ -272,7 +272,7 @@ const char* verdict_name(Verdict v) {
     case Verdict::inconclusive: return "inconclusive";
     case Verdict::rerecord: return "re-record";
     case Verdict::unstable: return "unstable";
-    case Verdict::missing: return "not in baseline";
+    case Verdict::missing: return "missing";
   }
   return "?";
 }
@@ -302,6 +302,17 @@ std::vector<InstructionVerdict> judge_instructions(const std::vector<Instruction
       v.note = (c.per_op < *v.baseline ? "" : "+") + number(c.per_op - *v.baseline) + " (within tolerance)";
     }
     out.push_back(v);
+  }
+  // An operation of the baseline that this run did not measure is not a pass by omission.
+  if (stable && same_build) {
+    for (const auto& b : baseline.operations) {
+      const bool measured = std::any_of(now.begin(), now.end(),
+                                        [&](const InstructionCount& c) { return c.op == b.op && c.size == b.size; });
+      if (!measured) {
+        out.push_back({b.op, b.size, b.per_op, std::nullopt, Verdict::missing,
+                       "in the baseline but not measured: measure it (--probe-ops) or re-record"});
+      }
+    }
   }
   return out;
 }
@@ -342,6 +353,23 @@ std::vector<TimingVerdict> judge_timing(const std::vector<TimingCell>& now, cons
     tests.push_back(w);
     out.push_back(v);
   }
+  // A baseline cell this run did not measure is not a pass by omission.
+  for (const auto& b : baseline.cells) {
+    if (!same_machine) break;
+    const bool measured = std::any_of(now.begin(), now.end(), [&](const TimingCell& c) {
+      return c.op == b.op && c.np == b.np && c.size == b.size;
+    });
+    if (measured) continue;
+    TimingVerdict v;
+    v.op = b.op;
+    v.np = b.np;
+    v.size = b.size;
+    v.baseline_ns = b.difference_ns;
+    v.verdict = Verdict::missing;
+    v.note = "in the baseline but not measured: measure it (--ops, --sizes) or re-record";
+    tests.emplace_back();
+    out.push_back(v);
+  }
   // Holm over the cells that have a test; simultaneous bounds at 1 - alpha/m each (Bonferroni).
   std::vector<double> p;
   std::vector<std::size_t> tested;
@@ -372,6 +400,27 @@ std::vector<TimingVerdict> judge_timing(const std::vector<TimingCell>& now, cons
     }
   }
   return out;
+}
+
+int gate_exit_code(const GateReport& r, const std::set<Verdict>& accepted) {
+  bool instructions = false, timing = false;
+  std::set<Verdict> seen;
+  for (const auto& v : r.instructions) {
+    instructions = instructions || v.verdict == Verdict::regression;
+    seen.insert(v.verdict);
+  }
+  for (const auto& v : r.timing) {
+    timing = timing || (v.verdict == Verdict::regression && v.confirmed);
+    seen.insert(v.verdict);
+  }
+  GateExit code = GateExit::ok;
+  if (instructions && timing) code = GateExit::both;
+  else if (instructions) code = GateExit::instructions;
+  else if (timing) code = GateExit::timing;
+  else if (seen.count(Verdict::rerecord) && !accepted.count(Verdict::rerecord)) code = GateExit::rerecord;
+  else if ((seen.count(Verdict::missing) || seen.empty()) && !accepted.count(Verdict::missing)) code = GateExit::missing;
+  else if (seen.count(Verdict::unstable) && !accepted.count(Verdict::unstable)) code = GateExit::unstable;
+  return static_cast<int>(code);
 }
 
 // ---- reports --------------------------------------------------------------------------------------

@@ -587,6 +587,7 @@ unsigned default_reader_threads() { return std::clamp(std::thread::hardware_conc
 
 /// A unique temporary path next to `output`, so that the final rename stays on one file system.
 std::string temporary_path_for(const std::string& output) {
+  check_output_path(output);
   std::string pattern = output + ".tmp-XXXXXX";
   int fd = mkstemp(pattern.data());
   if (fd < 0) raise_error(Error::Kind::system, output, std::string("cannot create a file here: ") + std::strerror(errno));

@@ -135,6 +135,60 @@ TEST(GateInstructions, ToleranceBuildAndStability) {
   EXPECT_EQ(judge_instructions(now, base, 0.01, true, false, "")[1].verdict, Verdict::unstable);
 }
 
+// An operation of the baseline that was not measured is a row of its own, `missing`, not a pass
+// by omission.
+TEST(GateInstructions, BaselineOperationNotMeasuredIsMissing) {
+  const auto base = baseline_of(200, 100);
+  auto v = judge_instructions({{"send", 8, 10, 0, 0, 200, true}}, base, 0, true, true, "");
+  ASSERT_EQ(v.size(), 2u);
+  EXPECT_EQ(v[0].verdict, Verdict::pass);
+  EXPECT_EQ(v[1].op, "put");
+  EXPECT_EQ(v[1].verdict, Verdict::missing);
+  EXPECT_FALSE(v[1].now);
+}
+
+TEST(GateTiming, BaselineCellNotMeasuredIsMissing) {
+  TimingBaseline base;
+  for (const char* op : {"send", "put"}) base.cells.push_back({op, 2, 8, 10, 400, 100, 10});
+  auto v = judge_timing({{"send", 2, 8, 10, 400, 100, 10}}, base, TimingMargin{}, 0.05);
+  ASSERT_EQ(v.size(), 2u);
+  EXPECT_EQ(v[1].op, "put");
+  EXPECT_EQ(v[1].verdict, Verdict::missing);
+}
+
+// Exit codes (docs/gate.md): a regression wins; rows not judged fail with their own code unless
+// accepted; nothing judged is never 0.
+TEST(GateExitCode, EachVerdictItsOwnCode) {
+  auto report_of = [](std::vector<Verdict> instructions, std::vector<std::pair<Verdict, bool>> timing) {
+    GateReport r;
+    for (auto v : instructions) r.instructions.push_back({"send", 8, 1.0, 1.0, v, ""});
+    for (auto [v, confirmed] : timing) {
+      TimingVerdict t;
+      t.verdict = v;
+      t.confirmed = confirmed;
+      r.timing.push_back(t);
+    }
+    return r;
+  };
+  EXPECT_EQ(gate_exit_code(report_of({Verdict::pass}, {{Verdict::pass, false}}), {}), 0);
+  EXPECT_EQ(gate_exit_code(report_of({Verdict::pass}, {{Verdict::inconclusive, false}}), {}), 0);
+  EXPECT_EQ(gate_exit_code(report_of({Verdict::regression}, {}), {}), 3);
+  EXPECT_EQ(gate_exit_code(report_of({}, {{Verdict::regression, true}}), {}), 4);
+  EXPECT_EQ(gate_exit_code(report_of({}, {{Verdict::regression, false}}), {}), 0);  // not confirmed
+  EXPECT_EQ(gate_exit_code(report_of({Verdict::regression}, {{Verdict::regression, true}}), {}), 5);
+  EXPECT_EQ(gate_exit_code(report_of({Verdict::pass}, {{Verdict::rerecord, false}}), {}), 6);
+  EXPECT_EQ(gate_exit_code(report_of({Verdict::missing, Verdict::pass}, {}), {}), 7);
+  EXPECT_EQ(gate_exit_code(report_of({Verdict::unstable}, {}), {}), 8);
+  EXPECT_EQ(gate_exit_code(report_of({}, {}), {}), 7);  // nothing measured at all
+  // A regression is reported even next to rows that could not be judged.
+  EXPECT_EQ(gate_exit_code(report_of({Verdict::regression, Verdict::missing}, {{Verdict::rerecord, false}}), {}), 3);
+  // Accepted explicitly: only what is named.
+  EXPECT_EQ(gate_exit_code(report_of({Verdict::rerecord}, {}), {Verdict::rerecord}), 0);
+  EXPECT_EQ(gate_exit_code(report_of({Verdict::rerecord, Verdict::missing}, {}), {Verdict::rerecord}), 7);
+  EXPECT_EQ(gate_exit_code(report_of({Verdict::unstable}, {}), {Verdict::missing, Verdict::rerecord}), 8);
+  EXPECT_EQ(gate_exit_code(report_of({Verdict::unstable}, {}), {Verdict::unstable}), 0);
+}
+
 // Baseline: overhead 100 ns, sd 10, 10 pairs, off time 400 ns: margin max(50, 5 % of 400) = 50.
 // Three cells are tested, so each simultaneous bound is at 1 - 0.05 / 3.
 //  - "send" now 300 ns sd 10: regression 200, SE = sqrt(10 + 10) = 4.472, far above 50: Holm rejects.

@@ -6,6 +6,7 @@
 
 #include <cstdint>
 #include <map>
+#include <set>
 #include <optional>
 #include <ostream>
 #include <string>
@@ -97,7 +98,8 @@ void write_gate_baseline(const GateBaseline& baseline, std::ostream& out);
 
 // ---- Verdicts ----------------------------------------------------------------------------------
 
-/// How a check ended. `regression` is the only one that fails the gate.
+/// How a check ended. `regression` fails the gate; `rerecord`, `unstable` and `missing` fail it
+/// with their own exit codes unless accepted (`mpimon gate --accept`, docs/gate.md).
 enum class Verdict { pass, regression, inconclusive, rerecord, unstable, missing };
 const char* verdict_name(Verdict v);
 
@@ -111,7 +113,8 @@ struct InstructionVerdict {
 
 /// Compares with the baseline: a regression when now > baseline * (1 + tolerance) and by at least
 /// one instruction. `same_build` false makes every row `rerecord`; `stable` false (two runs of the
-/// same build disagreed) makes them `unstable`.
+/// same build disagreed) makes them `unstable`. Operations measured but absent from the baseline,
+/// and operations of the baseline not measured, are `missing`.
 std::vector<InstructionVerdict> judge_instructions(const std::vector<InstructionCount>& now,
                                                    const InstructionBaseline& baseline, double tolerance,
                                                    bool same_build, bool stable, const std::string& build_note);
@@ -138,7 +141,7 @@ struct TimingVerdict {
 /// Welch's comparison of each cell's overhead with the baseline's, one-sided test of
 /// "regression <= margin", Holm across the cells: `regression` when Holm rejects at alpha,
 /// `pass` when the simultaneous upper bound is below the margin, else `inconclusive`.
-/// Cells absent from the baseline are `missing`; with `same_machine` false (the baseline was
+/// Cells absent from the baseline, and baseline cells not measured, are `missing`; with `same_machine` false (the baseline was
 /// measured on another CPU model, CPU count or Open MPI) every cell is `rerecord`.
 std::vector<TimingVerdict> judge_timing(const std::vector<TimingCell>& now, const TimingBaseline& baseline,
                                         const TimingMargin& margin, double alpha, bool same_machine = true);
@@ -153,6 +156,12 @@ struct GateReport {
   std::vector<std::string> notes;
   int exit_code = 0;
 };
+
+/// `mpimon gate`'s exit codes (docs/gate.md). A regression wins; then the rows that could not be
+/// judged, each with its own code unless accepted; `ok` only when every row was judged (or accepted).
+enum class GateExit { ok = 0, instructions = 3, timing = 4, both = 5, rerecord = 6, missing = 7, unstable = 8 };
+/// The exit code of a report; a timing regression counts only once confirmed.
+int gate_exit_code(const GateReport& report, const std::set<Verdict>& accepted);
 
 void write_gate_json(const GateReport& report, std::ostream& out);
 
