@@ -42,9 +42,13 @@ std::vector<KnownDefect> build_table() {
        "the run dies of a segmentation fault that a run without monitoring does not show",
        {"coll.distgraph_neighbor_alltoall"},
        "MPI_Neighbor_alltoall on a dist-graph communicator crashes under monitoring"},
-      {"freed-communicator-record-lost", kBothSeries, R::ledger_transform,
+      // Judged by its signature: C also holds the CID agreement of the two MPI_Comm_dup calls
+      // (collectives Open MPI makes itself, 3 per pair and dup on 4.1.4), which the ledger cannot
+      // predict, so the transformed ledger cannot be compared exactly yet.
+      {"freed-communicator-record-lost", kBothSeries, R::signature,
        "the O2A/A2O/A2A records of the freed communicator mpimon_freed are missing", {"coll.bcast_on_freed_comm"},
-       "records of a communicator freed before another is created are lost from the dump"},
+       "records of a communicator freed before another is created are lost from the dump",
+       {R"(communicator mpimon_freed: no record.*)"}},
       {"pml-mpit-invalid-after-init", {"4.1"}, R::exact_report,
        "the program reports the PML's MPI_T variables as invalid after MPI_Init, and nothing else",
        {"mpit.pml", "mpit.flush"},

@@ -457,11 +457,17 @@ CaseResult run_case(const ValidationCase& c, int np, int mode, const SuiteOption
   try {
     std::string output;
     std::string failure = c.control ? launch(c, np, mode, true, control, options) : "";
-    if (failure.empty()) failure = launch(c, np, mode, false, run, options, &output);
+    const bool pins_crash = !c.defect.empty() && known_defect(c.defect).rule == DefectRule::crash;
+    // A pinned crash is intermittent (the dist-graph one hits most runs, not all): up to three
+    // tries before the run is judged as one that did not crash.
+    for (int attempt = 0; attempt < (pins_crash ? 3 : 1) && failure.empty(); ++attempt) {
+      output.clear();
+      failure = launch(c, np, mode, false, run, options, &output);
+    }
     Verdict v;
     if (!failure.empty()) {
       std::string unmonitored_failure;
-      if (!c.defect.empty() && known_defect(c.defect).rule == DefectRule::crash) {
+      if (pins_crash) {
         const RunPaths plain{(dir / "unmonitored" / "prof" / "run").string(), (dir / "unmonitored" / "ledger" / "run").string()};
         unmonitored_failure = launch(c, np, 0, false, plain, options);
       }

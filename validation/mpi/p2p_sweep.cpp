@@ -1,3 +1,4 @@
+#include <algorithm>
 #include <array>
 #include <memory>
 #include <stdexcept>
@@ -82,17 +83,21 @@ void run_p2p_sweep(MPI_Comm comm, Ledger& ledger, const std::vector<SendMode>& m
     }
   }
 
-  // Announce the posted receives to every sender, and wait for every destination's announcement.
-  std::vector<MPI_Request> tokens(2 * static_cast<std::size_t>(size));
-  for (int peer = 0; peer < size; ++peer) {
-    check(MPI_Irecv(nullptr, 0, MPI_BYTE, peer, kReadyTag, comm, &tokens[static_cast<std::size_t>(peer)]), "MPI_Irecv");
+  // Ready sends need their receives posted: announce them to every sender, and wait for every
+  // destination's announcement.
+  if (std::find(modes.begin(), modes.end(), SendMode::rsend) != modes.end()) {
+    std::vector<MPI_Request> tokens(2 * static_cast<std::size_t>(size));
+    for (int peer = 0; peer < size; ++peer) {
+      check(MPI_Irecv(nullptr, 0, MPI_BYTE, peer, kReadyTag, comm, &tokens[static_cast<std::size_t>(peer)]),
+            "MPI_Irecv");
+    }
+    for (int peer = 0; peer < size; ++peer) {
+      check(MPI_Isend(nullptr, 0, MPI_BYTE, peer, kReadyTag, comm, &tokens[static_cast<std::size_t>(size + peer)]),
+            "MPI_Isend");
+      ledger.record(TrafficClass::external, world[static_cast<std::size_t>(peer)], 0);
+    }
+    check(MPI_Waitall(static_cast<int>(tokens.size()), tokens.data(), MPI_STATUSES_IGNORE), "MPI_Waitall");
   }
-  for (int peer = 0; peer < size; ++peer) {
-    check(MPI_Isend(nullptr, 0, MPI_BYTE, peer, kReadyTag, comm, &tokens[static_cast<std::size_t>(size + peer)]),
-          "MPI_Isend");
-    ledger.record(TrafficClass::external, world[static_cast<std::size_t>(peer)], 0);
-  }
-  check(MPI_Waitall(static_cast<int>(tokens.size()), tokens.data(), MPI_STATUSES_IGNORE), "MPI_Waitall");
 
   // Buffered sends need an attached buffer large enough for all of them at once.
   std::size_t bsend_bytes = 0;

@@ -34,8 +34,10 @@ SendMode parse_send_mode(const std::string& name);
 std::vector<PlannedMessage> plan_p2p_messages(int src, int dst, const std::vector<SendMode>& modes);
 
 /// Every rank of `comm` sends its planned messages to every rank (itself included) and one
-/// message to MPI_PROC_NULL, which the monitoring must not count. Receives are pre-posted and
-/// announced with a 0-byte token before any data is sent, so ready-mode sends are legal. No
+/// message to MPI_PROC_NULL, which the monitoring must not count. Receives are pre-posted; when
+/// the modes include ready sends they are announced with a 0-byte token (in the ledger) before any
+/// data is sent, so ready-mode sends are legal. Without ready sends there is no token, so a run of
+/// one mode (the persistent-send defect) holds only messages of that mode. No
 /// collective is called, so with pml_monitoring_enable = 1 every recorded message is in the ledger.
 void run_p2p_sweep(MPI_Comm comm, Ledger& ledger, const std::vector<SendMode>& modes);
 
