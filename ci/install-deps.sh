@@ -8,7 +8,9 @@ set -euo pipefail
 packages=(
   cmake g++ make pkg-config
   openmpi-bin libopenmpi-dev          # Open MPI with the monitoring components, profile2mat
-  libhdf5-dev hdf5-tools             # HDF5 C library, h5dump
+  libhdf5-dev hdf5-tools             # HDF5 C library, h5dump, h5diff
+  libhdf5-openmpi-dev                # parallel HDF5 (openmpi flavour, beside the serial one): mpimon-merge under mpirun
+  scotch metis libmetis-dev          # peer tools that read mpimon export scotch / metis in the tests
   libboost-program-options-dev libboost-math-dev
   libbenchmark-dev libgtest-dev googletest
   clang libclang-rt-14-dev           # libFuzzer and sanitizer runtimes
@@ -16,6 +18,9 @@ packages=(
   time                               # peak memory in bench/merge/run.sh
   valgrind                           # callgrind: mpimon gate's instruction counts (callgrind.h)
   hpcc                               # a real third-party MPI application for mpimon bench app
+  chromium                           # headless browser: the report tests open REPORT.html (docs/report.md)
+  libscotch-dev scotch               # Scotch: mpimon place --method scotch (library), scotch_gmap/gmtst cross-checks
+  hwloc                              # lstopo/hwloc-calc: synthetic node topologies for the rankfile test
 )
 if [ "${1:-}" = "--list" ]; then
   printf '%s\n' "${packages[@]}"
@@ -29,8 +34,22 @@ for p in "${packages[@]}"; do
   fi
 done
 
+# The charting library mpimon report inlines (plotly.js, docs/report.md): from npm, at the version
+# and checksum of the committed package-lock.json, into analysis/report/node_modules.
+sudo_cmd=()
+install_report_library() {
+  local dir
+  dir="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)/analysis/report"
+  if [ -f "$dir/node_modules/plotly.js-dist-min/plotly.min.js" ]; then return; fi
+  # Debian's npm, unless the machine already has one (a Node.js from elsewhere conflicts with it).
+  command -v npm >/dev/null || "${sudo_cmd[@]}" apt-get install -y -qq --no-install-recommends npm >/dev/null
+  (cd "$dir" && npm ci --no-audit --no-fund --loglevel=error)
+  echo "install-deps: plotly.js installed into analysis/report/node_modules"
+}
+
 if [ ${#missing[@]} -eq 0 ]; then
   echo "install-deps: all ${#packages[@]} packages present"
+  install_report_library
   exit 0
 fi
 
@@ -44,3 +63,4 @@ export DEBIAN_FRONTEND=noninteractive
 "${sudo_cmd[@]}" apt-get update -qq
 "${sudo_cmd[@]}" apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
 echo "install-deps: done"
+install_report_library

@@ -3,8 +3,9 @@
 #   1. measure what monitoring costs on this machine: a quick overhead sweep (np 2, 4 sizes,
 #      3 launch pairs per arm, about a minute) with its paired analysis, and its figures;
 #   2. the same pairs on an application workload (CG-like, medium class): the columns of RR-9038's Table 1;
-#   3. show a monitored run end to end: mpirun with monitoring on, the per-rank dumps merged into
-#      one HDF5 file, its summary, and the matrix exported for TreeMatch.
+#   3. show a monitored run end to end: mpimon record (mpirun with monitoring on, the per-rank dumps
+#      checked and merged into one HDF5 file, its summary), the matrix exported for TreeMatch, the
+#      run placed on a modelled cluster (mpimon place), and one HTML report of the whole job.
 # Everything goes to build/main/. MPIMON_MAIN_PAIRS and MPIMON_MAIN_NP change the sweep.
 source "$(dirname "$0")/common.sh"
 
@@ -14,7 +15,7 @@ step "build ($build)"
 configure_and_build "$build"
 
 out=$build/main
-rm -rf "$out" && mkdir -p "$out/prof"
+rm -rf "$out" && mkdir -p "$out"
 mpimon=$build/cli/mpimon
 
 step "overhead: mpimon bench overhead --np ${MPIMON_MAIN_NP:-2} --sizes quick --pairs ${MPIMON_MAIN_PAIRS:-3}"
@@ -27,19 +28,20 @@ step "application: mpimon bench app --workload cg --class medium --np 2 --pairs 
 "$mpimon" bench app --workload cg --class medium --np 2 --pairs "${MPIMON_MAIN_PAIRS:-3}" -o "$out/apps.h5"
 
 np=${MPIMON_DEMO_NP:-4}
-step "monitored run: mpirun -np $np with pml_monitoring_enable 2, dumps to $out/prof/ring.RANK.prof"
-mpirun -np "$np" --mca pml_monitoring_enable 2 --mca pml_monitoring_enable_output 3 \
-  --mca pml_monitoring_filename "$out/prof/ring" "$build/validation/mpimon-demo-ring"
-# Open MPI writes no dump, silently, when monitoring was not really on: check.
-for ((r = 0; r < np; r++)); do
-  [ -s "$out/prof/ring.$r.prof" ] || { echo "no dump for rank $r: monitoring did not run" >&2; exit 1; }
-done
-step "merge: mpimon-merge -o $out/ring.h5 $out/prof/ring.*.prof"
-"$build/cli/mpimon-merge" -o "$out/ring.h5" "$out"/prof/ring.*.prof
-step "show: mpimon show $out/ring.h5"
-"$mpimon" show "$out/ring.h5" --top 5
+step "monitored run: mpimon record --np $np -o $out/ring.h5 --keep-dumps $out/prof -- mpimon-demo-ring"
+# record chooses the MCA settings (monitoring mode 2), checks that every rank wrote its dump,
+# merges them and prints the summary of mpimon show.
+"$mpimon" record --np "$np" -o "$out/ring.h5" --keep-dumps "$out/prof" -- "$build/validation/mpimon-demo-ring"
 step "export: mpimon export treematch $out/ring.h5 (bytes, external + internal)"
 "$mpimon" export treematch "$out/ring.h5" -o "$out/ring.treematch"
 cat "$out/ring.treematch"
 echo
+step "place: mpimon place $out/ring.h5 --topology 2x2x2 (modelled cluster: 2 nodes x 2 sockets x 2 cores)"
+"$mpimon" place "$out/ring.h5" --topology 2x2x2 --json "$out/ring.placement.json" --rankfile "$out/ring.rankfile"
+cat "$out/ring.rankfile"
+echo
+step "plot and report: mpimon plot $out/ring.h5; mpimon report ... -o $out/report.html"
+"$mpimon" plot "$out/ring.h5" -o "$out/figures"
+"$mpimon" report "$out/ring.h5" "$out/overhead.h5" "$out/apps.h5" "$out/ring.placement.json" -o "$out/report.html" --title "mpimon main job"
+echo "main: open $out/report.html in a browser (self-contained, no network needed)"
 echo "main: done; results, figures and dumps in $out"

@@ -13,7 +13,8 @@ dependencies there (Open MPI 5.0 with its monitoring components), builds mpimon 
 Open MPI 5.0 and runs, in it:
   validate  (default) 'ctest -L validation -LE suite' and 'mpimon validate --json' (the suite's
             cases, label suite, run once, by the latter); results with the
-            Open MPI version in BUILD/ompi5/ (ctest.log, validate.json, validate.txt, ompi_info.txt)
+            Open MPI version in BUILD/ompi5/ (ctest.log, ctest.xml, validate.json, validate.txt,
+            ompi_info.txt); ci/test.sh counts ctest.xml and validate.txt
   bench     'mpimon bench overhead' with a small grid on the host (its Open MPI) and in the
             chroot (Open MPI 5), and both analyses side by side in BUILD/ompi-versions/
   prepare   only prepare the root (and build), run nothing
@@ -207,10 +208,13 @@ stage_build() {
 
 run_validation() {
   local status=0
+  # ci/test.sh counts these results (ctest.xml, validate.txt): none may be left from an earlier run.
+  rm -f "$out/ctest.xml" "$out/validate.txt" "$out/build/ctest.xml"
   # The suite's cases (label suite) are what mpimon validate runs below: each runs once.
   step "ompi5: ctest -L validation -LE suite (Open MPI 5)"
-  MPIMON_JOBS=$jobs in_root "cd $inner_build && ctest -j \$MPIMON_JOBS -L validation -LE suite --output-on-failure --timeout 600" \
+  MPIMON_JOBS=$jobs in_root "cd $inner_build && ctest -j \$MPIMON_JOBS -L validation -LE suite --output-on-failure --timeout 600 --output-junit $inner_build/ctest.xml" \
     >"$out/ctest.log" 2>&1 || status=1
+  cp "$out/build/ctest.xml" "$out/ctest.xml" 2>/dev/null || true
   grep -E "tests passed|tests failed|^\s+[0-9]+ - " "$out/ctest.log" || true
   step "ompi5: mpimon validate --json (Open MPI 5)"
   MPIMON_JOBS=$jobs in_root "$inner_build/cli/mpimon validate --json $inner_build/validate.json" \

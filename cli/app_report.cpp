@@ -28,10 +28,11 @@ std::optional<double> field(const std::optional<T>& o, F f) {
 
 }  // namespace
 
-void print_app_table(const std::vector<AppRow>& rows) {
-  std::printf("\n%-28s %4s %5s %10s %10s %11s %12s %27s %20s %9s %9s %5s\n", "application", "np", "pairs",
+void print_app_table(const std::vector<AppRow>& rows, double threshold) {
+  const std::string vs = "vs " + cost_words(CostVerdict::below, threshold).substr(2);
+  std::printf("\n%-28s %4s %5s %10s %10s %11s %12s %27s %20s %9s %9s %5s %12s\n", "application", "np", "pairs",
               "off s", "on s", "msg/proc", "msg/s", "overhead s [95% CI]", "overhead % [95% CI]", "p (t)",
-              "p (W)", "comm");
+              "p (W)", "comm", vs.c_str());
   for (const auto& r : rows) {
     const auto& a = r.analysis;
     std::string diff = fixed(a.mean_difference, "%+.4f");
@@ -42,25 +43,30 @@ void print_app_table(const std::vector<AppRow>& rows) {
     }
     std::string p = fixed(field(a.t_test, [](const StudentTTest& t) { return t.p_value; }), "%.3g");
     if (a.significant()) p += " *";
-    std::printf("%-28s %4u %5zu %10s %10s %11s %12s %27s %20s %9s %9s %5s\n", r.app.c_str(), r.np, a.n,
+    std::printf("%-28s %4u %5zu %10s %10s %11s %12s %27s %20s %9s %9s %5s %12s\n", r.app.c_str(), r.np, a.n,
                 fixed(a.mean_off, "%.4f").c_str(), fixed(a.mean_on, "%.4f").c_str(),
                 fixed(r.messages_per_process, "%.2f").c_str(), fixed(r.messages_per_second, "%.1f").c_str(),
                 diff.c_str(), rel.c_str(), p.c_str(),
                 fixed(field(a.wilcoxon, [](const WilcoxonSignedRank& w) { return w.p_value; }), "%.3g").c_str(),
-                fixed(field(r.comm_share, [](double s) { return 100 * s; }), "%.0f%%").c_str());
+                fixed(field(r.comm_share, [](double s) { return 100 * s; }), "%.0f%%").c_str(),
+                cost_words(decide_cost(a, threshold).verdict, threshold).c_str());
   }
   std::printf("(off/on s: mean over pairs; msg: point-to-point messages, external + internal, of the merged dumps of\n"
               " the on launches; msg/s: all processes' messages per second of on time; * significant at 5 %%\n"
-              " (paired t-test); p (W): Wilcoxon signed-rank; comm: the workload's communication share)\n");
+              " (paired t-test); p (W): Wilcoxon signed-rank; comm: the workload's communication share; %s: the\n"
+              " overhead's 95 %% CI below or above that cost, above 0 (a cost, its size open), or inconclusive)\n",
+              vs.c_str());
+  for (const auto& r : rows) print_inconclusive(r.app + " np " + std::to_string(r.np), r.analysis, threshold);
 }
 
 void write_app_csv(const std::vector<AppRow>& rows, std::ostream& out) {
   out << "app,np,pairs,time_source,off_mean_s,off_median_s,on_mean_s,on_median_s,messages_per_process,"
          "external_messages_per_process,bytes_per_process,messages_per_second,difference_s,difference_ci_low_s,"
          "difference_ci_high_s,relative,relative_ci_low,relative_ci_high,t,df,p,wilcoxon_v,wilcoxon_p,significant,"
-         "comm_share\n";
+         "comm_share,verdict_5pct,pairs_for_2_5pct\n";
   for (const auto& r : rows) {
     const auto& a = r.analysis;
+    const CostDecision decision = decide_cost(a);
     const auto& t = a.t_test;
     auto rel_ci = [&](bool high) {
       return a.relative && a.relative->ci ? std::optional(high ? a.relative->ci->high : a.relative->ci->low)
@@ -78,7 +84,8 @@ void write_app_csv(const std::vector<AppRow>& rows, std::ostream& out) {
         << num(field(t, [](const StudentTTest& x) { return x.p_value; })) << ','
         << num(field(a.wilcoxon, [](const WilcoxonSignedRank& w) { return w.v; })) << ','
         << num(field(a.wilcoxon, [](const WilcoxonSignedRank& w) { return w.p_value; })) << ','
-        << (a.significant() ? 1 : 0) << ',' << num(r.comm_share) << '\n';
+        << (a.significant() ? 1 : 0) << ',' << num(r.comm_share) << ',' << cost_verdict_name(decision.verdict) << ','
+        << (decision.pairs_needed ? std::to_string(*decision.pairs_needed) : "") << '\n';
   }
 }
 

@@ -11,6 +11,7 @@
 #include <iostream>
 #include <optional>
 #include <random>
+#include <regex>
 
 #include "app_report.hpp"
 #include "cli_support.hpp"
@@ -20,6 +21,7 @@
 #include "mpimon/harness/launch_pairs.hpp"
 #include "mpimon/apps.hpp"
 #include "mpimon/error.hpp"
+#include "mpimon/gate.hpp"
 #include "mpimon/merge.hpp"
 #include "mpimon/version.hpp"
 
@@ -43,24 +45,47 @@ void check_compute(const std::string& text) {
 
 std::string default_csv(const std::string& output) { return fs::path(output).replace_extension(".csv").string(); }
 
+// --fail-above: each row's interval against the limit, the reports, and the gate's exit code.
+int judge_and_report(const std::vector<AppRow>& rows, const std::map<std::string, std::string>& configuration,
+                     double fail_above, bool allow_inconclusive, const std::string& json, const std::string& junit) {
+  AppGateReport report = judge_app_overhead(rows, fail_above / 100, allow_inconclusive);
+  report.provenance = configuration;
+  std::printf("\ngate: overhead limit %g %%%s\n", fail_above, allow_inconclusive ? " (inconclusive allowed)" : "");
+  for (const auto& r : report.rows) {
+    const char* word = r.verdict == Verdict::pass ? "pass" : r.verdict == Verdict::regression ? "ABOVE" : "inconclusive";
+    std::printf("  %-12s %s np %u: %s\n", word, r.app.c_str(), r.np, r.note.c_str());
+  }
+  if (!json.empty()) write_file_atomically(json, [&](std::ostream& o) { write_app_gate_json(report, o); });
+  if (!junit.empty()) write_file_atomically(junit, [&](std::ostream& o) { write_app_gate_junit(report, o); });
+  std::printf("gate: exit code %d%s\n", report.exit_code,
+              report.exit_code == kAppGateAbove          ? " (an overhead may exceed the limit)"
+              : report.exit_code == kAppGateInconclusive ? " (inconclusive: more pairs, or --allow-inconclusive)"
+                                                         : "");
+  return report.exit_code;
+}
+
 }  // namespace
 
 int bench_app_command(const std::string& name, const std::vector<std::string>& all_args) {
   Command cmd{name,
               "[--workload NAME[,NAME...] [workload options]] [--np LIST] [--pairs R] [-o RESULTS.h5]\n"
-              "       [--csv FILE] [--launcher CMD] [--mca KEY=VALUE]... [--resume] [-- COMMAND ARGS...]",
+              "       [--csv FILE] [--launcher CMD] [--mca KEY=VALUE]... [--resume] [--time-regex REGEX]\n"
+              "       [--fail-above PCT [--allow-inconclusive] [--json FILE] [--junit FILE]] [-- COMMAND ARGS...]",
               "Measures what monitoring costs an application: for each process count and each of R pairs, one\n"
               "launch with monitoring off and one with it on, in random order. A built-in workload (stencil, cg,\n"
               "lu, bt of mpimon-workload) is timed by its own report; any other MPI command (after --) by the\n"
               "wall time of its launch. Messages per process and per second come from the merged monitoring\n"
               "dumps of the on launches. Prints RR-9038's Table 1 (times, messages, overhead with its 95 % CI,\n"
-              "t-test and Wilcoxon p) and writes it as CSV and, with every launch, to RESULTS.h5 (docs/apps.md)."};
+              "t-test and Wilcoxon p) and writes it as CSV and, with every launch, to RESULTS.h5 (docs/apps.md).\n"
+              "With --fail-above PCT it is a gate for an application's CI: exit code 6 when an overhead is shown to\n"
+              "be a cost that may exceed PCT, 7 when its interval decides nothing, 0 when the whole interval lies\n"
+              "below PCT (docs/gate.md)."};
   auto dashes = std::find(all_args.begin(), all_args.end(), "--");
   const std::vector<std::string> args(all_args.begin(), dashes);
   const std::vector<std::string> command(dashes == all_args.end() ? dashes : dashes + 1, all_args.end());
   return run_command(cmd, [&] {
     AppSweep s;
-    std::string np_list, workloads, classes, computes, compute, grid, name_option, program;
+    std::string np_list, workloads, classes, computes, compute, grid, name_option, program, json, junit;
     std::uint32_t iterations = 0, vars = 0, points = 0;
     po::options_description options("Options");
     options.add_options()("workload", po::value(&workloads), "built-in workloads: stencil, cg, lu, bt (a list)")(
@@ -86,12 +111,33 @@ int bench_app_command(const std::string& name, const std::vector<std::string>& a
         "timeout", po::value(&s.h.timeout)->default_value(600), "seconds before a launch is killed")(
         "output,o", po::value(&s.output)->default_value("apps.h5"), "results file")(
         "csv", po::value(&s.csv), "Table 1 as CSV (default: the results file with .csv)")(
-        "resume", "continue the sweep recorded in the results file");
+        "resume", "continue the sweep recorded in the results file")(
+        "time-regex", po::value(&s.time_regex),
+        "a command's own reported time: the last match in its output, the first group in seconds (default: the "
+        "launch's wall time)")(
+        "fail-above", po::value<double>(), "gate: fail when the overhead may exceed PCT percent (exit codes 6, 7)")(
+        "allow-inconclusive", "gate: an inconclusive interval does not fail (exit code 0, reported)")(
+        "json", po::value(&json), "gate: JSON report")("junit", po::value(&junit), "gate: JUnit XML report");
     po::variables_map vm;
     if (!parse_options(cmd, args, options, {}, vm)) return kExitOk;
     s.resume = vm.count("resume") > 0;
+    const bool gate = vm.count("fail-above") > 0;
+    const double fail_above = gate ? vm["fail-above"].as<double>() : 0.0;
+    if (gate && !(fail_above > 0)) throw po::error("--fail-above takes a percentage > 0");
+    if (!gate && (vm.count("allow-inconclusive") || !json.empty() || !junit.empty())) {
+      throw po::error("--allow-inconclusive, --json and --junit go with --fail-above PCT");
+    }
+    if (!s.time_regex.empty()) {
+      if (command.empty()) throw po::error("--time-regex reads a command's output: give the command after --");
+      try {
+        std::regex check(s.time_regex);
+      } catch (const std::regex_error& e) {
+        throw po::error("--time-regex '" + s.time_regex + "' is not a regular expression: " + e.what());
+      }
+    }
     check_harness_settings(s.h);
-    for (const auto& n : split_list(np_list, "np")) s.nps.push_back(static_cast<std::uint32_t>(std::stoul(n)));
+    s.nps = split_positive_list(np_list, "np");
+    if (s.pairs < 1) throw po::error("--pairs must be at least 1");
     if (workloads.empty() == command.empty()) {
       throw po::error("name either built-in workloads (--workload) or a command (after --), one of the two");
     }
@@ -136,10 +182,11 @@ int bench_app_command(const std::string& name, const std::vector<std::string>& a
     auto rows = analyze_apps(launches);
     order_rows(rows, results.configuration().at("apps"));
     results.write_analysis(rows, app_pairs(launches));
-    print_app_table(rows);
+    print_app_table(rows, gate ? fail_above / 100 : 0.05);
     write_file_atomically(s.csv, [&](std::ostream& o) { write_app_csv(rows, o); });
     std::printf("results: %s\ntable: %s\n", s.output.c_str(), s.csv.c_str());
-    return kExitOk;
+    if (!gate) return kExitOk;
+    return judge_and_report(rows, results.configuration(), fail_above, vm.count("allow-inconclusive") > 0, json, junit);
   });
 }
 

@@ -12,6 +12,7 @@
 #include <fstream>
 #include <iostream>
 #include <random>
+#include <set>
 #include <thread>
 #include <sstream>
 
@@ -96,7 +97,19 @@ int bench_overhead_command(const std::string& name, const std::vector<std::strin
     po::variables_map vm;
     if (!parse_options(cmd, args, options, {}, vm)) return kExitOk;
     s.resume = vm.count("resume") > 0;
-    for (const auto& n : split_list(np_list, "np")) s.nps.push_back(static_cast<std::uint32_t>(std::stoul(n)));
+    s.nps = split_positive_list(np_list, "np");
+    // The names mpimon-overhead-bench accepts (its kAllOps, and put/get for the lock variants):
+    // checked here so that a typo is a usage error, not a sweep of failing launches.
+    for (const auto& op : split_list(s.ops, "ops")) {
+      static const std::set<std::string> known{"send",     "pingpong",  "bcast",    "alltoall", "put",
+                                               "get",      "put_lock",  "put_flush", "get_lock", "get_flush"};
+      if (!known.count(op)) {
+        throw po::error("--ops: unknown operation '" + op + "' (send, pingpong, bcast, alltoall, put, get, put_lock, "
+                        "put_flush, get_lock, get_flush)");
+      }
+    }
+    if (s.pairs < 1) throw po::error("--pairs must be at least 1");
+    if (s.iterations < 1) throw po::error("--iterations must be at least 1");
     s.transports = split_list(transports, "transport");
     for (const auto& t : s.transports) {
       if (t != "shared" && t != "tcp") throw po::error("--transport takes shared and tcp, not '" + t + "'");

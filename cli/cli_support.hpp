@@ -8,7 +8,9 @@
 #include <functional>
 #include <ostream>
 
+#include "mpimon/error.hpp"
 #include "mpimon/matrix.hpp"
+#include "mpimon/matrix_file.hpp"
 #include <string>
 #include <vector>
 
@@ -36,6 +38,13 @@ bool parse_options(const Command& cmd, const std::vector<std::string>& args, po:
 int run_command(const Command& cmd, const std::function<int()>& body);
 
 /// Comma-separated list to vector ("a,b" -> {"a","b"}), empty items rejected.
+/// A comma-separated list of positive integers (--np 2,4): a usage error naming the option and
+/// the item otherwise.
+std::vector<std::uint32_t> split_positive_list(const std::string& text, const std::string& option);
+
+/// The exit code of each kind of mpimon::Error (usage 2, the others 1), used by run_command.
+int exit_code_of(Error::Kind kind);
+
 std::vector<std::string> split_list(const std::string& text, const std::string& option);
 
 /// Writes through a temporary file next to `path`, renamed over it on commit(); removed if
@@ -65,6 +74,11 @@ void remove_on_interrupt(const std::string& path);
 
 /// Whether progress lines should be drawn (stderr is a terminal).
 bool stderr_is_terminal();
+
+/// The traffic classes of a --classes style list ("external,internal"); `option` names it in errors.
+std::vector<TrafficClass> parse_classes(const std::string& text, const std::string& option = "--classes");
+/// --metric: "bytes" or "count".
+Metric parse_metric(const std::string& text);
 
 /// Decimal text of a 128-bit total (sums of uint64 counters may exceed 64 bits).
 std::string to_decimal(uint128 value);

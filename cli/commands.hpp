@@ -4,10 +4,12 @@
 #include <boost/program_options.hpp>
 
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <vector>
 
 #include "mpimon/collective_model.hpp"
+#include "mpimon/merge.hpp"
 
 namespace mpimon::cli {
 
@@ -15,13 +17,34 @@ namespace mpimon::cli {
 /// messages, and the arguments after its name; it returns the exit code (cli_support.hpp).
 /// mpimon.cpp's table maps command lines onto them.
 int merge_command(const std::string& name, const std::vector<std::string>& args);
+
+/// The processes of an `mpimon-merge` launched by mpirun (merge_parallel/ provides them; cli
+/// knows no MPI). `merge` is collective: rank 0's `list_files` names the inputs, every process
+/// returns the same summaries or throws the same kind of error.
+struct MergeProcesses {
+  unsigned rank = 0;
+  unsigned size = 1;
+  std::function<std::vector<DumpSummary>(const std::function<std::vector<std::string>()>& list_files,
+                                         const std::string& output, const MergeOptions& options,
+                                         const MergeProgress& progress)>
+      merge;
+};
+/// merge_command run by every process of a parallel merge: the summary says `merged by P processes`.
+int parallel_merge_command(const std::string& name, const std::vector<std::string>& args,
+                           const MergeProcesses& processes);
 int show_command(const std::string& name, const std::vector<std::string>& args);
+/// `mpimon record -- COMMAND`: one monitored run of an application, merged (docs/record.md).
+int record_command(const std::string& name, const std::vector<std::string>& args);
 int export_treematch_command(const std::string& name, const std::vector<std::string>& args);
+int export_scotch_command(const std::string& name, const std::vector<std::string>& args);
+int export_metis_command(const std::string& name, const std::vector<std::string>& args);
 int export_mat_command(const std::string& name, const std::vector<std::string>& args);
 /// `mpimon validate`: the ledger-checked suite (docs/validation.md).
 int validate_command(const std::string& name, const std::vector<std::string>& args);
 /// `mpimon validate collective`: the collective model against Open MPI (docs/collectives.md).
 int validate_collective_command(const std::string& name, const std::vector<std::string>& args);
+/// `mpimon collect`: one matrices file from a running application (docs/collect.md).
+int collect_command(const std::string& name, const std::vector<std::string>& args);
 int pvars_command(const std::string& name, const std::vector<std::string>& args);
 /// `mpimon bench overhead` (docs/overhead.md).
 int bench_overhead_command(const std::string& name, const std::vector<std::string>& args);
@@ -35,8 +58,16 @@ int stats_paired_command(const std::string& name, const std::vector<std::string>
 int model_collective_command(const std::string& name, const std::vector<std::string>& args);
 /// `mpimon plot RESULTS.h5`: the overhead and application figures (docs/plots.md).
 int plot_results_command(const std::string& name, const std::vector<std::string>& args);
+/// `mpimon report FILE... -o REPORT.html`: one self-contained HTML page (docs/report.md).
+int report_command(const std::string& name, const std::vector<std::string>& args);
 /// `mpimon plot collective`: heatmaps of a forced collective and of its PMPI-level view.
 int plot_collective_command(const std::string& name, const std::vector<std::string>& args);
+
+/// `mpimon place`: mappings onto a modelled tree and their modelled costs (docs/placement.md).
+int place_command(const std::string& name, const std::vector<std::string>& args);
+
+/// `mpimon plot placement`: bars of `mpimon place --json` reports (docs/placement.md).
+int plot_placement_command(const std::string& name, const std::vector<std::string>& args);
 
 /// The options describing one collective call, shared by `model collective` and `validate collective`.
 struct CollectiveOptions {

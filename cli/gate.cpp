@@ -2,7 +2,9 @@
 // committed baseline: the instructions monitoring adds per operation (callgrind, deterministic)
 // and the paired timing overhead (the overhead harness, judged on confidence intervals, Holm
 // across cells, failing cells confirmed by a second run). Exit codes: 0 no confirmed regression,
-// 1 error, 2 usage, 3 instruction regression, 4 timing regression, 5 both.
+// 1 error, 2 usage, 3 instruction regression, 4 timing regression, 5 both, 6 re-record (baseline
+// from another build or CPU), 7 missing (an operation only in the baseline or only measured),
+// 8 unstable (runs of the same build counted differently); 6 to 8 unless --accept names them.
 
 #include <unistd.h>
 
@@ -13,6 +15,7 @@
 #include <fstream>
 #include <iostream>
 #include <set>
+#include <sstream>
 #include <thread>
 
 #include "cli_support.hpp"
@@ -32,21 +35,22 @@ namespace fs = std::filesystem;
 
 namespace {
 
-constexpr int kExitInstructionRegression = 3;
-constexpr int kExitTimingRegression = 4;
-constexpr int kExitBothRegressed = 5;
+constexpr int kExitRerecord = static_cast<int>(GateExit::rerecord);
+constexpr int kExitMissing = static_cast<int>(GateExit::missing);
+constexpr int kExitUnstable = static_cast<int>(GateExit::unstable);
 
 struct GateOptions {
   std::string baseline = "results/gate/baseline.json", json = "gate-report.json", junit = "gate-report.xml";
   std::string measure = "both", launcher = "mpirun", valgrind = "valgrind", probe, work_dir;
   std::vector<std::string> mca, environment, on_environment;
+  std::string accept;  ///< comma-separated: rerecord, missing, unstable
   bool update = false;
   int timeout = 900;
   std::uint32_t monitoring_mode = 1;
   // instructions
   std::string probe_ops = "send,put,get,bcast,allreduce,alltoall";
   std::uint32_t count = 100, size = 8, runs = 2;
-  double tolerance = 0.01;
+  double tolerance = 0;  // counts are deterministic: the smallest added cost (2 instructions) must fail
   // timing
   Sweep sweep;
   double alpha = 0.05;
@@ -278,14 +282,32 @@ void print_report(const GateReport& r) {
   for (const auto& n : r.notes) std::printf("note: %s\n", n.c_str());
 }
 
-int exit_code_of(const GateReport& r) {
-  bool ins = false, tim = false;
-  for (const auto& v : r.instructions) ins = ins || v.verdict == Verdict::regression;
-  for (const auto& v : r.timing) tim = tim || (v.verdict == Verdict::regression && v.confirmed);
-  if (ins && tim) return kExitBothRegressed;
-  if (ins) return kExitInstructionRegression;
-  if (tim) return kExitTimingRegression;
-  return kExitOk;
+std::set<Verdict> accepted_verdicts(const GateOptions& o) {
+  std::set<Verdict> out;
+  std::stringstream list(o.accept);
+  for (std::string item; std::getline(list, item, ',');) {
+    if (item == "rerecord") out.insert(Verdict::rerecord);
+    else if (item == "missing") out.insert(Verdict::missing);
+    else if (item == "unstable") out.insert(Verdict::unstable);
+    else throw po::error("--accept takes a comma-separated list of rerecord, missing and unstable, not '" + item + "'");
+  }
+  return out;
+}
+
+// What to do for each code that is not a regression (printed with the verdict).
+std::string advice_for(int code) {
+  switch (code) {
+    case kExitRerecord:
+      return "the baseline is from another Open MPI build, valgrind, libraries or CPU: re-record it on this "
+             "machine with --update-baseline (or pass --accept rerecord to judge nothing of those rows)";
+    case kExitMissing:
+      return "an operation is in the baseline but was not measured, or measured but not in the baseline: "
+             "measure the same operations (--probe-ops, --ops, --sizes) or re-record (or --accept missing)";
+    case kExitUnstable:
+      return "two runs of the same build counted different instructions: the count is not deterministic here "
+             "(check ASLR, valgrind, the environment; more --runs) (or --accept unstable)";
+    default: return "";
+  }
 }
 
 std::map<std::string, std::string> provenance_of(const GateOptions& o) {
@@ -319,6 +341,8 @@ void add_options(po::options_description& options, GateOptions& o) {
       "on-env", po::value(&o.on_environment)->composing(), "VAR=VALUE exported to the monitored launches only")(
       "monitoring-mode", po::value(&o.monitoring_mode)->default_value(1), "pml_monitoring_enable")(
       "timeout", po::value(&o.timeout)->default_value(900), "seconds before a launch is killed")(
+      "accept", po::value(&o.accept), "rows not judged that do not fail the gate: comma-separated rerecord, "
+                                      "missing, unstable (default: none; each fails with its own exit code)")(
       "work-dir", po::value(&o.work_dir), "keep the callgrind dumps and timing results here (default: a "
                                            "temporary directory, removed)");
   po::options_description ins("Instructions (callgrind)");
@@ -327,7 +351,7 @@ void add_options(po::options_description& options, GateOptions& o) {
       "count", po::value(&o.count)->default_value(100), "N: loops of N and 2N operations")(
       "size", po::value(&o.size)->default_value(8), "message size in bytes (multiple of 8)")(
       "runs", po::value(&o.runs)->default_value(2), "callgrind runs; their counts must agree")(
-      "tolerance", po::value(&o.tolerance)->default_value(0.01, "0.01"), "fraction above the baseline tolerated")(
+      "tolerance", po::value(&o.tolerance)->default_value(0, "0"), "fraction above the baseline tolerated")(
       "valgrind", po::value(&o.valgrind)->default_value("valgrind"), "valgrind executable")(
       "probe", po::value(&o.probe)->default_value(default_dir("bench") + "/mpimon-gate-probe"), "the probe program");
   po::options_description tim("Timing (paired launches, np 2)");
@@ -357,9 +381,14 @@ void check_options(const GateOptions& o) {
     }
   }
   if (o.runs < 1) throw po::error("--runs must be at least 1");
+  if (o.count < 1) throw po::error("--count must be at least 1");
+  if (o.size == 0 || o.size % 8 != 0) throw po::error("--size must be a positive multiple of 8");
   if (!(o.alpha > 0 && o.alpha < 1)) throw po::error("--alpha must be in (0, 1)");
   if (o.tolerance < 0) throw po::error("--tolerance must be >= 0");
+  if (o.margin.absolute_ns < 0) throw po::error("--margin-ns must be >= 0");
+  if (o.margin.relative < 0) throw po::error("--margin-relative must be >= 0");
   if (o.sweep.pairs < 2) throw po::error("--pairs must be at least 2");
+  accepted_verdicts(o);
   if (!is_open_mpi_launcher(o.launcher)) throw po::error("--launcher: the gate needs Open MPI's mpirun (MPMD line, -x)");
 }
 
@@ -389,7 +418,9 @@ int gate_command(const std::string& name, const std::vector<std::string>& args) 
               "paired on/off timing overhead on a small grid at np 2; compares both with the baseline. A timing\n"
               "cell fails only when the lower bound of its regression exceeds the margin (Holm across cells) and\n"
               "a second run confirms it; a too-wide interval is 'inconclusive'. Exit codes: 0 no confirmed\n"
-              "regression, 1 error, 2 usage, 3 instruction regression, 4 timing regression, 5 both\n"
+              "regression, 1 error, 2 usage, 3 instruction regression, 4 timing regression, 5 both,\n"
+              "6 re-record (baseline from another build or CPU), 7 missing (an operation in only one of\n"
+              "baseline and run), 8 unstable (runs of one build disagree); 6 to 8 unless --accept names them\n"
               "(docs/gate.md)."};
   return run_command(cmd, [&] {
     GateOptions o;
@@ -450,6 +481,8 @@ int gate_command(const std::string& name, const std::vector<std::string>& args) 
     if (ins) {
       if (!baseline.instructions) {
         report.notes.push_back("the baseline has no instruction counts: record them with --update-baseline");
+        report.instructions = judge_instructions(ins->now.operations, InstructionBaseline{}, o.tolerance, true,
+                                                 ins->stable, "");
       } else {
         std::string differs;
         for (const auto& [k, v] : ins->now.build) {
@@ -467,6 +500,7 @@ int gate_command(const std::string& name, const std::vector<std::string>& args) 
     if (timing) {
       if (!baseline.timing) {
         report.notes.push_back("the baseline has no timing cells: record them with --update-baseline");
+        report.timing = judge_timing(cells, TimingBaseline{}, o.margin, o.alpha);
       } else {
         const bool same_machine = baseline.timing->machine == machine_of(o);
         report.timing = judge_timing(cells, *baseline.timing, o.margin, o.alpha, same_machine);
@@ -482,12 +516,19 @@ int gate_command(const std::string& name, const std::vector<std::string>& args) 
         }
       }
     }
-    report.exit_code = exit_code_of(report);
+    report.exit_code = gate_exit_code(report, accepted_verdicts(o));
+    const std::string advice = advice_for(report.exit_code);
+    if (!advice.empty()) report.notes.push_back(advice);
     print_report(report);
     write_file_atomically(o.json, [&](std::ostream& out) { write_gate_json(report, out); });
     write_file_atomically(o.junit, [&](std::ostream& out) { write_gate_junit(report, out); });
-    std::printf("reports: %s, %s\nverdict: %s\n", o.json.c_str(), o.junit.c_str(),
-                report.exit_code == kExitOk ? "no confirmed regression" : "REGRESSION");
+    const char* verdict = report.exit_code == kExitOk       ? "no confirmed regression"
+                          : report.exit_code == kExitRerecord ? "NOT JUDGED: re-record"
+                          : report.exit_code == kExitMissing  ? "NOT JUDGED: missing"
+                          : report.exit_code == kExitUnstable ? "NOT JUDGED: unstable"
+                                                              : "REGRESSION";
+    std::printf("reports: %s, %s\nverdict: %s\n", o.json.c_str(), o.junit.c_str(), verdict);
+    if (!advice.empty()) std::fprintf(stderr, "%s: %s\n", name.c_str(), advice.c_str());
     return report.exit_code;
   });
 }

@@ -1,5 +1,6 @@
 #include <cstdio>
 #include <iostream>
+#include <iterator>
 
 #include "cli_support.hpp"
 #include "commands.hpp"
@@ -41,9 +42,12 @@ std::string describe_ranks(const DumpSummary& d) {
   return std::to_string(d.ranks_present) + " of " + std::to_string(d.nprocs) + " ranks present";
 }
 
-void print_summary(const std::string& output, std::size_t files, const std::vector<DumpSummary>& dumps) {
-  std::printf("wrote %s: %zu dump%s from %zu file%s\n", output.c_str(), dumps.size(), dumps.size() == 1 ? "" : "s",
-              files, files == 1 ? "" : "s");
+void print_summary(const std::string& output, const std::vector<DumpSummary>& dumps, unsigned processes) {
+  std::size_t files = 0;
+  for (const auto& d : dumps) files += d.ranks_present;
+  const std::string by = processes > 1 ? ", merged by " + std::to_string(processes) + " processes" : "";
+  std::printf("wrote %s: %zu dump%s from %zu file%s%s\n", output.c_str(), dumps.size(), dumps.size() == 1 ? "" : "s",
+              files, files == 1 ? "" : "s", by.c_str());
   for (const auto& d : dumps) {
     std::printf("dump %s: %u processes, %s, %s, %s layout\n", d.name.c_str(), d.nprocs, describe_ranks(d).c_str(),
                 d.internal_distinguished ? "internal/external distinguished" : "no internal (I) lines",
@@ -62,13 +66,20 @@ void print_summary(const std::string& output, std::size_t files, const std::vect
 }  // namespace
 
 int merge_command(const std::string& name, const std::vector<std::string>& args) {
-  Command cmd{name, "[-o OUT.h5] FILES...",
+  return parallel_merge_command(name, args, MergeProcesses{});
+}
+
+int parallel_merge_command(const std::string& name, const std::vector<std::string>& args,
+                           const MergeProcesses& processes) {
+  Command cmd{name, "[-o OUT.h5] [--files-from LIST] FILES|DIRS...",
               "Merges the per-rank NAME.RANK.prof files written by Open MPI's monitoring into one HDF5 file\n"
               "of communication matrices (format: docs/matrices-format.md). Files of several dumps become\n"
-              "several groups. On any bad input nothing is written and the exit code is 1."};
+              "several groups. A directory stands for every NAME.RANK.prof inside it; --files-from reads\n"
+              "paths one per line ('-': standard input), for more files than a command line holds.\n"
+              "On any bad input nothing is written and the exit code is 1."};
   return run_command(cmd, [&] {
     po::options_description options("Options");
-    std::string output, layout;
+    std::string output, layout, files_from;
     std::uint32_t csr_above = 0;
     unsigned threads = 0;
     options.add_options()("output,o", po::value(&output)->default_value("matrices.h5"), "output HDF5 file")(
@@ -77,8 +88,9 @@ int merge_command(const std::string& name, const std::vector<std::string>& args)
         "csr-above", po::value(&csr_above)->default_value(2048), "with --layout auto, use csr above this many processes")(
         "threads", po::value(&threads)->default_value(0),
         "threads that read and parse the input files (0: one per core, at most 4)")(
+        "files-from", po::value(&files_from), "read input paths from this file, one per line ('-': standard input)")(
         "progress", "show progress even when stderr is not a terminal")("quiet,q", "print nothing on success")(
-        "files", po::value<std::vector<std::string>>()->required(), "input .prof files");
+        "files", po::value<std::vector<std::string>>(), "input .prof files or directories of them");
     // Boost.Program_options takes positional arguments one by one from the front of a vector,
     // quadratic in their number: file names (tens of thousands) are set aside here, and only
     // the options go through it.
@@ -94,10 +106,10 @@ int merge_command(const std::string& name, const std::vector<std::string>& args)
         continue;
       }
       option_args.push_back(a);
-      const bool takes_value = a == "-o" || a == "--output" || a == "--layout" || a == "--csr-above" || a == "--threads";
+      const bool takes_value = a == "-o" || a == "--output" || a == "--layout" || a == "--csr-above" || a == "--threads" ||
+                               a == "--files-from";
       if (takes_value && i + 1 < args.size()) option_args.push_back(args[++i]);
     }
-    if (!file_args.empty()) option_args.insert(option_args.end(), {"--files", "-"});  // satisfies "required"
     po::variables_map vm;
     if (!parse_options(cmd, option_args, options, {}, vm)) return kExitOk;
 
@@ -107,10 +119,21 @@ int merge_command(const std::string& name, const std::vector<std::string>& args)
     merge.threads = threads;
     merge.generator = std::string("mpimon ") + kVersion;
     merge.on_temporary = remove_on_interrupt;
-    const auto& files = file_args;
+    if (file_args.empty() && files_from.empty()) {
+      throw po::error("no input: give .prof files, directories of them, or --files-from LIST");
+    }
+    auto list_files = [&] {
+      std::vector<std::string> files = expand_input_paths(file_args);
+      if (!files_from.empty()) {
+        std::vector<std::string> listed = read_path_list(files_from);
+        files.insert(files.end(), std::make_move_iterator(listed.begin()), std::make_move_iterator(listed.end()));
+      }
+      return files;
+    };
     ProgressLine progress(!vm.count("quiet") && stderr_is_terminal(), vm.count("progress") > 0);
-    auto dumps = merge_prof_files(files, output, merge, std::ref(progress));
-    if (!vm.count("quiet")) print_summary(output, files.size(), dumps);
+    auto dumps = processes.merge ? processes.merge(list_files, output, merge, std::ref(progress))
+                                 : merge_prof_files(list_files(), output, merge, std::ref(progress));
+    if (!vm.count("quiet")) print_summary(output, dumps, processes.size);
     return kExitOk;
   });
 }

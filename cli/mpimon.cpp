@@ -23,10 +23,13 @@ struct Entry {
 
 // A group's own entry ("plot", "validate") takes the arguments that name none of its sub-commands.
 constexpr Entry kCommands[] = {
+    {"record", mpimon::cli::record_command, "run an MPI application with monitoring on and merge its dumps"},
     {"merge", mpimon::cli::merge_command, "merge per-rank .prof files into one HDF5 file of matrices"},
     {"show", mpimon::cli::show_command, "summarise a merged HDF5 file"},
     {"export treematch", mpimon::cli::export_treematch_command, "symmetric affinity matrix for TreeMatch"},
     {"export mat", mpimon::cli::export_mat_command, "the .mat files of Open MPI's profile2mat"},
+    {"export scotch", mpimon::cli::export_scotch_command, "symmetric weighted communication graph for Scotch (.grf)"},
+    {"export metis", mpimon::cli::export_metis_command, "symmetric weighted communication graph for METIS (gpmetis)"},
     {"validate", mpimon::cli::validate_command, "check the monitoring's matrices against ground truth under mpirun"},
     {"validate collective", mpimon::cli::validate_collective_command,
      "check the collective model against Open MPI's monitoring"},
@@ -34,11 +37,17 @@ constexpr Entry kCommands[] = {
      "measure the overhead of monitoring (pairs of launches, paired statistics)"},
     {"bench app", mpimon::cli::bench_app_command, "measure what monitoring costs an application (RR-9038's Table 1)"},
     {"gate", mpimon::cli::gate_command, "overhead regression gate for CI: instructions (callgrind) and timing vs a baseline"},
+    {"collect", mpimon::cli::collect_command, "run an MPI application and collect its monitoring into one HDF5 file"},
     {"pvars", mpimon::cli::pvars_command, "list the MPI_T performance variables of the MPI library"},
     {"model collective", mpimon::cli::model_collective_command,
      "predict the point-to-point traffic of a forced collective algorithm"},
-    {"plot", mpimon::cli::plot_results_command, "draw the overhead or application figures of a results file"},
+    {"plot", mpimon::cli::plot_results_command,
+     "draw the heatmaps of a matrices file, or the overhead or application figures of a results file"},
     {"plot collective", mpimon::cli::plot_collective_command, "draw a forced collective's pattern and its PMPI view"},
+    {"report", mpimon::cli::report_command,
+     "one self-contained HTML report of matrices, results, validation and placement files"},
+    {"place", mpimon::cli::place_command, "map the ranks onto a modelled cluster (TreeMatch, Scotch, ...) and cost the mappings"},
+    {"plot placement", mpimon::cli::plot_placement_command, "draw the modelled costs of mpimon place --json reports"},
     {"stats paired", mpimon::cli::stats_paired_command,
      "paired t-test and Wilcoxon test of off/on timings (a CSV of pairs)"},
 };

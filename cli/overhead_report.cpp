@@ -1,5 +1,6 @@
 #include "overhead_report.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <string>
@@ -18,6 +19,31 @@ std::string num(std::optional<double> v) { return csv_number(v); }
 
 }  // namespace
 
+std::string cost_words(CostVerdict verdict, double threshold) {
+  char limit[32];
+  std::snprintf(limit, sizeof limit, "%g %%", 100 * threshold);
+  switch (verdict) {
+    case CostVerdict::below: return std::string("< ") + limit;
+    case CostVerdict::above: return std::string("> ") + limit;
+    case CostVerdict::nonzero: return "> 0";
+    case CostVerdict::inconclusive: return "inconclusive";
+    case CostVerdict::no_interval: break;
+  }
+  return "-";
+}
+
+void print_inconclusive(const std::string& label, const PairedAnalysis& a, double threshold) {
+  const CostDecision d = decide_cost(a, threshold, threshold / 2);
+  if (d.verdict != CostVerdict::inconclusive) return;
+  std::printf("  %s: inconclusive: the 95 %% CI [%+.1f %%, %+.1f %%] spans both no cost and a %g %% cost", label.c_str(),
+              100 * a.relative->ci->low, 100 * a.relative->ci->high, 100 * threshold);
+  if (d.pairs_needed) {
+    std::printf("; about %zu pairs would narrow it to +-%g %% (from the observed spread, sd %.1f %% of the off time)",
+                *d.pairs_needed, 50 * threshold, 100 * *a.sd_difference / a.mean_off);
+  }
+  std::printf("\n");
+}
+
 std::string csv_number(std::optional<double> v) {
   if (!v || !std::isfinite(*v)) return "";
   char buf[40];
@@ -26,8 +52,8 @@ std::string csv_number(std::optional<double> v) {
 }
 
 void print_analysis(const std::vector<OverheadCell>& cells) {
-  std::printf("\n%-7s %-9s %-10s %4s %9s %5s %26s %18s %9s\n", "transp.", "arm", "op", "np", "size", "pairs",
-              "difference ns/call [95% CI]", "relative [95% CI]", "p (BH)");
+  std::printf("\n%-7s %-9s %-10s %4s %9s %5s %26s %18s %9s %12s\n", "transp.", "arm", "op", "np", "size", "pairs",
+              "difference ns/call [95% CI]", "relative [95% CI]", "p (BH)", "vs 5 %");
   for (const auto& c : cells) {
     const auto& a = c.analysis;
     std::string diff = format_ns(a.mean_difference);
@@ -39,18 +65,35 @@ void print_analysis(const std::vector<OverheadCell>& cells) {
     }
     char p[32] = "-";
     if (c.p_adjusted) std::snprintf(p, sizeof p, "%.3g%s", *c.p_adjusted, *c.p_adjusted < 0.05 ? " *" : "");
-    std::printf("%-7s %-9s %-10s %4u %9llu %5zu %26s %18s %9s\n", c.transport.c_str(), c.arm.c_str(), c.op.c_str(),
-                c.np, static_cast<unsigned long long>(c.size), a.n, diff.c_str(), rel, p);
+    std::printf("%-7s %-9s %-10s %4u %9llu %5zu %26s %18s %9s %12s\n", c.transport.c_str(), c.arm.c_str(), c.op.c_str(),
+                c.np, static_cast<unsigned long long>(c.size), a.n, diff.c_str(), rel, p,
+                cost_words(decide_cost(a).verdict, 0.05).c_str());
   }
-  std::printf("(* significant at 5 %% after Benjamini-Hochberg within each transport, arm and operation)\n");
+  std::printf("(* significant at 5 %% after Benjamini-Hochberg within each transport, arm and operation; vs 5 %%: the\n"
+              " relative 95 %% CI below or above a 5 %% cost, above 0 (a cost, its size open), or inconclusive: spanning\n"
+              " both no cost and 5 %%)\n");
+  std::size_t inconclusive = 0;
+  std::optional<std::size_t> most_pairs;
+  for (const auto& c : cells) {
+    const CostDecision d = decide_cost(c.analysis);
+    if (d.verdict != CostVerdict::inconclusive) continue;
+    ++inconclusive;
+    if (d.pairs_needed) most_pairs = std::max(most_pairs.value_or(0), *d.pairs_needed);
+  }
+  if (inconclusive > 0) {
+    std::printf("%zu of %zu cells inconclusive: their intervals decide nothing", inconclusive, cells.size());
+    if (most_pairs) std::printf("; about %zu pairs would narrow every one of them to +-2.5 %%", *most_pairs);
+    std::printf(" (--pairs; pairs_needed in --csv)\n");
+  }
 }
 
 void write_analysis_csv(const std::vector<OverheadCell>& cells, std::ostream& out) {
   out << "transport,arm,op,np,size,pairs,off_ns,arm_ns,difference_ns,difference_ci_low_ns,difference_ci_high_ns,"
          "t,df,p,p_bh,per_process_ns,per_process_ci_low_ns,per_process_ci_high_ns,relative,relative_ci_low,"
-         "relative_ci_high,wilcoxon_v,wilcoxon_p,significant\n";
+         "relative_ci_high,wilcoxon_v,wilcoxon_p,significant,verdict_5pct,pairs_for_2_5pct\n";
   for (const auto& c : cells) {
     const auto& a = c.analysis;
+    const CostDecision decision = decide_cost(a);
     auto t = a.t_test;
     std::optional<double> rel_low, rel_high;
     if (a.relative && a.relative->ci) {
@@ -68,7 +111,8 @@ void write_analysis_csv(const std::vector<OverheadCell>& cells, std::ostream& ou
         << num(rel_low) << ',' << num(rel_high) << ','
         << num(a.wilcoxon ? std::optional(a.wilcoxon->v) : std::nullopt) << ','
         << num(a.wilcoxon ? std::optional(a.wilcoxon->p_value) : std::nullopt) << ',' << (a.significant() ? 1 : 0)
-        << '\n';
+        << ',' << cost_verdict_name(decision.verdict) << ','
+        << (decision.pairs_needed ? std::to_string(*decision.pairs_needed) : "") << '\n';
   }
 }
 

@@ -13,6 +13,12 @@ namespace mpimon::cli {
 /// A number for CSV (9 significant digits); empty when absent or not finite.
 std::string csv_number(std::optional<double> v);
 
+/// A relative overhead's verdict against `threshold` (0.05) in a few words: "< 5 %", "> 5 %",
+/// "> 0" (a cost, its size open), "inconclusive", "-" (no interval).
+std::string cost_words(CostVerdict verdict, double threshold);
+/// One line for each inconclusive row: LABEL, its interval, and the pairs needed for +- threshold / 2.
+void print_inconclusive(const std::string& label, const PairedAnalysis& a, double threshold);
+
 /// The paired analysis, one line per cell, for a terminal.
 void print_analysis(const std::vector<OverheadCell>& cells);
 /// The same as CSV, every column (docs/overhead.md).

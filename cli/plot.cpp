@@ -4,11 +4,14 @@
 
 #include <unistd.h>
 
+#include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
+#include <sstream>
 
 #include "cli_support.hpp"
 #include "commands.hpp"
@@ -16,6 +19,7 @@
 #include "mpimon/apps.hpp"
 #include "mpimon/error.hpp"
 #include "mpimon/matrix_file.hpp"
+#include "mpimon/matrix_view.hpp"
 #include "mpimon/overhead.hpp"
 
 namespace mpimon::cli {
@@ -88,6 +92,21 @@ void draw_heatmaps(const std::string& table, const std::string& output, const st
   std::cout << r.output;
 }
 
+// Fig. 3 is the only figure of an application results file: said here, in one message, rather
+// than by the script followed by a plotting failure that blames matplotlib.
+void require_stencil_pairs(const std::string& input) {
+  const auto pairs = app_pairs(AppResults(input).launches());
+  const bool any = std::any_of(pairs.begin(), pairs.end(), [](const AppPair& p) {
+    return p.app.rfind("stencil", 0) == 0 && p.comm_share && std::isfinite(p.relative);
+  });
+  if (!any) {
+    raise_error(Error::Kind::input, input,
+                "no pairs of stencil launches with a communication share in these results: the only figure of an "
+                "application results file is Fig. 3, which needs mpimon bench app --workload stencil "
+                "--compute-sweep 0,1,4,16,64 (see mpimon show for this file's Table 1)");
+  }
+}
+
 }  // namespace
 
 int plot_collective_command(const std::string& name, const std::vector<std::string>& args) {
@@ -136,29 +155,88 @@ std::string overhead_script() {
   return std::string(MPIMON_SOURCE_DIR) + "/analysis/scripts/plot_overhead.py";
 }
 
+std::string script_path(const char* name) { return std::string(MPIMON_SOURCE_DIR) + "/analysis/scripts/" + name; }
+
+std::vector<TrafficClass> parse_class_list(const std::string& list) {
+  std::vector<TrafficClass> classes;
+  std::stringstream in(list);
+  for (std::string item; std::getline(in, item, ',');) {
+    auto c = parse_class(item);
+    if (!c) throw po::error("--classes: unknown class '" + item + "' (external, internal, osc_sent, osc_recv, coll)");
+    classes.push_back(*c);
+  }
+  return classes;
+}
+
+std::string write_heatmap_view(const std::string& input, const HeatmapRequest& request) {
+  MatrixFile file(input);
+  std::ostringstream json;
+  write_heatmap_json(file, request, json);
+  return json.str();
+}
+
+/// Runs /usr/bin/python3 SCRIPT with the JSON view in a temporary file as its first argument.
+void run_with_view(const std::string& script, const std::string& view, std::vector<std::string> args) {
+  std::string path = (std::filesystem::temp_directory_path() / "mpimon-view-XXXXXX").string();
+  const int fd = mkstemp(path.data());
+  if (fd < 0) raise_error(Error::Kind::system, path, "cannot create a temporary file");
+  close(fd);
+  remove_on_interrupt(path);
+  {
+    std::ofstream out(path, std::ios::trunc);
+    out << view;
+  }
+  args.insert(args.begin(), {default_python(), script, path});
+  LaunchResult r = run_process(args, {}, std::chrono::seconds(600));
+  std::filesystem::remove(path);
+  remove_on_interrupt("");
+  std::cout << r.output;
+  if (r.exit_code != 0) {
+    raise_error(Error::Kind::system, script,
+                "failed (exit code " + std::to_string(r.exit_code) +
+                    "); it needs Debian's python3-matplotlib and python3-h5py (ci/install-deps.sh)");
+  }
+}
+
 
 int plot_results_command(const std::string& name, const std::vector<std::string>& args) {
-  Command cmd{name, "RESULTS.h5 [-o DIR]",
+  Command cmd{name, "FILE.h5 [--dump NAME] [--classes LIST] [--metric bytes|count] [-o DIR]",
               "Draws the figures of an overhead results file (mpimon bench overhead): the Fig. 1 heatmaps\n"
               "of the relative overhead per operation over message size and process count, and the Fig. 2\n"
               "difference per call and per process with its 95 % CI, as PNG and SVG (docs/plots.md); of an\n"
               "application results file (mpimon bench app): Fig. 3, the stencil's overhead against its\n"
               "communication share, median and quartiles per share bin.\n"
+              "Of a matrices file (mpimon-merge): one heatmap per class, one of the classes combined and the\n"
+              "PML view (external,internal) beside the PMPI view (external,coll), sender rows, receiver columns,\n"
+              "log colour scale, with the summed message-size histogram; above " + std::to_string(kHeatmapMaxSide) +
+                  " ranks as blocks of ranks.\n"
               "For the pattern of a forced collective: " + name + " collective --help."};
   return run_command(cmd, [&] {
     po::options_description options("Options");
-    std::string input, dir;
+    std::string input, dir, dump, classes, metric;
     options.add_options()("output,o", po::value(&dir)->default_value("figures"), "output directory")(
-        "input", po::value(&input)->required(), "overhead or application results file");
+        "dump", po::value(&dump), "matrices file: the dump to draw (default: the only one)")(
+        "classes", po::value(&classes), "matrices file: comma-separated classes (default: those with traffic)")(
+        "metric", po::value(&metric)->default_value("bytes"), "matrices file: bytes or count")(
+        "input", po::value(&input)->required(), "matrices, overhead or application results file");
     po::positional_options_description positional;
     positional.add("input", 1);
     po::variables_map vm;
     if (!parse_options(cmd, args, options, positional, vm)) return kExitOk;
     const std::string format = hdf5_format_of(input);
+    if (metric != "bytes" && metric != "count") throw po::error("--metric must be bytes or count, not '" + metric + "'");
+    if (format == kMatricesFormat) {
+      std::filesystem::create_directories(dir);
+      const std::string view = write_heatmap_view(input, {dump, parse_class_list(classes)});
+      run_with_view(script_path("plot_matrices.py"), view, {"--output", dir, "--metric", metric});
+      return kExitOk;
+    }
+    if (!vm["dump"].empty() || !vm["classes"].empty()) throw po::error("--dump and --classes need a matrices file");
     if (format != kOverheadFormat && format != kAppsFormat) {
       raise_error(Error::Kind::input, input,
-                  "not an overhead or application results file (made by mpimon bench overhead or app)");
+                  "not a matrices, overhead or application results file (made by mpimon-merge, mpimon bench overhead or app)");
     }
+    if (format == kAppsFormat) require_stencil_pairs(input);
     const std::string python = access("/usr/bin/python3", X_OK) == 0 ? "/usr/bin/python3" : "python3";
     LaunchResult r = run_process({python, overhead_script(), input, dir}, {}, std::chrono::seconds(600));
     std::cout << r.output;
@@ -166,6 +244,38 @@ int plot_results_command(const std::string& name, const std::vector<std::string>
       raise_error(Error::Kind::system, overhead_script(),
                   "plotting failed (exit code " + std::to_string(r.exit_code) +
                       "); it needs Debian's python3-matplotlib and python3-h5py (ci/install-deps.sh)");
+    }
+    return kExitOk;
+  });
+}
+
+int plot_placement_command(const std::string& name, const std::vector<std::string>& args) {
+  Command cmd{name, "REPORT.json... -o PREFIX [--title TEXT]",
+              "Draws reports of mpimon place --json as grouped bars: each method's MODELLED cost relative to\n"
+              "packed, per report (random: mean and standard deviation), as PREFIX.png and PREFIX.svg\n"
+              "(docs/placement.md). Needs Debian's python3-matplotlib."};
+  return run_command(cmd, [&] {
+    po::options_description options("Options");
+    std::vector<std::string> inputs;
+    std::string output, title;
+    options.add_options()("output,o", po::value(&output)->required(), "output prefix")(
+        "title", po::value(&title)->default_value("mpimon place"), "figure title")(
+        "input", po::value(&inputs)->required()->multitoken(), "mpimon place --json reports");
+    po::positional_options_description positional;
+    positional.add("input", -1);
+    po::variables_map vm;
+    if (!parse_options(cmd, args, options, positional, vm)) return kExitOk;
+    for (const auto& input : inputs) {
+      if (access(input.c_str(), R_OK) != 0) raise_error(Error::Kind::input, input, "cannot read the report");
+    }
+    const std::string script = std::string(MPIMON_SOURCE_DIR) + "/analysis/scripts/plot_placement.py";
+    std::vector<std::string> command = {default_python(), script, "--output", output, "--title", title};
+    command.insert(command.end(), inputs.begin(), inputs.end());
+    LaunchResult r = run_process(command, {}, std::chrono::seconds(120));
+    std::cout << r.output;
+    if (r.exit_code != 0) {
+      raise_error(Error::Kind::system, script,
+                  "plotting failed (exit code " + std::to_string(r.exit_code) + "; is python3-matplotlib installed?)");
     }
     return kExitOk;
   });

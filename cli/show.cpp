@@ -9,9 +9,12 @@
 #include "commands.hpp"
 #include "mpimon/apps.hpp"
 #include "mpimon/error.hpp"
+#include "mpimon/export.hpp"
+#include "mpimon/harness/defects.hpp"
 #include "mpimon/matrix_file.hpp"
 #include "mpimon/overhead.hpp"
 #include "overhead_report.hpp"
+#include "show.hpp"
 
 namespace mpimon::cli {
 
@@ -22,35 +25,79 @@ struct Talker {
   std::uint64_t bytes, messages;
 };
 
-// The pairs exchanging the most point-to-point bytes (external + internal).
+// The pairs exchanging the most point-to-point bytes (external + internal): a heap of `limit`
+// pairs over the non-zeros, so nothing grows with the number of pairs beyond the matrices.
 std::vector<Talker> top_talkers(const MatrixFile& file, const std::string& dump, std::size_t limit) {
-  SparseMatrix bytes = add(file.matrix(dump, TrafficClass::external, Metric::bytes),
-                           file.matrix(dump, TrafficClass::internal, Metric::bytes));
-  SparseMatrix count = add(file.matrix(dump, TrafficClass::external, Metric::count),
-                           file.matrix(dump, TrafficClass::internal, Metric::count));
-  std::vector<Talker> talkers;
-  for (std::uint32_t i = 0; i < bytes.rows; ++i) {
-    for (auto k = bytes.indptr[i]; k < bytes.indptr[i + 1]; ++k) {
-      talkers.push_back({i, bytes.indices[k], bytes.values[k], count.at(i, bytes.indices[k])});
-    }
-  }
+  const std::vector<TrafficClass> p2p = {TrafficClass::external, TrafficClass::internal};
   auto order = [](const Talker& a, const Talker& b) {
     return std::tie(b.bytes, b.messages, a.from, a.to) < std::tie(a.bytes, a.messages, b.from, b.to);
   };
-  std::size_t n = std::min(limit, talkers.size());
-  std::partial_sort(talkers.begin(), talkers.begin() + static_cast<std::ptrdiff_t>(n), talkers.end(), order);
-  talkers.resize(n);
-  return talkers;
+  std::vector<Talker> heap;  // the best `limit` so far; heap.front() is the weakest of them
+  {
+    const SparseMatrix bytes = sum_classes(file, dump, p2p, Metric::bytes);
+    const SparseMatrix count = sum_classes(file, dump, p2p, Metric::count);
+    for_each_nonzero(bytes, [&](std::uint32_t i, std::uint32_t j, std::uint64_t v) {
+      if (limit == 0) return;
+      Talker t{i, j, v, 0};
+      if (heap.size() == limit && !(v >= heap.front().bytes)) return;  // cannot enter the top
+      t.messages = count.at(i, j);
+      if (heap.size() < limit) {
+        heap.push_back(t);
+        std::push_heap(heap.begin(), heap.end(), order);
+      } else if (order(t, heap.front())) {
+        std::pop_heap(heap.begin(), heap.end(), order);
+        heap.back() = t;
+        std::push_heap(heap.begin(), heap.end(), order);
+      }
+    });
+  }
+  std::sort_heap(heap.begin(), heap.end(), order);
+  return heap;
 }
 
 uint128 sum(const SparseMatrix& m) {
   return std::accumulate(m.values.begin(), m.values.end(), static_cast<uint128>(0));
 }
 
+// The ranks of 0..nprocs-1 without a dump, as "3, 5, 7" (the first 20, then a count).
+std::string missing_ranks(const DumpInfo& info) {
+  std::string out;
+  std::size_t missing = 0;
+  for (std::uint64_t r = 0; r < info.nprocs; ++r) {
+    if (std::find(info.ranks_present.begin(), info.ranks_present.end(), r) != info.ranks_present.end()) continue;
+    if (++missing <= 20) out += (out.empty() ? "" : ", ") + std::to_string(r);
+  }
+  if (missing > 20) out += " and " + std::to_string(missing - 20) + " more";
+  return out;
+}
+
+// The known defects of Open MPI's monitoring that can affect this dump, from what it holds.
+void print_defect_warnings(const MatrixFile& file, const std::string& dump, const CommunicatorTable& comms,
+                           bool internal_distinguished) {
+  harness::RecordedFacts facts;
+  for (TrafficClass c : {TrafficClass::external, TrafficClass::internal}) {
+    facts.point_to_point |= file.matrix(dump, c, Metric::count).stored() > 0;
+  }
+  facts.internal_distinguished = internal_distinguished;
+  for (const auto& row : comms.rows) {
+    facts.one_to_all_records |= row.one_to_all.calls > 0;
+    facts.all_to_one_records |= row.all_to_one.calls > 0;
+    facts.all_to_all_records |= row.all_to_all.calls > 0;
+  }
+  for (const auto& w : harness::defects_affecting(facts)) {
+    std::printf("  warning: defect %s can affect this dump: %s; %s (%s)\n", w.id.c_str(),
+                harness::known_defect(w.id).meaning.c_str(), w.why.c_str(), harness::defect_link(w.id).c_str());
+  }
+}
+
 void show_dump(const MatrixFile& file, const std::string& dump, std::size_t top) {
   DumpInfo info = file.info(dump);
   std::printf("dump %s\n", dump.c_str());
   std::printf("  processes: %u (%zu rank files present)\n", info.nprocs, info.ranks_present.size());
+  if (info.ranks_present.size() < info.nprocs) {
+    std::printf("  warning: ranks without a dump: %s (their traffic is missing from every matrix)\n",
+                missing_ranks(info).c_str());
+  }
   std::printf("  internal/external distinguished: %s\n", info.internal_distinguished ? "yes" : "no");
   std::printf("  layout: %s\n", info.layout.c_str());
   std::printf("  %-9s %20s %22s %10s\n", "class", "messages", "bytes", "pairs");
@@ -62,6 +109,7 @@ void show_dump(const MatrixFile& file, const std::string& dump, std::size_t top)
   }
   CommunicatorTable comms = file.communicators(dump);
   std::printf("  histograms: %zu pairs; communicators: %zu\n", file.histogram_count(dump), comms.names.size());
+  print_defect_warnings(file, dump, comms, info.internal_distinguished);
   auto talkers = top_talkers(file, dump, top);
   if (talkers.empty()) return;
   std::printf("  top point-to-point talkers (external + internal):\n");
@@ -90,6 +138,13 @@ void print_sweep(const std::string& input, const char* kind, const std::map<std:
 }
 
 }  // namespace
+
+void show_matrices(const std::string& input, const std::string& dump, std::size_t top) {
+  MatrixFile file(input);
+  std::printf("%s: %s\n", input.c_str(), file.generator().c_str());
+  std::vector<std::string> dumps = dump.empty() ? file.dumps() : std::vector<std::string>{dump};
+  for (const auto& d : dumps) show_dump(file, d, top);
+}
 
 // An mpimon-overhead results file: its configuration, its launches, and the paired analysis.
 void show_overhead(const std::string& input, const std::string& csv, const std::string& launches_csv) {
@@ -147,10 +202,7 @@ int show_command(const std::string& name, const std::vector<std::string>& args) 
       show_overhead(input, csv, launches_csv);
       return kExitOk;
     }
-    MatrixFile file(input);
-    std::printf("%s: %s\n", input.c_str(), file.generator().c_str());
-    std::vector<std::string> dumps = dump.empty() ? file.dumps() : std::vector<std::string>{dump};
-    for (const auto& d : dumps) show_dump(file, d, top);
+    show_matrices(input, dump, top);
     return kExitOk;
   });
 }

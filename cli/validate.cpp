@@ -157,6 +157,41 @@ void write_json(const std::string& path, const std::vector<std::pair<Selection, 
   if (!out.flush()) raise_error(Error::Kind::system, path, "write error");
 }
 
+// Under a run's row: what a defect means for the user's numbers, with its section, and the first
+// difference lines of a defective or failing run (the rest are counted; --json has them all).
+void print_case_lines(const CaseResult& r) {
+  constexpr std::size_t kShown = 5;
+  if (!r.defect.empty() && r.outcome != Outcome::holds) {
+    std::printf("    defect %s: %s (%s)\n", r.defect.c_str(), known_defect(r.defect).meaning.c_str(),
+                defect_link(r.defect).c_str());
+  }
+  if (r.outcome == Outcome::holds) return;
+  for (std::size_t k = 0; k < r.details.size() && k < kShown; ++k) {
+    std::string line = r.details[k].substr(0, r.details[k].find('\n'));
+    std::printf("    %s\n", line.c_str());
+  }
+  if (r.details.size() > kShown) std::printf("    ... and %zu more difference lines (--json FILE has them all)\n", r.details.size() - kShown);
+}
+
+// The closing counts: exact runs, runs showing a known defect of the MPI library (by id), failing runs.
+void print_counts(const std::vector<std::pair<Selection, CaseResult>>& results) {
+  std::size_t exact = 0, failing = 0;
+  std::map<std::string, std::size_t> defects;
+  for (const auto& [s, r] : results) {
+    if (r.outcome == Outcome::holds) ++exact;
+    else if (r.outcome == Outcome::defect_present) ++defects[r.defect];
+    else ++failing;
+  }
+  std::size_t defective = 0;
+  std::string ids;
+  for (const auto& [id, n] : defects) {
+    defective += n;
+    ids += (ids.empty() ? ": " : ", ") + id + " (" + std::to_string(n) + ")";
+  }
+  std::printf("%zu runs: %zu exact, %zu showing a known defect of the MPI library%s, %zu failing\n", results.size(),
+              exact, defective, ids.c_str(), failing);
+}
+
 std::string default_programs_dir() {
   if (const char* env = std::getenv("MPIMON_PROGRAMS_DIR")) return env;
   return MPIMON_DEFAULT_PROGRAMS_DIR;
@@ -170,8 +205,9 @@ int validate_command(const std::string& name, const std::vector<std::string>& ar
               "Runs the validation suite: MPI programs that keep a ledger of what they send run under\n"
               "mpirun with Open MPI's monitoring on, and what the monitoring recorded must equal the ledger\n"
               "exactly. Prints what holds, what does not and why; known defects of the monitoring are\n"
-              "reported as such (docs/defects.md). Exit code 0 when every case holds or shows its pinned\n"
-              "defect, 1 otherwise."};
+              "reported as such, with what they mean for your numbers (docs/defects.md). Ends with the\n"
+              "counts of runs exact, showing a known defect (by id) and failing. Exit code 0 when every\n"
+              "case holds or shows its pinned defect exactly, 1 otherwise."};
   return run_command(cmd, [&] {
     po::options_description options("Options");
     std::vector<std::string> patterns;
@@ -221,16 +257,14 @@ int validate_command(const std::string& name, const std::vector<std::string>& ar
       CaseResult r = run_case(*s.c, s.np, s.mode, suite);
       if (stderr_is_terminal()) std::fprintf(stderr, "\r\033[K");
       std::printf("%-34s %3d %4d  %-15s %s\n", r.name.c_str(), r.np, r.mode, outcome_name(r.outcome), r.summary.c_str());
-      if (!outcome_expected(r.outcome)) {
-        ++unexpected;
-        for (std::size_t k = 0; k < r.details.size() && k < 20; ++k) std::printf("    %s\n", r.details[k].c_str());
-      }
+      print_case_lines(r);
+      if (!outcome_expected(r.outcome)) ++unexpected;
       std::fflush(stdout);
       results.emplace_back(s, std::move(r));
     }
     if (!json.empty()) write_json(json, results, suite);
     if (temporary) fs::remove_all(work_dir);
-    std::printf("%zu of %zu runs as expected\n", results.size() - unexpected, results.size());
+    print_counts(results);
     return unexpected == 0 ? kExitOk : kExitFailure;
   });
 }

@@ -18,6 +18,7 @@
 #include "cli_support.hpp"
 #include "commands.hpp"
 #include "mpimon/harness/launch.hpp"
+#include "mpimon/harness/validation_suite.hpp"
 #include "mpimon/error.hpp"
 
 namespace mpimon::cli {
@@ -235,6 +236,40 @@ int compare_and_report(const CollectiveSpec& spec, const EdgeTraffic& recorded, 
   return kExitFailure;
 }
 
+std::vector<std::string> difference_lines(const std::vector<EdgeDifference>& differences) {
+  std::vector<std::string> lines;
+  for (const auto& d : differences) {
+    lines.push_back(std::string(1, class_letter(d.edge.traffic_class)) + " " + std::to_string(d.edge.src) + "->" +
+                    std::to_string(d.edge.dst) + ": predicted " + std::to_string(d.predicted.bytes) + " B in " +
+                    std::to_string(d.predicted.messages) + " msgs, recorded " + std::to_string(d.recorded.bytes) +
+                    " B in " + std::to_string(d.recorded.messages) + " msgs");
+  }
+  return lines;
+}
+
+// A check pinning a defect the model knows: the recorded traffic must equal the model with the
+// defect exactly; equal to the model of a correct monitoring is DEFECT FIXED.
+int judge_pinned_collective(const std::string& defect, CollectiveSpec spec, const EdgeTraffic& recorded,
+                            const MpiLaunch& measured, const std::string& launcher) {
+  const harness::KnownDefect& d = harness::known_defect(defect);
+  if (d.rule != harness::DefectRule::collective_model) {
+    throw po::error("--pinned-defect " + defect + ": not a defect of the collective model");
+  }
+  spec.ideal_monitoring = false;
+  const auto against_defect = difference_lines(compare_traffic(predict_collective(spec), recorded));
+  spec.ideal_monitoring = true;
+  const auto against_ideal = difference_lines(compare_traffic(predict_collective(spec), recorded));
+  const std::string release = harness::open_mpi_release(harness::launcher_version_line(launcher));
+  const std::string series = release.empty() ? harness::established_series().back() : harness::release_series(release);
+  const bool expected = std::find(d.series.begin(), d.series.end(), series) != d.series.end();
+  const auto v = harness::judge_pinned(d, expected, series, against_ideal, against_defect);
+  std::printf("%s: %s (%s)\n", harness::outcome_name(v.outcome), v.summary.c_str(), describe(spec).c_str());
+  for (const auto& line : v.details) std::printf("    %s\n", line.c_str());
+  if (harness::outcome_expected(v.outcome)) return kExitOk;
+  std::printf("reproduce: %s\n", measured.text().c_str());
+  return kExitFailure;
+}
+
 }  // namespace
 
 int validate_collective_command(const std::string& name, const std::vector<std::string>& args) {
@@ -247,6 +282,7 @@ int validate_collective_command(const std::string& name, const std::vector<std::
     po::options_description options("Options");
     CollectiveOptions values;
     RunOptions run;
+    std::string pinned_defect;
     add_collective_options(options, values);
     options.add_options()("launcher", po::value(&run.launcher)->default_value("mpirun"),
                           "MPI launcher command (words split on spaces)")(
@@ -255,7 +291,10 @@ int validate_collective_command(const std::string& name, const std::vector<std::
         "oversubscribe", po::bool_switch(&run.force_oversubscribe),
         "always pass --oversubscribe (it is passed when N exceeds the cores)")(
         "keep", po::bool_switch(&run.keep), "keep the dumps (their directory is printed)")(
-        "verbose,v", po::bool_switch(&run.verbose), "print the mpirun command lines");
+        "verbose,v", po::bool_switch(&run.verbose), "print the mpirun command lines")(
+        "pinned-defect", po::value(&pinned_defect),
+        "the check pins this defect (docs/defects.md): it passes only when the recording equals the model "
+        "with the defect exactly, and reports DEFECT FIXED when it equals the model of a correct monitoring");
     po::variables_map vm;
     if (!parse_options(cmd, args, options, {}, vm)) return kExitOk;
     const CollectiveSpec spec = collective_spec(values, vm);
@@ -277,6 +316,7 @@ int validate_collective_command(const std::string& name, const std::vector<std::
     run_launch(measured, "measured", run);
     const EdgeTraffic recorded = subtract(read_point_to_point(scratch, "measured", spec.nprocs),
                                           read_point_to_point(scratch, "control", spec.nprocs));
+    if (!pinned_defect.empty()) return judge_pinned_collective(pinned_defect, spec, recorded, measured, run.launcher);
     return compare_and_report(spec, recorded, measured);
   });
 }

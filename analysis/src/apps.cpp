@@ -63,6 +63,24 @@ std::optional<WorkloadReport> find_workload_report(const std::string& output, co
   return r;
 }
 
+std::optional<double> reported_time(const std::string& output, const std::regex& pattern, const std::string& where) {
+  std::optional<std::string> text;
+  for (auto it = std::sregex_iterator(output.begin(), output.end(), pattern); it != std::sregex_iterator(); ++it) {
+    text = it->size() > 1 ? (*it)[1].str() : it->str();
+  }
+  if (!text) return std::nullopt;
+  std::size_t used = 0;
+  double value = -1;
+  try {
+    value = std::stod(*text, &used);
+  } catch (const std::exception&) {
+  }
+  if (used == 0 || used != text->size() || !std::isfinite(value) || value < 0) {
+    raise_error(Error::Kind::input, where, "the time the output reports, '" + *text + "', is not a number >= 0");
+  }
+  return value;
+}
+
 namespace {
 
 double median_of(const std::vector<double>& values) { return summarize(values).median; }

@@ -1,6 +1,7 @@
 #include "mpimon/export.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
@@ -17,6 +18,104 @@ SparseMatrix sum_classes(const MatrixFile& file, const std::string& dump, const 
   SparseMatrix total = SparseMatrix::zeros(n, n);
   for (TrafficClass c : classes) total = add(total, file.matrix(dump, c, metric));
   return total;
+}
+
+SparseMatrix communication_graph(const MatrixFile& file, const std::string& dump,
+                                 const std::vector<TrafficClass>& classes, Metric metric) {
+  const SparseMatrix directed = sum_classes(file, dump, classes, metric);
+  const SparseMatrix folded = add(directed, directed.transposed());
+  SparseMatrix graph = SparseMatrix::zeros(folded.rows, folded.columns);
+  graph.indices.reserve(folded.stored());
+  graph.values.reserve(folded.stored());
+  for (std::uint32_t i = 0; i < folded.rows; ++i) {
+    for (auto k = folded.indptr[i]; k < folded.indptr[i + 1]; ++k) {
+      // Self-traffic does not depend on placement, and neither graph format allows loops.
+      if (folded.indices[k] == i || folded.values[k] == 0) continue;
+      graph.indices.push_back(folded.indices[k]);
+      graph.values.push_back(folded.values[k]);
+    }
+    graph.indptr[i + 1] = graph.values.size();
+  }
+  return graph;
+}
+
+namespace {
+
+std::string human_bytes(double bytes) {
+  const char* units[] = {"B", "KB", "MB", "GB", "TB", "PB"};
+  std::size_t u = 0;
+  while (bytes >= 1000 && u + 1 < std::size(units)) {
+    bytes /= 1000;
+    ++u;
+  }
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.1f %s", bytes, units[u]);
+  return buf;
+}
+
+}  // namespace
+
+void check_dense_export_size(std::uint32_t n, const std::string& what) {
+  if (n <= kDenseExportLimit) return;
+  const double entries = static_cast<double>(n) * n;
+  char count[32];
+  std::snprintf(count, sizeof count, "%.3g", entries);
+  raise_error(Error::Kind::usage, "",
+              what + " is a dense format: " + std::to_string(n) + " x " + std::to_string(n) + " = " + count +
+                  " entries, at least " +
+                  human_bytes(2 * entries) + " of text even where no traffic flows (the limit is " +
+                  std::to_string(kDenseExportLimit) +
+                  " processes); use 'mpimon export scotch' or 'mpimon export metis' (a sparse graph, "
+                  "as large as the traffic), or --force to write it anyway");
+}
+
+GraphWeights graph_weights_for_int32_tools(const SparseMatrix& graph) {
+  constexpr double kMaxTotal = static_cast<double>(std::uint64_t{1} << 30);
+  uint128 total = 0;
+  for (auto v : graph.values) total += v;
+  GraphWeights w;
+  w.values = graph.values;
+  if (static_cast<double>(total) <= kMaxTotal) return w;
+  w.factor = kMaxTotal / static_cast<double>(total);
+  for (auto& v : w.values) v = std::max<std::uint64_t>(1, static_cast<std::uint64_t>(std::ceil(static_cast<double>(v) * w.factor)));
+  return w;
+}
+
+void write_scotch_graph(const SparseMatrix& graph, const GraphWeights& weights, std::ostream& out) {
+  out << "0\n" << graph.rows << ' ' << graph.stored() << "\n0 010\n";
+  std::string line;
+  for (std::uint32_t i = 0; i < graph.rows; ++i) {
+    line = std::to_string(graph.indptr[i + 1] - graph.indptr[i]);
+    for (auto k = graph.indptr[i]; k < graph.indptr[i + 1]; ++k) {
+      line += '\t';
+      line += std::to_string(weights.values[k]);
+      line += ' ';
+      line += std::to_string(graph.indices[k]);
+    }
+    line += '\n';
+    out << line;
+  }
+}
+
+void write_metis_graph(const SparseMatrix& graph, const GraphWeights& weights, std::ostream& out) {
+  if (weights.factor != 1.0) {
+    char buf[96];
+    std::snprintf(buf, sizeof buf, "%% weights scaled by %.17g (rounded up) to fit 32-bit integers\n", weights.factor);
+    out << buf;
+  }
+  out << graph.rows << ' ' << graph.stored() / 2 << " 001\n";
+  std::string line;
+  for (std::uint32_t i = 0; i < graph.rows; ++i) {
+    line.clear();
+    for (auto k = graph.indptr[i]; k < graph.indptr[i + 1]; ++k) {
+      if (!line.empty()) line += ' ';
+      line += std::to_string(graph.indices[k] + std::uint64_t{1});
+      line += ' ';
+      line += std::to_string(weights.values[k]);
+    }
+    line += '\n';
+    out << line;
+  }
 }
 
 void write_treematch(const SparseMatrix& directed, std::ostream& out) {
@@ -132,6 +231,7 @@ std::vector<std::string> write_profile2mat(const MatrixFile& file, const std::st
     for (std::size_t c = 0; c < avg.size(); ++c) avg[c] = f.msg[c] != 0.0 ? f.size[c] / f.msg[c] : 0.0;
     for (auto [name, cells] : {std::pair{&size_name, &f.size}, {&msg_name, &f.msg}, {&avg_name, &avg}}) {
       std::string path = (std::filesystem::path(dir) / *name).string();
+      check_output_path(path);
       temporaries.push_back(path + ".tmp");
       written.push_back(path);
       save_matrix(temporaries.back(), f.dim, *cells);

@@ -272,7 +272,7 @@ const char* verdict_name(Verdict v) {
     case Verdict::inconclusive: return "inconclusive";
     case Verdict::rerecord: return "re-record";
     case Verdict::unstable: return "unstable";
-    case Verdict::missing: return "not in baseline";
+    case Verdict::missing: return "missing";
   }
   return "?";
 }
@@ -302,6 +302,17 @@ std::vector<InstructionVerdict> judge_instructions(const std::vector<Instruction
       v.note = (c.per_op < *v.baseline ? "" : "+") + number(c.per_op - *v.baseline) + " (within tolerance)";
     }
     out.push_back(v);
+  }
+  // An operation of the baseline that this run did not measure is not a pass by omission.
+  if (stable && same_build) {
+    for (const auto& b : baseline.operations) {
+      const bool measured = std::any_of(now.begin(), now.end(),
+                                        [&](const InstructionCount& c) { return c.op == b.op && c.size == b.size; });
+      if (!measured) {
+        out.push_back({b.op, b.size, b.per_op, std::nullopt, Verdict::missing,
+                       "in the baseline but not measured: measure it (--probe-ops) or re-record"});
+      }
+    }
   }
   return out;
 }
@@ -342,6 +353,23 @@ std::vector<TimingVerdict> judge_timing(const std::vector<TimingCell>& now, cons
     tests.push_back(w);
     out.push_back(v);
   }
+  // A baseline cell this run did not measure is not a pass by omission.
+  for (const auto& b : baseline.cells) {
+    if (!same_machine) break;
+    const bool measured = std::any_of(now.begin(), now.end(), [&](const TimingCell& c) {
+      return c.op == b.op && c.np == b.np && c.size == b.size;
+    });
+    if (measured) continue;
+    TimingVerdict v;
+    v.op = b.op;
+    v.np = b.np;
+    v.size = b.size;
+    v.baseline_ns = b.difference_ns;
+    v.verdict = Verdict::missing;
+    v.note = "in the baseline but not measured: measure it (--ops, --sizes) or re-record";
+    tests.emplace_back();
+    out.push_back(v);
+  }
   // Holm over the cells that have a test; simultaneous bounds at 1 - alpha/m each (Bonferroni).
   std::vector<double> p;
   std::vector<std::size_t> tested;
@@ -372,6 +400,27 @@ std::vector<TimingVerdict> judge_timing(const std::vector<TimingCell>& now, cons
     }
   }
   return out;
+}
+
+int gate_exit_code(const GateReport& r, const std::set<Verdict>& accepted) {
+  bool instructions = false, timing = false;
+  std::set<Verdict> seen;
+  for (const auto& v : r.instructions) {
+    instructions = instructions || v.verdict == Verdict::regression;
+    seen.insert(v.verdict);
+  }
+  for (const auto& v : r.timing) {
+    timing = timing || (v.verdict == Verdict::regression && v.confirmed);
+    seen.insert(v.verdict);
+  }
+  GateExit code = GateExit::ok;
+  if (instructions && timing) code = GateExit::both;
+  else if (instructions) code = GateExit::instructions;
+  else if (timing) code = GateExit::timing;
+  else if (seen.count(Verdict::rerecord) && !accepted.count(Verdict::rerecord)) code = GateExit::rerecord;
+  else if ((seen.count(Verdict::missing) || seen.empty()) && !accepted.count(Verdict::missing)) code = GateExit::missing;
+  else if (seen.count(Verdict::unstable) && !accepted.count(Verdict::unstable)) code = GateExit::unstable;
+  return static_cast<int>(code);
 }
 
 // ---- reports --------------------------------------------------------------------------------------
@@ -420,42 +469,41 @@ std::string xml_escape(const std::string& text) {
   return out;
 }
 
-struct JunitCase {
-  std::string name, detail, note;
-  Verdict verdict;
-};
-
-void write_suite(std::ostream& out, const std::string& name, const std::vector<JunitCase>& cases) {
-  std::size_t failures = 0, skipped = 0;
-  for (const auto& c : cases) {
-    failures += c.verdict == Verdict::regression ? 1 : 0;
-    skipped += c.verdict != Verdict::regression && c.verdict != Verdict::pass ? 1 : 0;
-  }
-  out << "  <testsuite name=\"" << xml_escape(name) << "\" tests=\"" << cases.size() << "\" failures=\"" << failures
-      << "\" errors=\"0\" skipped=\"" << skipped << "\">\n";
-  for (const auto& c : cases) {
-    out << "    <testcase classname=\"" << xml_escape(name) << "\" name=\"" << xml_escape(c.name) << "\">\n";
-    if (c.verdict == Verdict::regression) {
-      out << "      <failure message=\"" << xml_escape(c.note) << "\">" << xml_escape(c.detail) << "</failure>\n";
-    } else if (c.verdict != Verdict::pass) {
-      out << "      <skipped message=\"" << xml_escape(std::string(verdict_name(c.verdict)) + ": " + c.note)
-          << "\"/>\n";
-    }
-    out << "      <system-out>" << xml_escape(c.detail) << "</system-out>\n    </testcase>\n";
-  }
-  out << "  </testsuite>\n";
-}
-
 }  // namespace
 
+void write_junit(const std::string& name, const std::vector<std::pair<std::string, std::vector<JunitCase>>>& suites,
+                 std::ostream& out) {
+  out << "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites name=\"" << xml_escape(name) << "\">\n";
+  for (const auto& [suite, cases] : suites) {
+    std::size_t failures = 0, skipped = 0;
+    for (const auto& c : cases) {
+      failures += c.fails ? 1 : 0;
+      skipped += !c.fails && c.verdict != Verdict::pass ? 1 : 0;
+    }
+    out << "  <testsuite name=\"" << xml_escape(suite) << "\" tests=\"" << cases.size() << "\" failures=\"" << failures
+        << "\" errors=\"0\" skipped=\"" << skipped << "\">\n";
+    for (const auto& c : cases) {
+      out << "    <testcase classname=\"" << xml_escape(suite) << "\" name=\"" << xml_escape(c.name) << "\">\n";
+      if (c.fails) {
+        out << "      <failure message=\"" << xml_escape(c.note) << "\">" << xml_escape(c.detail) << "</failure>\n";
+      } else if (c.verdict != Verdict::pass) {
+        out << "      <skipped message=\"" << xml_escape(std::string(verdict_name(c.verdict)) + ": " + c.note)
+            << "\"/>\n";
+      }
+      out << "      <system-out>" << xml_escape(c.detail) << "</system-out>\n    </testcase>\n";
+    }
+    out << "  </testsuite>\n";
+  }
+  out << "</testsuites>\n";
+}
+
 void write_gate_junit(const GateReport& r, std::ostream& out) {
-  out << "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites name=\"mpimon gate\">\n";
   std::vector<JunitCase> ins, tim;
   for (const auto& v : r.instructions) {
     ins.push_back({v.op + " " + std::to_string(v.size) + " B",
                    "instructions per operation: baseline " + optional_number(v.baseline) + ", now " +
                        optional_number(v.now) + " (" + verdict_name(v.verdict) + ")",
-                   v.note, v.verdict});
+                   v.note, v.verdict, v.verdict == Verdict::regression});
   }
   for (const auto& v : r.timing) {
     tim.push_back({v.op + " " + std::to_string(v.size) + " B np " + std::to_string(v.np),
@@ -463,11 +511,108 @@ void write_gate_junit(const GateReport& r, std::ostream& out) {
                        " ns; regression " + number(v.regression_ns) + " ns [" + optional_number(v.low_ns) + ", " +
                        optional_number(v.high_ns) + "], margin " + number(v.margin_ns) + " ns, Holm p " +
                        optional_number(v.p_holm),
-                   v.note.empty() ? std::string("regression above the margin, confirmed") : v.note, v.verdict});
+                   v.note.empty() ? std::string("regression above the margin, confirmed") : v.note, v.verdict,
+                   v.verdict == Verdict::regression});
   }
-  write_suite(out, "mpimon gate instructions", ins);
-  write_suite(out, "mpimon gate timing", tim);
-  out << "</testsuites>\n";
+  write_junit("mpimon gate", {{"mpimon gate instructions", ins}, {"mpimon gate timing", tim}}, out);
+}
+
+// ---- the gate for applications ---------------------------------------------------------------
+
+namespace {
+
+std::string percent(std::optional<double> v) {
+  if (!v) return "-";
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%+.2f %%", 100 * *v);
+  return buf;
+}
+
+// The application gate's words: "above" the limit rather than the library gate's "REGRESSION".
+const char* app_verdict_name(Verdict v) {
+  return v == Verdict::regression ? "above" : verdict_name(v);
+}
+
+std::string app_gate_note(const AppGateRow& r, double fail_above) {
+  const std::string limit = percent(fail_above).substr(1);  // without the sign
+  const std::string ci = "[" + percent(r.low) + ", " + percent(r.high) + "]";
+  const std::string more = r.pairs_needed ? "; about " + std::to_string(*r.pairs_needed) +
+                                                " pairs would narrow it to +-" + percent(fail_above / 2).substr(1)
+                                          : "";
+  switch (r.cost) {
+    case CostVerdict::below: return "the whole 95 % CI " + ci + " lies below " + limit;
+    case CostVerdict::above: return "the whole 95 % CI " + ci + " lies above " + limit;
+    case CostVerdict::nonzero:
+      return "a cost is established (95 % CI " + ci + " above 0) and may exceed " + limit + more;
+    case CostVerdict::inconclusive:
+      return "inconclusive: the 95 % CI " + ci + " spans both no cost and " + limit + more;
+    case CostVerdict::no_interval: break;
+  }
+  return "inconclusive: no confidence interval (fewer than 2 pairs, or constant differences)";
+}
+
+}  // namespace
+
+AppGateReport judge_app_overhead(const std::vector<AppRow>& rows, double fail_above, bool allow_inconclusive) {
+  AppGateReport report;
+  report.fail_above = fail_above;
+  report.allow_inconclusive = allow_inconclusive;
+  bool above = false, inconclusive = false;
+  for (const auto& row : rows) {
+    const auto& a = row.analysis;
+    AppGateRow r;
+    r.app = row.app;
+    r.np = row.np;
+    r.pairs = a.n;
+    if (a.relative) r.overhead = a.relative->value;
+    if (a.relative && a.relative->ci) {
+      r.low = a.relative->ci->low;
+      r.high = a.relative->ci->high;
+    }
+    const CostDecision d = decide_cost(a, fail_above, fail_above / 2);
+    r.cost = d.verdict;
+    r.pairs_needed = d.pairs_needed;
+    r.verdict = r.cost == CostVerdict::below ? Verdict::pass
+                : r.cost == CostVerdict::above || r.cost == CostVerdict::nonzero ? Verdict::regression
+                                                                                  : Verdict::inconclusive;
+    r.note = app_gate_note(r, fail_above);
+    above |= r.verdict == Verdict::regression;
+    inconclusive |= r.verdict == Verdict::inconclusive;
+    report.rows.push_back(r);
+  }
+  report.exit_code = above ? kAppGateAbove : inconclusive && !allow_inconclusive ? kAppGateInconclusive : 0;
+  return report;
+}
+
+void write_app_gate_json(const AppGateReport& r, std::ostream& out) {
+  out << "{\n  \"format\": \"mpimon-app-gate-report\",\n  \"format_version\": 1,\n  \"exit_code\": " << r.exit_code
+      << ",\n  \"fail_above\": " << number(r.fail_above)
+      << ",\n  \"allow_inconclusive\": " << (r.allow_inconclusive ? "true" : "false") << ",\n  \"provenance\": ";
+  write_strings(out, r.provenance, "  ");
+  out << ",\n  \"applications\": [";
+  for (std::size_t i = 0; i < r.rows.size(); ++i) {
+    const auto& v = r.rows[i];
+    out << (i ? ",\n" : "\n") << "    {\"app\": \"" << json_escape(v.app) << "\", \"np\": " << v.np
+        << ", \"pairs\": " << v.pairs << ", \"overhead\": " << optional_number(v.overhead)
+        << ", \"overhead_ci_low\": " << optional_number(v.low) << ", \"overhead_ci_high\": " << optional_number(v.high)
+        << ", \"interval\": \"" << cost_verdict_name(v.cost) << "\", \"verdict\": \"" << app_verdict_name(v.verdict)
+        << "\", \"pairs_needed\": "
+        << (v.pairs_needed ? std::to_string(*v.pairs_needed) : std::string("null")) << ", \"note\": \""
+        << json_escape(v.note) << "\"}";
+  }
+  out << "\n  ]\n}\n";
+}
+
+void write_app_gate_junit(const AppGateReport& r, std::ostream& out) {
+  std::vector<JunitCase> cases;
+  for (const auto& v : r.rows) {
+    const bool fails = v.verdict == Verdict::regression || (v.verdict == Verdict::inconclusive && !r.allow_inconclusive);
+    cases.push_back({v.app + " np " + std::to_string(v.np),
+                     "overhead " + percent(v.overhead) + " [" + percent(v.low) + ", " + percent(v.high) + "] over " +
+                         std::to_string(v.pairs) + " pairs; limit " + percent(r.fail_above).substr(1),
+                     v.note, v.verdict, fails});
+  }
+  write_junit("mpimon bench app", {{"mpimon bench app overhead", cases}}, out);
 }
 
 }  // namespace mpimon

@@ -1,5 +1,6 @@
 #include "mpimon/merge.hpp"
 
+#include <dirent.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -8,6 +9,7 @@
 #include <atomic>
 #include <cerrno>
 #include <condition_variable>
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <ctime>
@@ -27,6 +29,74 @@
 namespace mpimon {
 
 namespace fs = std::filesystem;
+
+namespace {
+
+/// Every NAME.RANK.prof directly inside `dir`, appended to `out` (unsorted: plan_dumps sorts).
+/// readdir rather than a directory_iterator: at 10^5 entries the d_type shortcut matters.
+void append_prof_files_of(const std::string& dir, std::vector<std::string>& out) {
+  DIR* d = opendir(dir.c_str());
+  if (d == nullptr) raise_input_error(dir, 0, std::string("cannot list the directory: ") + std::strerror(errno));
+  const std::string prefix = dir.ends_with('/') ? dir : dir + "/";
+  const std::size_t before = out.size();
+  while (const dirent* entry = readdir(d)) {
+    std::string path = prefix + entry->d_name;
+    if (!try_parse_prof_name(path)) continue;
+    const bool regular = entry->d_type == DT_REG || (entry->d_type == DT_UNKNOWN && fs::is_regular_file(path)) ||
+                         (entry->d_type == DT_LNK && fs::is_regular_file(path));
+    if (regular) out.push_back(std::move(path));
+  }
+  closedir(d);
+  if (out.size() == before) raise_input_error(dir, 0, "directory holds no NAME.RANK.prof file");
+}
+
+}  // namespace
+
+std::vector<std::string> expand_input_paths(const std::vector<std::string>& arguments) {
+  std::vector<std::string> paths;
+  paths.reserve(arguments.size());
+  for (const auto& argument : arguments) {
+    std::error_code ec;
+    if (fs::is_directory(argument, ec)) {
+      append_prof_files_of(argument, paths);
+    } else {
+      paths.push_back(argument);  // plan_dumps reports a missing file or a bad name
+    }
+  }
+  return paths;
+}
+
+std::vector<std::string> parse_path_list(std::string_view text, const std::string& list_name) {
+  std::vector<std::string> paths;
+  std::size_t line_number = 0;
+  while (!text.empty()) {
+    ++line_number;
+    const std::size_t end = text.find('\n');
+    std::string_view line = text.substr(0, end);
+    text.remove_prefix(end == std::string_view::npos ? text.size() : end + 1);
+    if (line.ends_with('\r')) line.remove_suffix(1);
+    if (line.empty()) continue;
+    std::string path(line);
+    std::error_code ec;
+    if (!fs::exists(path, ec)) raise_input_error(list_name, line_number, "no such file: " + path);
+    paths.push_back(std::move(path));
+  }
+  return paths;
+}
+
+std::vector<std::string> read_path_list(const std::string& list) {
+  const bool from_stdin = list == "-";
+  std::FILE* f = from_stdin ? stdin : std::fopen(list.c_str(), "rb");
+  if (f == nullptr) raise_input_error(list, 0, std::string("cannot read the list of files: ") + std::strerror(errno));
+  std::string text;
+  char buffer[1 << 16];
+  while (std::size_t got = std::fread(buffer, 1, sizeof buffer, f)) text.append(buffer, got);
+  const bool failed = std::ferror(f) != 0;
+  if (!from_stdin) std::fclose(f);
+  const std::string name = from_stdin ? "standard input" : list;
+  if (failed) raise_input_error(name, 0, "read error");
+  return parse_path_list(text, name);
+}
 
 std::vector<DumpInputs> plan_dumps(const std::vector<std::string>& paths) {
   std::map<std::string, std::map<std::uint32_t, std::string>> by_dump;
@@ -235,12 +305,15 @@ class DumpWriter {
   }
 
   void add(std::uint32_t rank, const std::string& path, const ParsedFile& file) {
-    const RankProfile& profile = file.profile;
+    add(rank, path, file.profile, file.histograms);
+  }
+
+  void add(std::uint32_t rank, const std::string& path, const RankProfile& profile, const SparseHistograms& sparse) {
     note_world_size(profile, path);
     if (!profile.world_size) note_highest_peer(profile, path);
     internal_distinguished_ |= profile.has_internal_lines;
     add_pairs(rank, path, profile);
-    add_histograms(rank, profile, file.histograms);
+    add_histograms(rank, profile, sparse);
     add_communicators(rank, profile);
     ranks_present_.push_back(rank);
     highest_rank_ = std::max(highest_rank_, rank);
@@ -514,6 +587,7 @@ unsigned default_reader_threads() { return std::clamp(std::thread::hardware_conc
 
 /// A unique temporary path next to `output`, so that the final rename stays on one file system.
 std::string temporary_path_for(const std::string& output) {
+  check_output_path(output);
   std::string pattern = output + ".tmp-XXXXXX";
   int fd = mkstemp(pattern.data());
   if (fd < 0) raise_error(Error::Kind::system, output, std::string("cannot create a file here: ") + std::strerror(errno));
@@ -530,8 +604,15 @@ std::string temporary_path_for(const std::string& output) {
 std::vector<DumpSummary> merge_prof_files(const std::vector<std::string>& paths, const std::string& output,
                                           const MergeOptions& options, const MergeProgress& progress) {
   if (paths.empty()) raise_error(Error::Kind::input, "", "no input files");
-  std::vector<DumpInputs> dumps = plan_dumps(paths);
+  return merge_planned(plan_dumps(paths), output, options, progress, nullptr);
+}
+
+std::vector<DumpSummary> merge_planned(const std::vector<DumpInputs>& dumps, const std::string& output,
+                                       const MergeOptions& options, const MergeProgress& progress,
+                                       ProfileSource* source) {
   if (fs::is_directory(output)) raise_error(Error::Kind::input, output, "output is a directory");
+  std::size_t total = 0;
+  for (const auto& dump : dumps) total += dump.files.size();
 
   const std::string temporary = temporary_path_for(output);
   auto announce = [&](const std::string& path) {
@@ -546,16 +627,31 @@ std::vector<DumpSummary> merge_prof_files(const std::vector<std::string>& paths,
       h5::write_attribute(file.get(), "format_version", kMatricesFormatVersion);
       h5::write_attribute(file.get(), "generator", options.generator.empty() ? std::string("mpimon") : options.generator);
       h5::write_attribute(file.get(), "created_utc", utc_now());
+      for (const auto& [name, values] : options.root_string_lists) {
+        h5::write_attribute(file.get(), name, std::span<const std::string>(values));
+      }
       std::size_t done = 0;
       const unsigned workers = options.threads != 0 ? options.threads : default_reader_threads();
+      SparseHistograms sparse;
       for (const auto& dump : dumps) {
         DumpWriter writer(file.get(), dump, options);
-        // Files are read and parsed on worker threads while this one adds them to the file.
-        ParallelReader reader(dump, static_cast<unsigned>(std::min<std::size_t>(workers, dump.files.size())));
-        for (std::size_t i = 0; i < dump.files.size(); ++i) {
-          writer.add(dump.files[i].first, dump.files[i].second, reader.take(i));
-          reader.release(i);
-          if (progress) progress(++done, paths.size());
+        if (source != nullptr) {
+          // Profiles parsed elsewhere (other processes), handed over in file order.
+          for (std::size_t i = 0; i < dump.files.size(); ++i) {
+            const RankProfile& profile = source->take(done);
+            sparse.assign(profile.histograms);
+            writer.add(dump.files[i].first, dump.files[i].second, profile, sparse);
+            source->release(done);
+            if (progress) progress(++done, total);
+          }
+        } else {
+          // Files are read and parsed on worker threads while this one adds them to the file.
+          ParallelReader reader(dump, static_cast<unsigned>(std::min<std::size_t>(workers, dump.files.size())));
+          for (std::size_t i = 0; i < dump.files.size(); ++i) {
+            writer.add(dump.files[i].first, dump.files[i].second, reader.take(i));
+            reader.release(i);
+            if (progress) progress(++done, total);
+          }
         }
         summaries.push_back(writer.finish());
       }

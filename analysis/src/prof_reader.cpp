@@ -489,24 +489,29 @@ void ProfReader::read(const std::string& path, std::uint32_t rank, RankProfile& 
   parse(buffer_, path, rank, out);
 }
 
-ProfName parse_prof_name(const std::string& path) {
+std::optional<ProfName> try_parse_prof_name(const std::string& path) {
   std::string_view name = path;
   if (auto slash = name.rfind('/'); slash != std::string_view::npos) name.remove_prefix(slash + 1);
-  auto bad = [&]() -> ProfName {
-    raise_input_error(path, 0, "file name must have the form NAME.RANK.prof (as Open MPI writes it)");
-  };
-  if (!name.ends_with(".prof")) return bad();
+  if (!name.ends_with(".prof")) return std::nullopt;
   name.remove_suffix(5);
   std::size_t dot = name.rfind('.');
-  if (dot == std::string_view::npos) return bad();
+  if (dot == std::string_view::npos) return std::nullopt;
   std::string_view digits = name.substr(dot + 1);
   std::uint64_t rank = 0;
   auto [end, ec] = std::from_chars(digits.data(), digits.data() + digits.size(), rank);
-  if (digits.empty() || ec != std::errc() || end != digits.data() + digits.size() || rank >= 0x7fffffff) return bad();
+  if (digits.empty() || ec != std::errc() || end != digits.data() + digits.size() || rank >= 0x7fffffff) {
+    return std::nullopt;
+  }
   std::string dump(name.substr(0, dot));
   if (dump.empty()) dump = "unnamed";  // Open MPI writes ".RANK.prof" when no file name was set
-  if (dump == "." || dump == "..") return bad();
-  return {dump, static_cast<std::uint32_t>(rank)};
+  if (dump == "." || dump == "..") return std::nullopt;
+  return ProfName{dump, static_cast<std::uint32_t>(rank)};
+}
+
+ProfName parse_prof_name(const std::string& path) {
+  auto name = try_parse_prof_name(path);
+  if (!name) raise_input_error(path, 0, "file name must have the form NAME.RANK.prof (as Open MPI writes it)");
+  return *name;
 }
 
 }  // namespace mpimon

@@ -207,6 +207,50 @@ Estimate per_process(const PairedAnalysis& analysis, std::size_t processes) {
   return estimate;
 }
 
+const char* cost_verdict_name(CostVerdict v) {
+  switch (v) {
+    case CostVerdict::below: return "below";
+    case CostVerdict::above: return "above";
+    case CostVerdict::nonzero: return "nonzero";
+    case CostVerdict::inconclusive: return "inconclusive";
+    case CostVerdict::no_interval: break;
+  }
+  return "no interval";
+}
+
+CostVerdict cost_verdict(const std::optional<Interval>& interval, double threshold) {
+  if (!interval) return CostVerdict::no_interval;
+  if (interval->high < threshold) return CostVerdict::below;
+  if (interval->low > threshold) return CostVerdict::above;
+  return interval->low > 0 ? CostVerdict::nonzero : CostVerdict::inconclusive;
+}
+
+std::optional<std::size_t> pairs_for_half_width(double sd, double half_width, double confidence) {
+  if (!std::isfinite(sd) || sd < 0) raise_stats_error("the sd of the differences must be >= 0, not " + format_value(sd));
+  if (!(half_width > 0) || !std::isfinite(half_width)) {
+    raise_stats_error("the half-width must be > 0, not " + format_value(half_width));
+  }
+  if (!(confidence > 0 && confidence < 1)) raise_stats_error("confidence must be in (0, 1)");
+  constexpr double kMostPairs = 1e9;
+  const double q = (1 + confidence) / 2;
+  const double z = boost::math::quantile(boost::math::normal(), q);
+  // t > z for every n, so n >= (z sd / h)^2: start there and step up (t nears z fast).
+  const double normal_n = std::ceil(std::pow(z * sd / half_width, 2));
+  if (normal_n > kMostPairs) return std::nullopt;
+  for (auto n = std::max<std::size_t>(2, static_cast<std::size_t>(normal_n));; ++n) {
+    if (static_cast<double>(n) > kMostPairs) return std::nullopt;
+    const double half = student_t_quantile(q, static_cast<double>(n - 1)) * sd / std::sqrt(static_cast<double>(n));
+    if (half <= half_width) return n;
+  }
+}
+
+CostDecision decide_cost(const PairedAnalysis& a, double threshold, double half_width) {
+  CostDecision d;
+  d.verdict = cost_verdict(a.relative && a.relative->ci ? a.relative->ci : std::nullopt, threshold);
+  if (a.sd_difference && a.mean_off > 0) d.pairs_needed = pairs_for_half_width(*a.sd_difference / a.mean_off, half_width, a.confidence);
+  return d;
+}
+
 std::vector<double> benjamini_hochberg(std::span<const double> p) {
   require_probabilities(p);
   // Walk from the largest p down, keeping the running minimum of p * m / rank so that the

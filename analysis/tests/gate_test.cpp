@@ -135,6 +135,60 @@ TEST(GateInstructions, ToleranceBuildAndStability) {
   EXPECT_EQ(judge_instructions(now, base, 0.01, true, false, "")[1].verdict, Verdict::unstable);
 }
 
+// An operation of the baseline that was not measured is a row of its own, `missing`, not a pass
+// by omission.
+TEST(GateInstructions, BaselineOperationNotMeasuredIsMissing) {
+  const auto base = baseline_of(200, 100);
+  auto v = judge_instructions({{"send", 8, 10, 0, 0, 200, true}}, base, 0, true, true, "");
+  ASSERT_EQ(v.size(), 2u);
+  EXPECT_EQ(v[0].verdict, Verdict::pass);
+  EXPECT_EQ(v[1].op, "put");
+  EXPECT_EQ(v[1].verdict, Verdict::missing);
+  EXPECT_FALSE(v[1].now);
+}
+
+TEST(GateTiming, BaselineCellNotMeasuredIsMissing) {
+  TimingBaseline base;
+  for (const char* op : {"send", "put"}) base.cells.push_back({op, 2, 8, 10, 400, 100, 10});
+  auto v = judge_timing({{"send", 2, 8, 10, 400, 100, 10}}, base, TimingMargin{}, 0.05);
+  ASSERT_EQ(v.size(), 2u);
+  EXPECT_EQ(v[1].op, "put");
+  EXPECT_EQ(v[1].verdict, Verdict::missing);
+}
+
+// Exit codes (docs/gate.md): a regression wins; rows not judged fail with their own code unless
+// accepted; nothing judged is never 0.
+TEST(GateExitCode, EachVerdictItsOwnCode) {
+  auto report_of = [](std::vector<Verdict> instructions, std::vector<std::pair<Verdict, bool>> timing) {
+    GateReport r;
+    for (auto v : instructions) r.instructions.push_back({"send", 8, 1.0, 1.0, v, ""});
+    for (auto [v, confirmed] : timing) {
+      TimingVerdict t;
+      t.verdict = v;
+      t.confirmed = confirmed;
+      r.timing.push_back(t);
+    }
+    return r;
+  };
+  EXPECT_EQ(gate_exit_code(report_of({Verdict::pass}, {{Verdict::pass, false}}), {}), 0);
+  EXPECT_EQ(gate_exit_code(report_of({Verdict::pass}, {{Verdict::inconclusive, false}}), {}), 0);
+  EXPECT_EQ(gate_exit_code(report_of({Verdict::regression}, {}), {}), 3);
+  EXPECT_EQ(gate_exit_code(report_of({}, {{Verdict::regression, true}}), {}), 4);
+  EXPECT_EQ(gate_exit_code(report_of({}, {{Verdict::regression, false}}), {}), 0);  // not confirmed
+  EXPECT_EQ(gate_exit_code(report_of({Verdict::regression}, {{Verdict::regression, true}}), {}), 5);
+  EXPECT_EQ(gate_exit_code(report_of({Verdict::pass}, {{Verdict::rerecord, false}}), {}), 6);
+  EXPECT_EQ(gate_exit_code(report_of({Verdict::missing, Verdict::pass}, {}), {}), 7);
+  EXPECT_EQ(gate_exit_code(report_of({Verdict::unstable}, {}), {}), 8);
+  EXPECT_EQ(gate_exit_code(report_of({}, {}), {}), 7);  // nothing measured at all
+  // A regression is reported even next to rows that could not be judged.
+  EXPECT_EQ(gate_exit_code(report_of({Verdict::regression, Verdict::missing}, {{Verdict::rerecord, false}}), {}), 3);
+  // Accepted explicitly: only what is named.
+  EXPECT_EQ(gate_exit_code(report_of({Verdict::rerecord}, {}), {Verdict::rerecord}), 0);
+  EXPECT_EQ(gate_exit_code(report_of({Verdict::rerecord, Verdict::missing}, {}), {Verdict::rerecord}), 7);
+  EXPECT_EQ(gate_exit_code(report_of({Verdict::unstable}, {}), {Verdict::missing, Verdict::rerecord}), 8);
+  EXPECT_EQ(gate_exit_code(report_of({Verdict::unstable}, {}), {Verdict::unstable}), 0);
+}
+
 // Baseline: overhead 100 ns, sd 10, 10 pairs, off time 400 ns: margin max(50, 5 % of 400) = 50.
 // Three cells are tested, so each simultaneous bound is at 1 - 0.05 / 3.
 //  - "send" now 300 ns sd 10: regression 200, SE = sqrt(10 + 10) = 4.472, far above 50: Holm rejects.
@@ -219,6 +273,62 @@ TEST(GateReport, JunitCountsFailuresAndSkips) {
   EXPECT_NE(x.find("tests=\"1\" failures=\"0\" errors=\"0\" skipped=\"1\""), std::string::npos) << x;
   EXPECT_NE(x.find("message=\"+20 &lt;x&gt;\""), std::string::npos) << x;
   EXPECT_NE(x.find("<skipped message=\"inconclusive: interval too wide\"/>"), std::string::npos) << x;
+}
+
+// The gate for applications on hand-computed intervals (off 10 s in every pair, t_{0.975,3} = 3.182446):
+//   above:        on 12.9, 13.0, 13.1, 13.0: d mean 3, sd 0.0816497, CI 3 +- 0.12992: [+28.70 %, +31.30 %]
+//   pass:         on 10.1, 10.1, 10.2, 10.0: d mean 0.1, sd 0.0816497: [-0.30 %, +2.30 %]
+//   inconclusive: on 8, 13, 9, 14: d mean 1, sd 2.94392, CI 1 +- 4.6845: [-36.8 %, +56.8 %]
+AppRow app_row(const std::string& name, const std::vector<double>& on) {
+  AppRow r;
+  r.app = name;
+  r.np = 2;
+  const std::vector<double> off(on.size(), 10.0);
+  r.analysis = paired_analysis(off, on);
+  return r;
+}
+
+TEST(AppGate, VerdictsAndExitCodes) {
+  const AppRow above = app_row("above", {12.9, 13.0, 13.1, 13.0});
+  const AppRow pass = app_row("pass", {10.1, 10.1, 10.2, 10.0});
+  const AppRow open = app_row("open", {8, 13, 9, 14});
+  const AppGateReport report = judge_app_overhead({above, pass, open}, 0.10, false);
+  ASSERT_EQ(report.rows.size(), 3u);
+  EXPECT_EQ(report.rows[0].verdict, Verdict::regression);
+  EXPECT_EQ(report.rows[0].cost, CostVerdict::above);
+  EXPECT_NEAR(*report.rows[0].low, 0.287008, 5e-6);
+  EXPECT_NEAR(*report.rows[0].high, 0.312992, 5e-6);
+  EXPECT_EQ(report.rows[1].verdict, Verdict::pass);
+  EXPECT_NEAR(*report.rows[1].low, -0.0029923, 5e-7);
+  EXPECT_NEAR(*report.rows[1].high, 0.0229923, 5e-7);
+  EXPECT_EQ(report.rows[2].verdict, Verdict::inconclusive);
+  EXPECT_EQ(report.exit_code, kAppGateAbove);  // above wins over inconclusive
+  EXPECT_EQ(judge_app_overhead({pass}, 0.10, false).exit_code, 0);
+  EXPECT_EQ(judge_app_overhead({pass, open}, 0.10, false).exit_code, kAppGateInconclusive);
+  EXPECT_EQ(judge_app_overhead({pass, open}, 0.10, true).exit_code, 0);
+  // A 2 % limit: the pass row's interval [-0.3 %, +2.3 %] reaches it without excluding 0.
+  EXPECT_EQ(judge_app_overhead({pass}, 0.02, false).rows[0].cost, CostVerdict::inconclusive);
+  // A limit of 20 %: the above row's cost is established and over it; a 30 % limit falls inside
+  // its interval: a cost that may exceed the limit fails too.
+  EXPECT_EQ(judge_app_overhead({above}, 0.30, false).rows[0].cost, CostVerdict::nonzero);
+  EXPECT_EQ(judge_app_overhead({above}, 0.30, false).exit_code, kAppGateAbove);
+}
+
+TEST(AppGate, Reports) {
+  const AppGateReport report =
+      judge_app_overhead({app_row("above", {12.9, 13.0, 13.1, 13.0}), app_row("open", {8, 13, 9, 14})}, 0.10, false);
+  std::ostringstream json, junit;
+  write_app_gate_json(report, json);
+  write_app_gate_junit(report, junit);
+  EXPECT_NE(json.str().find("\"format\": \"mpimon-app-gate-report\""), std::string::npos);
+  EXPECT_NE(json.str().find("\"exit_code\": 6"), std::string::npos);
+  EXPECT_NE(json.str().find("\"verdict\": \"above\""), std::string::npos);
+  EXPECT_NE(json.str().find("\"verdict\": \"inconclusive\""), std::string::npos);
+  // Both fail the JUnit suite: the gate exits non-zero for each.
+  EXPECT_NE(junit.str().find("tests=\"2\" failures=\"2\" errors=\"0\" skipped=\"0\""), std::string::npos);
+  std::ostringstream allowed;
+  write_app_gate_junit(judge_app_overhead({app_row("open", {8, 13, 9, 14})}, 0.10, true), allowed);
+  EXPECT_NE(allowed.str().find("failures=\"0\" errors=\"0\" skipped=\"1\""), std::string::npos);
 }
 
 }  // namespace

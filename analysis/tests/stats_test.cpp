@@ -336,5 +336,58 @@ TEST(Holm, MatchesHandDerivation) {
   EXPECT_THROW(holm(std::vector<double>{1.5}), Error);
 }
 
+// Pairs for a half-width: the smallest n with t_{0.975, n-1} sd / sqrt(n) <= h, checked on both
+// sides with Student's t from printed tables (Fisher & Yates; any statistics textbook).
+TEST(PairsForHalfWidth, SmallestNFromTTables) {
+  // sd 1, h 1: n = 6 gives t_5 = 2.5706, 2.5706 / sqrt(6) = 1.0494 > 1; n = 7 gives t_6 = 2.4469,
+  // 2.4469 / sqrt(7) = 0.9248 <= 1.
+  EXPECT_EQ(pairs_for_half_width(1.0, 1.0), std::optional<std::size_t>(7));
+  // sd 0.1, h 0.025 (a 10 % spread, +-2.5 %): n = 63 gives t_62 = 1.9990, 0.19990 / 7.9373 =
+  // 0.025185 > 0.025; n = 64 gives t_63 = 1.9983, 0.19983 / 8 = 0.024979.
+  EXPECT_EQ(pairs_for_half_width(0.1, 0.025), std::optional<std::size_t>(64));
+  // 99 %: sd 1, h 1: n = 10 gives t_9 = 3.2498, / 3.1623 = 1.0277 > 1; n = 11 gives t_10 = 3.1693,
+  // / 3.3166 = 0.9556.
+  EXPECT_EQ(pairs_for_half_width(1.0, 1.0, 0.99), std::optional<std::size_t>(11));
+  EXPECT_EQ(pairs_for_half_width(0.0, 0.01), std::optional<std::size_t>(2));  // no spread: the fewest pairs
+  EXPECT_EQ(pairs_for_half_width(1.0, 1e-6), std::nullopt);                   // more than 10^9 pairs
+  EXPECT_THROW(pairs_for_half_width(-1.0, 0.01), Error);
+  EXPECT_THROW(pairs_for_half_width(1.0, 0.0), Error);
+  EXPECT_THROW(pairs_for_half_width(1.0, 0.1, 1.0), Error);
+}
+
+TEST(CostVerdict, IntervalAgainstThreshold) {
+  EXPECT_EQ(cost_verdict(Interval{-0.25, 0.29}, 0.05), CostVerdict::inconclusive);  // the example
+  EXPECT_EQ(cost_verdict(Interval{-0.02, 0.03}, 0.05), CostVerdict::below);
+  EXPECT_EQ(cost_verdict(Interval{-0.10, -0.01}, 0.05), CostVerdict::below);  // faster with monitoring: below
+  EXPECT_EQ(cost_verdict(Interval{0.01, 0.04}, 0.05), CostVerdict::below);
+  EXPECT_EQ(cost_verdict(Interval{0.06, 0.10}, 0.05), CostVerdict::above);
+  EXPECT_EQ(cost_verdict(Interval{0.02, 0.08}, 0.05), CostVerdict::nonzero);
+  EXPECT_EQ(cost_verdict(Interval{0.0, 0.08}, 0.05), CostVerdict::inconclusive);  // 0 itself is in it
+  EXPECT_EQ(cost_verdict(std::nullopt, 0.05), CostVerdict::no_interval);
+  EXPECT_STREQ(cost_verdict_name(CostVerdict::inconclusive), "inconclusive");
+}
+
+// Off 10 s each, on 10 + d with d = -2, 3, -1, 4: mean 1, sd sqrt(26/3) = 2.94392, t_{0.975,3} =
+// 3.18245: CI 1 +- 4.6845, relative [-36.8 %, +56.8 %]: both no cost and 5 % inside. Pairs for
+// +-2.5 %: relative sd 0.294392; the normal bound (1.959964 x 0.294392 / 0.025)^2 = 532.7, and
+// with t_{0.975,535} = 1.96443, (1.96443 x 0.294392 / 0.025)^2 = 535.1: 536 pairs.
+TEST(DecideCost, InconclusiveWithPairsNeeded) {
+  const std::vector<double> off = {10, 10, 10, 10}, on = {8, 13, 9, 14};
+  const PairedAnalysis a = paired_analysis(off, on);
+  ASSERT_TRUE(a.relative && a.relative->ci);
+  EXPECT_NEAR(a.relative->ci->low, -0.36845, 5e-5);
+  EXPECT_NEAR(a.relative->ci->high, 0.56845, 5e-5);
+  const CostDecision d = decide_cost(a);
+  EXPECT_EQ(d.verdict, CostVerdict::inconclusive);
+  EXPECT_EQ(d.pairs_needed, std::optional<std::size_t>(536));
+  // Against a 100 % limit the same interval lies below.
+  EXPECT_EQ(decide_cost(a, 1.0, 0.5).verdict, CostVerdict::below);
+  // One pair: no interval, no spread.
+  const std::vector<double> one_off = {10}, one_on = {11};
+  const CostDecision none = decide_cost(paired_analysis(one_off, one_on));
+  EXPECT_EQ(none.verdict, CostVerdict::no_interval);
+  EXPECT_EQ(none.pairs_needed, std::nullopt);
+}
+
 }  // namespace
 }  // namespace mpimon

@@ -2,14 +2,21 @@
 // the exact text format of Open MPI 4.1's monitoring, so that mpimon-merge and profile2mat can be
 // benchmarked at scales no test machine can run under mpirun.
 //
-//   mpimon-synth-dumps --pattern dense|stencil --ranks N [--mode 1|2] [--seed S] -o DIR/NAME
+//   mpimon-synth-dumps --pattern dense|stencil|stencil27 --ranks N [--mode 1|2] [--seed S]
+//                      [--collectives yes|no] [--histograms yes|no] -o DIR/NAME
 //
-// dense:   every rank sends to every other rank (an all-to-all application).
-// stencil: 3-D periodic 7-point halo exchange on a near-cubic process grid (16384 = 32x32x16).
+// dense:     every rank sends to every other rank (an all-to-all application).
+// stencil:   3-D periodic 7-point halo exchange on a near-cubic process grid (16384 = 32x32x16).
+// stencil27: 3-D periodic 27-point exchange (faces, edges and corners: 26 neighbours).
 // Both add the point-to-point traffic of the collectives (recursive-doubling allreduce partners,
 // rank XOR 2^k). With --mode 1 (pml_monitoring_enable=1) that traffic is folded into the E lines,
 // as Open MPI does; with --mode 2 it gets I lines. C lines and the D blocks of MPI_COMM_WORLD and
-// MPI_COMM_SELF are written in both modes, as Open MPI does (see analysis/tests/data/real/).
+// MPI_COMM_SELF are written in both modes, as Open MPI does (see analysis/tests/data/real/): every
+// file repeats MPI_COMM_WORLD's whole procs: list, as real dumps do (590 KB a file at 10^5 ranks).
+// --collectives no leaves out the collective section (C lines and D blocks), as a run without
+// the coll monitoring component writes it: 10^5-rank sets then fit in a few hundred MB.
+// --histograms no leaves out the 66-bucket histograms (mpimon-merge reads lines without them):
+// the smallest files for a given pattern, for tests at 10^5 ranks.
 // The output depends only on the arguments: the same seed gives the same bytes.
 
 #include <algorithm>
@@ -125,9 +132,11 @@ struct Run {
 };
 
 // Point-to-point traffic the application itself sends (user tags: E lines).
-PeerTraffic application_traffic(const Run& run, bool dense, std::uint32_t me, Rng& rng) {
+enum class Pattern { dense, stencil, stencil27 };
+
+PeerTraffic application_traffic(const Run& run, Pattern pattern, std::uint32_t me, Rng& rng) {
   PeerTraffic out;
-  if (dense) {
+  if (pattern == Pattern::dense) {
     for (std::uint32_t peer = 0; peer < run.ranks; ++peer) {
       if (peer == me) continue;
       Traffic& t = out[peer];
@@ -140,6 +149,27 @@ PeerTraffic application_traffic(const Run& run, bool dense, std::uint32_t me, Rn
   // Stencil: coordinates of `me` in the grid, x fastest.
   const auto& g = run.grid;
   std::array<std::uint32_t, 3> at = {me % g[0], me / g[0] % g[1], me / g[0] / g[1]};
+  if (pattern == Pattern::stencil27) {
+    // Every offset in {-1, 0, 1}^3 but 0; a face message in each dimension that moves, so an
+    // edge neighbour gets two, a corner three (sizes as the 7-point faces).
+    for (std::uint32_t ox = 0; ox < 3; ++ox) {
+      for (std::uint32_t oy = 0; oy < 3; ++oy) {
+        for (std::uint32_t oz = 0; oz < 3; ++oz) {
+          const std::array<std::uint32_t, 3> offset = {ox, oy, oz};  // 0: -1, 1: 0, 2: +1
+          if (offset == std::array<std::uint32_t, 3>{1, 1, 1}) continue;
+          auto there = at;
+          for (int d = 0; d < 3; ++d) there[d] = (at[d] + g[d] + offset[d] - 1) % g[d];
+          std::uint32_t peer = there[0] + g[0] * (there[1] + g[1] * there[2]);
+          if (peer == me) continue;
+          Traffic& t = out[peer];
+          for (int d = 0; d < 3; ++d) {
+            if (offset[d] != 1) t.send(run.face_bytes[d], run.iterations);
+          }
+        }
+      }
+    }
+    return out;
+  }
   for (int d = 0; d < 3; ++d) {
     for (std::uint32_t step : {1u, g[d] - 1}) {  // +1 and -1, periodic
       auto there = at;
@@ -185,7 +215,9 @@ class Writer {
     *this << std::string_view(&tag, 1) << "\t" << me << "\t" << peer << "\t" << t.bytes << " bytes\t" << t.count
           << " msgs sent";
   }
+  bool with_histograms = true;
   void histogram(const Traffic& t) {
+    if (!with_histograms) return;
     for (std::size_t k = 0; k < kBuckets; ++k) *this << (k ? "," : "\t") << t.histogram[k];
   }
   void totals(std::string_view tag, std::uint32_t me, std::uint64_t bytes, std::uint64_t calls) {
@@ -197,13 +229,19 @@ class Writer {
   std::string text_;
 };
 
-std::string rank_file(const Run& run, bool dense, int mode, std::uint64_t seed, std::uint32_t me,
-                      const std::string& world_members) {
+struct Sections {
+  bool collectives = true;
+  bool histograms = true;
+};
+
+std::string rank_file(const Run& run, Pattern pattern, int mode, Sections sections, std::uint64_t seed,
+                      std::uint32_t me, const std::string& world_members) {
   // One stream per rank, so a rank's file does not depend on the others.
   Rng rng(seed ^ (0xd1b54a32d192ed03ULL * (std::uint64_t{me} + 1)));
-  PeerTraffic user = application_traffic(run, dense, me, rng);
+  PeerTraffic user = application_traffic(run, pattern, me, rng);
   PeerTraffic internal = collective_traffic(run, me);
   Writer w;
+  w.with_histograms = sections.histograms;
 
   w << "# POINT TO POINT\n";
   if (mode == 1) {
@@ -234,6 +272,7 @@ std::string rank_file(const Run& run, bool dense, int mode, std::uint64_t seed, 
   w << "# OSC\n";  // no one-sided traffic in these applications
 
   w << "# COLLECTIVES\n";
+  if (!sections.collectives) return w.text();
   // At the API level the collectives' traffic per peer is what they sent point to point.
   for (const auto& [peer, t] : internal) {
     w.pair_line('C', me, peer, t);
@@ -253,7 +292,8 @@ std::string rank_file(const Run& run, bool dense, int mode, std::uint64_t seed, 
 int usage(const char* why) {
   if (why) std::fprintf(stderr, "mpimon-synth-dumps: %s\n", why);
   std::fprintf(why ? stderr : stdout,
-               "usage: mpimon-synth-dumps --pattern dense|stencil --ranks N [--mode 1|2] [--seed S] -o DIR/NAME\n"
+               "usage: mpimon-synth-dumps --pattern dense|stencil|stencil27 --ranks N [--mode 1|2] [--seed S]\n"
+               "                          [--collectives yes|no] [--histograms yes|no] -o DIR/NAME\n"
                "Writes DIR/NAME.0.prof ... DIR/NAME.(N-1).prof in Open MPI's monitoring format.\n");
   return why ? 2 : 0;
 }
@@ -266,7 +306,7 @@ bool parse_uint(std::string_view text, std::uint64_t& out) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  std::string pattern, output;
+  std::string pattern, output, collectives = "yes", histograms = "yes";
   std::uint64_t ranks = 0, mode = 1, seed = 1;
   for (int i = 1; i < argc; ++i) {
     std::string_view arg = argv[i];
@@ -281,13 +321,22 @@ int main(int argc, char** argv) {
       if (!parse_uint(value, mode) || (mode != 1 && mode != 2)) return usage("--mode must be 1 or 2");
     } else if (arg == "--seed") {
       if (!parse_uint(value, seed)) return usage("--seed must be a non-negative integer");
+    } else if (arg == "--collectives") {
+      collectives = value;
+      if (collectives != "yes" && collectives != "no") return usage("--collectives must be yes or no");
+    } else if (arg == "--histograms") {
+      histograms = value;
+      if (histograms != "yes" && histograms != "no") return usage("--histograms must be yes or no");
     } else if (arg == "-o" || arg == "--output") {
       output = value;
     } else {
       return usage(("unknown option " + std::string(arg)).c_str());
     }
   }
-  if (pattern != "dense" && pattern != "stencil") return usage("--pattern must be dense or stencil");
+  if (pattern != "dense" && pattern != "stencil" && pattern != "stencil27") {
+    return usage("--pattern must be dense, stencil or stencil27");
+  }
+  const Pattern shape = pattern == "dense" ? Pattern::dense : pattern == "stencil" ? Pattern::stencil : Pattern::stencil27;
   if (ranks == 0) return usage("--ranks is required");
   if (output.empty() || output.back() == '/') return usage("-o DIR/NAME is required");
 
@@ -302,12 +351,15 @@ int main(int argc, char** argv) {
 
   const auto n = static_cast<std::uint32_t>(ranks);
   const Run run(n, seed);
+  const Sections sections{collectives == "yes", histograms == "yes"};
   std::string world_members;
-  for (std::uint32_t r = 0; r < n; ++r) world_members += (r ? "," : "") + std::to_string(r);
+  if (collectives == "yes") {
+    for (std::uint32_t r = 0; r < n; ++r) world_members += (r ? "," : "") + std::to_string(r);
+  }
 
   for (std::uint32_t me = 0; me < n; ++me) {
     std::string path = output + "." + std::to_string(me) + ".prof";
-    std::string text = rank_file(run, pattern == "dense", static_cast<int>(mode), seed, me, world_members);
+    std::string text = rank_file(run, shape, static_cast<int>(mode), sections, seed, me, world_members);
     std::FILE* f = std::fopen(path.c_str(), "wb");
     bool ok = f && std::fwrite(text.data(), 1, text.size(), f) == text.size();
     if (f && std::fclose(f) != 0) ok = false;

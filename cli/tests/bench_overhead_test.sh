@@ -37,7 +37,7 @@ if /usr/bin/python3 -c "import matplotlib, h5py" 2>/dev/null; then
   "$mpimon" plot l.csv -o fig2 >/dev/null 2>errp && fail "plot accepted a CSV file"
   grep -q "l.csv: not a readable HDF5 file" errp || fail "plot error message: $(cat errp)"
 else
-  echo "matplotlib or h5py missing for /usr/bin/python3 (ci/install-deps.sh installs them): figures not checked"
+  skip_part "matplotlib or h5py missing for /usr/bin/python3 (ci/install-deps.sh installs them): the figures"
 fi
 
 # A launch that fails is recorded with its reason and the sweep goes on.

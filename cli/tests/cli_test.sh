@@ -25,7 +25,7 @@ help)
   run "$mpimon" --help
   expect_eq "$rc" 0 "mpimon --help exit code"
   for c in merge show export; do expect_contains "$out" "  $c" "mpimon --help lists $c"; done
-  for c in merge show "export" "export treematch" "export mat"; do
+  for c in merge show "export" "export treematch" "export mat" "export scotch" "export metis"; do
     # shellcheck disable=SC2086
     run "$mpimon" $c --help
     expect_eq "$rc" 0 "mpimon $c --help exit code"
@@ -33,13 +33,14 @@ help)
   done
   run "$merge" --help
   expect_eq "$rc" 0 "mpimon-merge --help"
-  expect_contains "$out" "Usage: mpimon-merge [-o OUT.h5] FILES..." "mpimon-merge --help"
+  expect_contains "$out" "Usage: mpimon-merge [-o OUT.h5] [--files-from LIST] FILES|DIRS..." "mpimon-merge --help"
   run "$mpimon" frobnicate
   expect_eq "$rc" 2 "unknown command exit code"
   expect_contains "$err" "mpimon: error: unknown command 'frobnicate'" "unknown command message"
   run "$merge"
   expect_eq "$rc" 2 "mpimon-merge without files"
-  expect_contains "$err" "mpimon-merge: error: the option '--files' is required" "missing files message"
+  expect_contains "$err" "mpimon-merge: error: no input: give .prof files, directories of them, or --files-from LIST" \
+    "missing files message"
   run "$merge" --layout diagonal x.0.prof
   expect_eq "$rc" 2 "bad --layout"
   expect_contains "$err" "--layout must be auto, dense or csr, not 'diagonal'" "bad --layout message"
@@ -122,6 +123,125 @@ export_treematch)
   expect_eq "$rc" 1 "unknown dump"
   expect_eq "$err" "mpimon export treematch: error: out.h5: no dump named 'nope'" "unknown dump message"
   [ ! -e none.mat ] || fail "partial output after a failed export"
+  # Above 8192 processes the dense exports refuse unless --force (a peer at rank 9000: 9001 x 9001).
+  mkdir -p big
+  printf '# POINT TO POINT\nE\t0\t9000\t64 bytes\t2 msgs sent\n# OSC\n# COLLECTIVES\n' >big/big.0.prof
+  "$merge" -q -o big.h5 big || fail "merge of the 9001-process dump"
+  run "$mpimon" export treematch big.h5 -o big.mat
+  expect_eq "$rc" 2 "treematch above the limit"
+  expect_eq "$(head -1 <<<"$err")" "mpimon export treematch: error: TreeMatch's matrix is a dense format: 9001 x 9001 = 8.1e+07 entries, at least 162.0 MB of text even where no traffic flows (the limit is 8192 processes); use 'mpimon export scotch' or 'mpimon export metis' (a sparse graph, as large as the traffic), or --force to write it anyway" "treematch refusal message"
+  [ ! -e big.mat ] || fail "big.mat written"
+  run "$mpimon" export mat big.h5 -o bigdir
+  expect_eq "$rc" 2 "profile2mat above the limit"
+  expect_contains "$err" "profile2mat's .mat is a dense format: 9001 x 9001" "profile2mat refusal message"
+  run "$mpimon" export treematch big.h5 --force --metric count -o big.mat
+  expect_eq "$rc" 0 "treematch --force ($err)"
+  expect_eq "$(wc -l <big.mat)" 9001 "forced treematch rows"
+  expect_eq "$(sed -n 9001p big.mat | cut -d' ' -f1)" 2 "forced treematch entry (9000, 0)"
+  ;;
+
+merge_inputs)
+  # Directories and --files-from give the same file as the files themselves (compared by the
+  # matrices h5dump prints, and by the source_files attribute: rank order whatever the input order).
+  copy_sample mode2_sample
+  copy_sample mode1_sample
+  echo "not a dump" >prof/notes.txt
+  cp prof/mode2_sample.0.prof prof/all.prof  # the concatenation profile2mat reads: not NAME.RANK.prof
+  "$merge" -q -o files.h5 prof/mode1_sample.*.prof prof/mode2_sample.*.prof || fail "merge of the files"
+  run "$merge" -o dir.h5 prof
+  expect_eq "$rc" 0 "merge of a directory ($err)"
+  expect_contains "$out" "wrote dir.h5: 2 dumps from 6 files" "directory: summary"
+  ls prof/*_sample.*.prof | sort -r >list.txt  # reversed: the merge sorts by dump and rank
+  run "$merge" -q -o list.h5 --files-from list.txt
+  expect_eq "$rc" 0 "--files-from FILE ($err)"
+  run "$mpimon" merge -q -o stdin.h5 --files-from - <list.txt
+  expect_eq "$rc" 0 "mpimon merge --files-from - ($err)"
+  printf 'prof/mode2_sample.2.prof\r\n\nprof/mode2_sample.1.prof\n' >crlf.txt
+  run "$merge" -q -o mixed.h5 prof/mode2_sample.0.prof --files-from crlf.txt
+  expect_eq "$rc" 0 "files and a CRLF list together ($err)"
+  if [ -n "${H5DUMP:-}" ] && [ -x "$H5DUMP" ]; then
+    for f in dir list stdin; do
+      for d in mode1_sample mode2_sample; do
+        for m in external/bytes internal/count coll/bytes; do
+          expect_eq "$("$H5DUMP" -d /$d/$m -y $f.h5 | tail -n +2)" "$("$H5DUMP" -d /$d/$m -y files.h5 | tail -n +2)" \
+            "$f.h5 $d/$m equals the merge of the files"
+        done
+        expect_eq "$("$H5DUMP" -a /$d/source_files $f.h5 | grep -o 'prof/[a-z0-9_.]*' | tr '\n' ' ')" \
+          "prof/$d.0.prof prof/$d.1.prof prof/$d.2.prof " "$f.h5: $d sources in rank order"
+      done
+    done
+    expect_eq "$("$H5DUMP" -d /mode2_sample/external/bytes -y mixed.h5 | tail -n +2)" \
+      "$("$H5DUMP" -d /mode2_sample/external/bytes -y files.h5 | tail -n +2)" "files + list"
+  fi
+  # Errors name the list and its line; nothing is written.
+  printf 'prof/mode2_sample.0.prof\nprof/missing.1.prof\n' >bad.txt
+  run "$merge" -o bad.h5 --files-from bad.txt
+  expect_eq "$rc" 1 "missing file in the list"
+  expect_eq "$err" "mpimon-merge: error: bad.txt:2: no such file: prof/missing.1.prof" "missing file message"
+  run "$merge" -o bad.h5 --files-from - <bad.txt
+  expect_eq "$err" "mpimon-merge: error: standard input:2: no such file: prof/missing.1.prof" "stdin message"
+  mkdir -p empty
+  run "$merge" -o bad.h5 empty
+  expect_eq "$rc" 1 "empty directory"
+  expect_eq "$err" "mpimon-merge: error: empty: directory holds no NAME.RANK.prof file" "empty directory message"
+  run "$merge" -o bad.h5 --files-from nolist.txt
+  expect_eq "$rc" 1 "missing list"
+  expect_contains "$err" "mpimon-merge: error: nolist.txt: cannot read the list of files" "missing list message"
+  [ ! -e bad.h5 ] || fail "bad.h5 written"
+  [ -z "$(ls | grep tmp-)" ] || fail "temporary files left: $(ls)"
+  ;;
+
+export_graph)
+  copy_sample mode2_sample
+  "$merge" -q -o out.h5 prof/*.prof || fail "merge"
+  # Independent expectation: the E and I byte totals of the files, folded, no diagonal, no zero.
+  awk_matrix 'E|I' 4 prof/*.prof | awk '$1 != $2 { w[$1" "$2] += $3; w[$2" "$1] += $3 }
+      END { for (k in w) if (w[k] > 0) print k, w[k] }' | sort -n -k1,1 -k2,2 >edges.txt
+  expected_scotch=$(awk -v n=3 '{ deg[$1]++; adj[$1] = adj[$1] "\t" $3 " " $2; arcs++ }
+      END { print 0; print n, arcs; print "0 010"; for (i = 0; i < n; i++) print (deg[i] + 0) adj[i] }' edges.txt)
+  run "$mpimon" export scotch out.h5 -o g.grf
+  expect_eq "$rc" 0 "export scotch ($err)"
+  expect_eq "$(cat g.grf)" "$expected_scotch" "scotch graph"
+  expected_metis=$(awk -v n=3 '{ adj[$1] = adj[$1] (adj[$1] == "" ? "" : " ") ($2 + 1) " " $3; arcs++ }
+      END { print n, arcs / 2, "001"; for (i = 0; i < n; i++) print adj[i] }' edges.txt)
+  run "$mpimon" export metis out.h5
+  expect_eq "$rc" 0 "export metis ($err)"
+  expect_eq "$out" "$expected_metis" "metis graph"
+  run "$mpimon" export metis out.h5 --classes bogus
+  expect_eq "$rc" 2 "bad class"
+  run "$mpimon" export scotch out.h5 --dump nope -o none.grf
+  expect_eq "$rc" 1 "unknown dump"
+  [ ! -e none.grf ] || fail "partial output after a failed export"
+  # The peer tools read and use what was written (Debian packages scotch and metis).
+  total=$(awk '{ s += $3 } END { print s / 2 }' edges.txt)
+  if command -v gtst >/dev/null && command -v scotch_gmap >/dev/null; then
+    run gtst g.grf
+    expect_eq "$rc" 0 "gtst reads the graph ($out $err)"
+    expect_contains "$out" "S	Vertex	nbr=3" "gtst: vertices"
+    expect_contains "$out" "S	Edge	nbr=$(($(wc -l <edges.txt) / 2))" "gtst: edges"
+    expect_contains "$out" "S	Edge load	min=$(sort -n -k3,3 edges.txt | head -1 | cut -d' ' -f3)	" "gtst: lightest edge"
+    expect_contains "$out" "sum=$((${total%.*} * 2))	" "gtst: weight of all arcs"
+    echo "cmplt 2" >two.tgt
+    run scotch_gmap g.grf two.tgt g.map
+    expect_eq "$rc" 0 "scotch_gmap maps the graph ($err)"
+    expect_eq "$(head -1 g.map)" 3 "scotch_gmap: one line per process"
+  else
+    echo "gtst/scotch_gmap not installed (package scotch): Scotch check skipped"
+    scotch_skipped=1
+  fi
+  if command -v gpmetis >/dev/null && command -v graphchk >/dev/null; then
+    "$mpimon" export metis out.h5 -o g.graph
+    run graphchk g.graph
+    expect_eq "$rc" 0 "graphchk reads the graph"
+    expect_contains "$out" "The format of the graph is correct" "graphchk verdict ($out)"
+    run gpmetis g.graph 2
+    expect_eq "$rc" 0 "gpmetis partitions the graph ($err)"
+    expect_eq "$(wc -l <g.graph.part.2)" 3 "gpmetis: one part per process"
+  else
+    echo "gpmetis/graphchk not installed (package metis): METIS check skipped"
+    [ -n "${scotch_skipped:-}" ] && exit 77
+  fi
+  echo "edge weight total (from the files): $total"
   ;;
 
 profile2mat_compat)

@@ -41,7 +41,7 @@ expect_eq "$rc" 2 "unknown analysis"
 expect_contains "$err" "mpimon stats: error: unknown sub-command 'anova'" "unknown analysis message"
 run "$mpimon" stats paired
 expect_eq "$rc" 2 "no file"
-expect_contains "$err" "mpimon stats paired: error: the option '--input' is required" "no file message"
+expect_contains "$err" "mpimon stats paired: error: missing input argument: give the file to read" "no file message"
 run "$mpimon" stats paired sleep.csv --confidence 1.5
 expect_eq "$rc" 2 "bad --confidence"
 expect_contains "$err" "mpimon stats paired: error: --confidence must be between 0 and 1" "bad --confidence message"

@@ -1,10 +1,13 @@
 # Sourced by the CLI test scripts: a scratch directory removed on exit, and the assertion helpers.
 # Each assertion records a failure and goes on, so one run reports every difference;
-# `finish NAME` prints the verdict and exits 1 if anything failed.
+# `finish NAME` prints the verdict and exits 1 if anything failed, else 77 (CTest's
+# SKIP_RETURN_CODE for these tests) if a part could not run for a missing prerequisite
+# (`skip_part REASON`): a test that did not check everything is reported as skipped, never passed.
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 cd "$work" || exit 1
 failures=0
+skipped_parts=()
 
 fail() { echo "FAIL: $*"; failures=$((failures + 1)); }
 expect_eq() { [ "$1" == "$2" ] || fail "$3: expected [$2], got [$1]"; }
@@ -14,6 +17,8 @@ expect_near() {
   awk -v a="$1" -v e="$2" -v t="$3" 'BEGIN { d = a - e; if (d < 0) d = -d; exit !(a != "" && d <= t) }' ||
     fail "$4: expected $2 ± $3, got [$1]"
 }
+
+skip_part() { echo "SKIPPED PART: $*"; skipped_parts+=("$*"); }
 
 # run CMD...: sets out (stdout), err (stderr) and rc (exit code)
 run() {
@@ -27,6 +32,10 @@ finish() {
   if [ "$failures" -ne 0 ]; then
     echo "$1: $failures failure(s)"
     exit 1
+  fi
+  if [ "${#skipped_parts[@]}" -ne 0 ]; then
+    echo "$1: skipped: everything else passed, but not checked: ${skipped_parts[*]}"
+    exit 77
   fi
   echo "$1: ok"
   exit 0

@@ -5,6 +5,7 @@
 #include <cstdio>
 #include <filesystem>
 #include <random>
+#include <regex>
 
 #include "mpimon/error.hpp"
 #include "mpimon/merge.hpp"
@@ -48,7 +49,8 @@ AppLaunchRecord run_launch(const AppSweep& s, const App& app, const AppLaunchKey
   AppLaunchRecord record;
   record.key = key;
   record.position = position;
-  record.time_source = app.workload ? "workload" : "wall";
+  const bool reported = !app.workload && !s.time_regex.empty();
+  record.time_source = app.workload ? "workload" : reported ? "reported" : "wall";
   MpiLaunch l(s.h.launcher, key.np);
   bind_processes(l, key.np, s.h.bind);
   if (key.arm == "on") {
@@ -75,6 +77,11 @@ AppLaunchRecord run_launch(const AppSweep& s, const App& app, const AppLaunchKey
         record.comm_share = report->comm_share;
         if (!report->passed) record.status = "the workload's check failed: " + report->json;
       }
+    }
+    if (record.status.empty() && reported) {
+      const auto seconds = reported_time(r.output, std::regex(s.time_regex), app.label + " np " + std::to_string(key.np));
+      if (seconds) record.seconds = *seconds;
+      if (!seconds) record.status = "no match of --time-regex '" + s.time_regex + "' in the output";
     }
     if (record.status.empty()) record.status = key.arm == "on" ? read_dumps(dir, key.np, record) : "ok";
   } catch (const Error& e) {
@@ -148,7 +155,9 @@ std::map<std::string, std::string> configuration_of(const AppSweep& s) {
       {"time_source",
        "workload: the timed loop's wall time the built-in workload reports ('seconds' of its "
        "mpimon-workload line); wall: the wall time of the whole launch measured by the harness, "
-       "mpirun start-up and MPI_Init/MPI_Finalize included"},
+       "mpirun start-up and MPI_Init/MPI_Finalize included; reported: the time the command prints, "
+       "the last match of time_regex in its output"},
+      {"time_regex", s.time_regex},
       {"messages",
        "point-to-point messages of the merged dumps of each on launch (pml_monitoring_enable_output 3): "
        "external (the application's own) + internal (collectives decomposed into point-to-point; told "

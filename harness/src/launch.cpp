@@ -56,13 +56,17 @@ class StopSignals {
 };
 
 [[noreturn]] void exec_child(const std::vector<std::string>& argv, const std::map<std::string, std::string>& env,
-                             const std::string& directory, int out_fd) {
+                             const std::string& directory, int out_fd, ChildOutput output) {
   setpgid(0, 0);  // own process group, so a timeout can kill mpirun and everything it started
   // mpirun forwards its standard input to rank 0: never let it take the caller's.
   int null_fd = open("/dev/null", O_RDONLY);
   if (null_fd >= 0) dup2(null_fd, STDIN_FILENO);
-  dup2(out_fd, STDOUT_FILENO);
-  dup2(out_fd, STDERR_FILENO);
+  if (output == ChildOutput::captured) {
+    dup2(out_fd, STDOUT_FILENO);
+    dup2(out_fd, STDERR_FILENO);
+  }
+  // Inherited output: out_fd stays open through exec all the same, so that the caller's read sees
+  // the end when mpirun and every process it started are gone, as when the output is captured.
   if (!directory.empty() && chdir(directory.c_str()) != 0) _exit(126);
   for (const auto& [k, v] : env) setenv(k.c_str(), v.c_str(), 1);
   std::vector<char*> args;
@@ -114,7 +118,7 @@ int wait_for_child(pid_t pid, int fd, std::chrono::seconds timeout, LaunchResult
 }  // namespace
 
 LaunchResult run_process(const std::vector<std::string>& argv, const std::map<std::string, std::string>& environment,
-                         std::chrono::seconds timeout, const std::string& directory) {
+                         std::chrono::seconds timeout, const std::string& directory, ChildOutput output) {
   if (argv.empty()) raise_error(Error::Kind::input, "", "empty command");
   int pipe_fds[2];
   if (pipe(pipe_fds) != 0) raise_error(Error::Kind::system, argv[0], "pipe failed");
@@ -122,7 +126,7 @@ LaunchResult run_process(const std::vector<std::string>& argv, const std::map<st
   if (pid < 0) raise_error(Error::Kind::system, argv[0], std::string("fork failed: ") + std::strerror(errno));
   if (pid == 0) {
     close(pipe_fds[0]);
-    exec_child(argv, environment, directory, pipe_fds[1]);
+    exec_child(argv, environment, directory, pipe_fds[1], output);
   }
   setpgid(pid, pid);  // also here: whichever runs first, the group exists before any kill
   close(pipe_fds[1]);
@@ -184,7 +188,7 @@ std::vector<std::string> split_words(const std::string& text) {
 
 MpiLaunch::MpiLaunch(const std::string& launcher, std::uint32_t np)
     : argv_(split_words(launcher)), open_mpi_(is_open_mpi_launcher(launcher)) {
-  argv_.insert(argv_.end(), {"-np", std::to_string(np)});
+  if (np > 0) argv_.insert(argv_.end(), {"-np", std::to_string(np)});
   if (open_mpi_) environment_ = open_mpi_environment();
 }
 
@@ -202,6 +206,15 @@ MpiLaunch& MpiLaunch::mca(const std::string& key, const std::string& value) {
   return *this;
 }
 
+MpiLaunch& MpiLaunch::environment(const std::string& key, const std::string& value) {
+  if (open_mpi_) {
+    argv_.insert(argv_.end(), {"-x", key + "=" + value});
+  } else {
+    environment_[key] = value;
+  }
+  return *this;
+}
+
 MpiLaunch& MpiLaunch::program(const std::string& path, const std::vector<std::string>& args) {
   argv_.push_back(path);
   argv_.insert(argv_.end(), args.begin(), args.end());
@@ -215,8 +228,8 @@ std::string MpiLaunch::text() const {
   return line;
 }
 
-LaunchResult MpiLaunch::run(std::chrono::seconds timeout, const std::string& directory) const {
-  return run_process(argv_, environment_, timeout, directory);
+LaunchResult MpiLaunch::run(std::chrono::seconds timeout, const std::string& directory, ChildOutput output) const {
+  return run_process(argv_, environment_, timeout, directory, output);
 }
 
 }  // namespace mpimon::harness

@@ -31,55 +31,12 @@ const char* const kCollectives[] = {
 const char* const kRmaOps[] = {"put", "get", "accumulate", "get_accumulate", "fetch_and_op", "compare_and_swap"};
 const char* const kRmaSyncs[] = {"fence", "lock", "pscw"};
 
-// Collectives whose API-level record differs from RR-9038 on Open MPI 4.1.4 (docs/defects.md):
-// the defect id and the line of the report that shows it, with 4 processes and root 1.
-std::pair<std::string, std::string> collective_defect(const std::string& op) {
-  const std::string base = op.starts_with("i") && op != "iscatter" && op != "iscatterv" ? op.substr(1) : op;
-  if (base == "gather" || base == "gatherv" || base == "reduce") {
-    return {"all-to-one-recorded-by-root", "coll 1->0 count: recorded 1, sent 0"};
+// The defect a collective case pins: the known defect that names it (docs/defects.md).
+std::string collective_defect(const std::string& op) {
+  for (const auto& d : known_defects()) {
+    if (std::find(d.pinned.begin(), d.pinned.end(), "coll." + op) != d.pinned.end()) return d.id;
   }
-  if (op == "scatterv" || op == "iscatterv") return {"scatterv-counts-root-itself", "coll 1->1 count: recorded 1, sent 0"};
-  if (base == "scan" || base == "exscan") {
-    return {"scan-record-off-by-one", "communicator mpimon_coll rank 3 A2A bytes: recorded 20, expected 0"};
-  }
-  if (op == "allgatherv") return {"composite-collectives-counted-twice", "coll 0->1 count: recorded 3, sent 1"};
-  if (op == "distgraph_neighbor_alltoall") return {"distgraph-neighbor-crash", "signal 11|Segmentation fault"};
-  if (op == "bcast_on_freed_comm") return {"freed-communicator-record-lost", "communicator mpimon_freed: no record"};
-  return {"", ""};
-}
-
-// On which Open MPI series each defect was seen, from the runs of ci/ompi5.sh (docs/defects.md
-// has the same table, per version).
-std::vector<std::string> defect_series(const std::string& defect) {
-  if (defect.empty()) return {};
-  static const std::map<std::string, std::vector<std::string>> seen = {
-      {"persistent-send-uncounted", {"4.1", "5.0"}},
-      {"pml-list-disables-monitoring", {"4.1", "5.0"}},
-      {"osc-list-disables-monitoring", {"4.1", "5.0"}},
-      {"coll-list-crash", {"4.1", "5.0"}},
-      {"all-to-one-recorded-by-root", {"4.1", "5.0"}},
-      {"scatterv-counts-root-itself", {"4.1", "5.0"}},
-      {"scan-record-off-by-one", {"4.1", "5.0"}},
-      {"composite-collectives-counted-twice", {"4.1", "5.0"}},
-      {"distgraph-neighbor-crash", {"4.1", "5.0"}},
-      {"freed-communicator-record-lost", {"4.1", "5.0"}},
-      {"pml-mpit-invalid-after-init", {"4.1"}},
-      {"stopping-one-handle-stops-all", {"4.1", "5.0"}},
-  };
-  auto it = seen.find(defect);
-  if (it == seen.end()) raise_error(Error::Kind::input, defect, "defect without its Open MPI series");
-  return it->second;
-}
-
-// A defect whose symptom differs on a series: the line that shows it there. On Open MPI 5.0.7 the
-// dist-graph MPI_Neighbor_alltoall still crashes in the monitoring on some ranks, while others
-// abort with MPI_ERR_ARG, as they do even without monitoring: either may end the output
-// (docs/defects.md).
-std::string signature_on(const ValidationCase& c, const std::string& series) {
-  if (c.defect == "distgraph-neighbor-crash" && series == "5.0") {
-    return "signal 11|Segmentation fault|MPI_ERR_ARG: invalid argument";
-  }
-  return c.defect_signature;
+  return "";
 }
 
 LedgerCheck point_to_point_check() {
@@ -102,21 +59,21 @@ std::vector<ValidationCase> build_cases() {
   cases.push_back({"p2p",
                    "every send mode, 0 B to 256 KiB, self-sends, MPI_PROC_NULL, a derived datatype: E and histograms "
                    "exact, I empty",
-                   "mpimon-p2p-ledger", {}, false, false, {1, 2, 3, 4}, {1, 2}, {}, point_to_point_check(), "", ""});
+                   "mpimon-p2p-ledger", {}, false, false, {1, 2, 3, 4}, {1, 2}, {}, point_to_point_check(), ""});
   cases.push_back({"p2p.pml_ob1_monitoring", "the same with --mca pml ob1,monitoring (the working way to pin a PML)",
-                   "mpimon-p2p-ledger", {}, false, false, {2}, {1}, {{"pml", "ob1,monitoring"}}, point_to_point_check(), "",
-                   ""});
+                   "mpimon-p2p-ledger", {}, false, false, {2}, {1}, {{"pml", "ob1,monitoring"}}, point_to_point_check(), ""});
   // Communicator splitting sends internal messages (in E with mode 1): a control run removes them.
   cases.push_back({"p2p.subcomm",
                    "the same on two halves of the world, communicator ranks reversed: peers in MPI_COMM_WORLD numbering",
-                   "mpimon-p2p-ledger", {"--subcomm"}, true, false, {3, 4}, {1, 2}, {}, point_to_point_check(), "",
-                   ""});
+                   "mpimon-p2p-ledger", {"--subcomm"}, true, false, {3, 4}, {1, 2}, {}, point_to_point_check(), ""});
   cases.push_back({"defect.persistent_send", "persistent sends (MPI_Send_init + MPI_Start) are not counted",
                    "mpimon-p2p-ledger", {"persistent"}, false, false, {2}, {1, 2}, {}, point_to_point_check(),
-                   "persistent-send-uncounted", "external 0->1 bytes: recorded 0, sent [1-9]"});
+                   "persistent-send-uncounted"});
   cases.push_back({"defect.pml_list", "--mca pml ob1 (no monitoring in the list) silently disables monitoring",
                    "mpimon-p2p-ledger", {}, false, false, {2}, {1}, {{"pml", "ob1"}}, point_to_point_check(),
-                   "pml-list-disables-monitoring", "the monitoring wrote no dump"});
+                   "pml-list-disables-monitoring"});
+  // A missing pml/monitoring must not read as the defect: the case needs the component.
+  cases.back().required_component = "pml:monitoring";
   // One-sided: the component is named, since what reaches the PML differs between them. A window
   // on a single process cannot be created with Debian's Open MPI 4.1.4 (MPI_ERR_WIN, with or
   // without monitoring), hence np >= 2.
@@ -130,44 +87,46 @@ std::vector<ValidationCase> build_cases() {
                              component + ": osc_sent and osc_recv exact",
                          "mpimon-rma-ledger", {op, sync}, true, false,
                          default_component ? std::vector<int>{2, 3} : std::vector<int>{3}, {2},
-                         {{"osc", std::string(component) + ",monitoring"}}, rma_check, "", ""});
+                         {{"osc", std::string(component) + ",monitoring"}}, rma_check, ""});
         cases.back().required_component = std::string("osc:") + component;
       }
     }
   }
   cases.push_back({"defect.osc_list", "--mca osc rdma (no monitoring in the list) silently disables one-sided monitoring",
                    "mpimon-rma-ledger", {"put", "fence"}, true, false, {2}, {2}, {{"osc", "rdma"}}, rma_check,
-                   "osc-list-disables-monitoring", "osc_sent 0->1 count: recorded 0, sent 1"});
+                   "osc-list-disables-monitoring"});
+  cases.back().required_component = "osc:monitoring";
   cases.push_back({"defect.coll_list_crash",
                    "--mca coll without monitoring in the list: segfault when a communicator is freed",
                    "mpimon-rma-ledger", {"put", "fence"}, false, false, {2}, {2}, {{"coll", "tuned,self,libnbc,basic"}},
-                   rma_check, "coll-list-crash", "signal 11|Segmentation fault"});
+                   rma_check, "coll-list-crash"});
   for (const char* op : kCollectives) {
-    auto [defect, signature] = collective_defect(op);
+    const std::string defect = collective_defect(op);
     cases.push_back({std::string("coll.") + op,
                      std::string("MPI_") + op + " once on a named communicator: C matrix and O2A/A2O/A2A records as "
                                                 "RR-9038 documents them",
-                     "mpimon-coll-ledger", {op}, true, false, {4}, {2}, {}, classes_only({TrafficClass::coll}, true), defect,
-                     signature});
+                     "mpimon-coll-ledger", {op}, true, false, {4}, {2}, {}, classes_only({TrafficClass::coll}, true), defect});
   }
   // MPI_T: the counters read in-process around known traffic.
   const LedgerCheck in_process = classes_only({}, false);
   cases.push_back({"mpit.coll_osc",
                    "coll_monitoring_messages_*, osc_monitoring_messages_* and coll_monitoring_a2a_count read through "
                    "MPI_T around known traffic: deltas = ledger",
-                   "mpimon-mpit-ledger", {"coll_osc"}, false, true, {2, 3}, {2}, {}, in_process, "", ""});
+                   "mpimon-mpit-ledger", {"coll_osc"}, false, true, {2, 3}, {2}, {}, in_process, ""});
   cases.push_back({"mpit.pml", "pml_monitoring_messages_count/size read through MPI_T: deltas = ledger",
                    "mpimon-mpit-ledger", {"pml"}, false, true, {2, 3}, {2}, {}, in_process,
-                   "pml-mpit-invalid-after-init", "UNSUPPORTED pml_monitoring_messages_count"});
+                   "pml-mpit-invalid-after-init"});
+  // The variables are pml/monitoring's: without the component, UNSUPPORTED is not the defect.
+  cases.back().required_component = "pml:monitoring";
   cases.push_back({"mpit.stop", "stopping one MPI_T handle must leave another counting", "mpimon-mpit-ledger",
-                   {"stop"}, false, true, {2}, {2}, {}, in_process, "stopping-one-handle-stops-all",
-                   "after stopping another handle: read 0, ledger 1"});
+                   {"stop"}, false, true, {2}, {2}, {}, in_process, "stopping-one-handle-stops-all"});
   cases.push_back({"mpit.flush",
                    "two phases flushed to files with pml_monitoring_flush, merged by mpimon-merge: one group per "
                    "phase, each = its ledger",
                    "mpimon-mpit-ledger", {"flush"}, false, true, {2}, {2}, {}, in_process,
-                   "pml-mpit-invalid-after-init", "UNSUPPORTED pml_monitoring_flush"});
+                   "pml-mpit-invalid-after-init"});
   cases.back().flushed_phases = 2;
+  cases.back().required_component = "pml:monitoring";
   // The application workloads (docs/workloads.md), small class: everything they send is in their
   // ledger. The stencil, LU and BT call no collective (their reports travel by point-to-point),
   // so E and its histograms are exact and I is empty; CG's allreduces are compared as C entries
@@ -178,7 +137,7 @@ std::vector<ValidationCase> build_cases() {
     const bool collectives = check.must_be_empty.empty();
     ValidationCase c{"workload." + name, description, "mpimon-workload", std::move(args), false, false,
                      std::move(nps), collectives ? std::vector<int>{2} : std::vector<int>{1, 2}, {},
-                     std::move(check), "", ""};
+                     std::move(check), ""};
     c.ledger_option = "--ledger";
     cases.push_back(std::move(c));
   };
@@ -192,7 +151,9 @@ std::vector<ValidationCase> build_cases() {
                 {"--workload", "lu"}, {4}, point_to_point_check());
   workload_case("bt", "multi-partition line solves along x, y and z: E and histograms exact, I empty",
                 {"--workload", "bt"}, {4}, point_to_point_check());
-  for (auto& c : cases) c.defect_present_on = defect_series(c.defect);
+  for (auto& c : cases) {
+    if (!c.defect.empty()) c.defect_present_on = known_defect(c.defect).series;
+  }
   return cases;
 }
 
@@ -219,13 +180,22 @@ struct RunPaths {
 };
 
 // Launches the case's program once under monitoring; returns "" on success, else what went wrong.
+// mode 0: without monitoring at all (no monitoring component in any framework the case does not
+// set itself), to tell a failure of the monitoring from one of the MPI library.
 std::string launch(const ValidationCase& c, int np, int mode, bool control, const RunPaths& paths,
                    const SuiteOptions& options, std::string* output = nullptr) {
   MpiLaunch l(options.launcher, static_cast<std::uint32_t>(np));
   if (l.open_mpi()) l.option({"--oversubscribe"});
-  l.mca("pml_monitoring_enable", std::to_string(mode));
-  l.mca("pml_monitoring_enable_output", "3");
-  l.mca("pml_monitoring_filename", paths.prof_prefix);
+  if (mode == 0) {
+    for (const char* framework : {"pml", "osc", "coll"}) {
+      const bool set = std::any_of(c.mca.begin(), c.mca.end(), [&](const auto& kv) { return kv.first == framework; });
+      if (!set) l.mca(framework, "^monitoring");
+    }
+  } else {
+    l.mca("pml_monitoring_enable", std::to_string(mode));
+    l.mca("pml_monitoring_enable_output", "3");
+    l.mca("pml_monitoring_filename", paths.prof_prefix);
+  }
   for (const auto& [k, v] : c.mca) l.mca(k, v);
   std::vector<std::string> args;
   if (c.ledger_option.empty()) {
@@ -305,38 +275,147 @@ std::vector<std::string> check_flushed_phases(const ValidationCase& c, int np, c
   return report;
 }
 
-void classify(const ValidationCase& c, const std::vector<std::string>& report, const std::string& series,
-              CaseResult& result) {
-  std::string joined;
-  for (const auto& line : report) joined += line + "\n";
-  if (!c.defect.empty() && !defect_expected(c, series)) {
-    // Recorded as absent on this series: the case must hold like any other.
-    const bool present = std::regex_search(joined, std::regex(signature_on(c, series)));
-    result.outcome = report.empty() ? Outcome::holds : Outcome::fails;
-    result.summary = report.empty() ? "exact (defect " + c.defect + " absent on Open MPI " + series + ", as recorded)"
-                     : present ? "defect " + c.defect + " present on Open MPI " + series +
-                                     ", where it was recorded as absent: " + report.front()
-                               : std::to_string(report.size()) + " differences, first: " + report.front();
-    return;
+bool is_segmentation_fault(const std::string& output) {
+  return output.find("signal 11") != std::string::npos || output.find("Segmentation fault") != std::string::npos;
+}
+
+// The verdict of a case that pins no defect.
+Verdict judge_plain(const std::vector<std::string>& report) {
+  if (report.empty()) return {Outcome::holds, "exact", {}};
+  return {Outcome::fails, std::to_string(report.size()) + " differences, first: " + report.front(), report};
+}
+
+// A run that ended with an error: the crash defects' evidence, else an error.
+Verdict judge_failed_run(const ValidationCase& c, const std::string& failure, const std::string& control_failure,
+                         const std::string& series) {
+  const std::string first = "the run failed: " + failure.substr(0, failure.find('\n'));
+  if (c.defect.empty()) return {Outcome::error, first, {failure}};
+  const KnownDefect& d = known_defect(c.defect);
+  if (d.rule != DefectRule::crash) return {Outcome::error, first, {failure}};
+  // A segmentation fault only under monitoring is the defect; the same call failing without
+  // monitoring (Open MPI 5.0.7 refuses the dist-graph call with MPI_ERR_ARG) is not.
+  const bool crash = is_segmentation_fault(failure) && !is_segmentation_fault(control_failure);
+  std::vector<std::string> ideal{first}, model;
+  if (!crash) model.push_back("no segmentation fault that a run without monitoring does not show");
+  if (!control_failure.empty()) {
+    ideal.push_back("the run without monitoring failed too: " + control_failure.substr(0, control_failure.find('\n')));
   }
-  if (!c.defect.empty()) {
-    if (std::regex_search(joined, std::regex(signature_on(c, series)))) {
-      result.outcome = Outcome::defect_present;
-      result.summary = "defect " + c.defect + " present, as pinned";
-    } else if (report.empty()) {
-      result.outcome = Outcome::defect_fixed;
-      result.summary = "defect " + c.defect + " is FIXED: the monitoring now agrees; update docs/defects.md";
-    } else {
-      result.outcome = Outcome::fails;
-      result.summary = "differs from the pinned defect " + c.defect + ": " + report.front();
-    }
-    return;
+  Verdict v = judge_pinned(d, defect_expected(c, series), series, ideal, model);
+  v.details.push_back(failure);
+  return v;
+}
+
+// A report of differences from the ideal behaviour: the plain verdict, or, for a pinned defect,
+// the verdict against the lines its rule expects.
+Verdict judge_report(const ValidationCase& c, const std::vector<std::string>& report, const std::string& series) {
+  if (c.defect.empty()) return judge_plain(report);
+  const KnownDefect& d = known_defect(c.defect);
+  if (d.rule != DefectRule::exact_report && d.rule != DefectRule::signature) {
+    raise_error(Error::Kind::input, c.name, "pins " + d.id + ", whose rule does not judge a report");
   }
-  result.outcome = report.empty() ? Outcome::holds : Outcome::fails;
-  result.summary = report.empty() ? "exact" : std::to_string(report.size()) + " differences, first: " + report.front();
+  return judge_pinned(d, defect_expected(c, series), series, report, differences_from_expected_lines(d, report));
+}
+
+std::vector<std::string> self_checked_report(const ValidationCase& c, int np, const std::string& output,
+                                             const RunPaths& run, const fs::path& dir, const SuiteOptions& options) {
+  bool checked = false;
+  std::vector<std::string> report = reported_lines(output, checked);
+  if (!checked) raise_error(Error::Kind::input, c.program, "printed no CHECKED line:\n" + tail(output, 20));
+  const bool unsupported = output.find("UNSUPPORTED ") != std::string::npos;
+  if (c.flushed_phases > 0 && !unsupported) {
+    for (auto& line : check_flushed_phases(c, np, run.ledger_prefix, dir, options)) report.push_back(line);
+  }
+  return report;
+}
+
+std::vector<std::string> compare(const RecordedTraffic& recorded, const std::vector<Ledger>& ledgers,
+                                 const LedgerCheck& check) {
+  std::vector<std::string> report;
+  for (const auto& m : histogram_consistency(recorded)) report.push_back(m.what);
+  for (const auto& m : compare_with_ledgers(recorded, ledgers, check)) report.push_back(m.what);
+  return report;
+}
+
+// The dumps of a run that ended well, against the ledgers (and the defect's model of them).
+Verdict judge_recorded(const ValidationCase& c, int np, const RunPaths& run, const RunPaths& control,
+                       const fs::path& dir, const std::string& series) {
+  int written = 0;
+  for (int r = 0; r < np; ++r) written += fs::exists(run.prof_prefix + "." + std::to_string(r) + ".prof") ? 1 : 0;
+  const KnownDefect* d = c.defect.empty() ? nullptr : &known_defect(c.defect);
+  if (d && d->rule == DefectRule::no_dump) {
+    std::vector<std::string> ideal, model;
+    if (written < np) ideal.push_back(std::to_string(np - written) + " of " + std::to_string(np) + " ranks wrote no dump");
+    if (written > 0) model.push_back(std::to_string(written) + " of " + std::to_string(np) + " ranks wrote a dump");
+    return judge_pinned(*d, defect_expected(c, series), series, ideal, model);
+  }
+  std::string missing;
+  auto files = dump_files(run.prof_prefix, np, missing);
+  if (files.empty()) return judge_report(c, {missing + ": missing; the monitoring wrote no dump"}, series);
+  RecordedTraffic recorded = read_run(files, (dir / "run.h5").string());
+  if (c.control) {
+    auto control_files = dump_files(control.prof_prefix, np, missing);
+    if (control_files.empty()) raise_error(Error::Kind::input, missing, "control run wrote no dump");
+    recorded = recorded.minus(read_run(control_files, (dir / "control.h5").string()), c.check);
+  }
+  std::vector<Ledger> ledgers;
+  for (int r = 0; r < np; ++r) ledgers.push_back(Ledger::read(run.ledger_prefix + "." + std::to_string(r) + ".ledger"));
+  const std::vector<std::string> against_ideal = compare(recorded, ledgers, c.check);
+  if (!d || d->rule != DefectRule::ledger_transform) return judge_report(c, against_ideal, series);
+  return judge_pinned(*d, defect_expected(c, series), series, against_ideal,
+                      compare(recorded, apply_defect(d->id, ledgers), c.check));
 }
 
 }  // namespace
+
+std::vector<std::string> differences_from_expected_lines(const KnownDefect& d, const std::vector<std::string>& report) {
+  std::vector<std::string> out;
+  std::vector<std::regex> expected;
+  for (const auto& e : d.expected_lines) expected.emplace_back(e);
+  for (std::size_t i = 0; i < expected.size(); ++i) {
+    const bool found = std::any_of(report.begin(), report.end(),
+                                   [&](const std::string& line) { return std::regex_match(line, expected[i]); });
+    if (!found) out.push_back("missing: a line matching " + d.expected_lines[i]);
+  }
+  if (d.rule == DefectRule::exact_report) {
+    for (const auto& line : report) {
+      const bool known = std::any_of(expected.begin(), expected.end(),
+                                     [&](const std::regex& e) { return std::regex_match(line, e); });
+      if (!known) out.push_back("unexpected: " + line);
+    }
+  }
+  return out;
+}
+
+Verdict judge_pinned(const KnownDefect& d, bool expected_here, const std::string& series,
+                     const std::vector<std::string>& against_ideal, const std::vector<std::string>& against_defect) {
+  const auto both = [&] {
+    std::vector<std::string> details;
+    for (const auto& m : against_defect) details.push_back("against the model of " + d.id + ": " + m);
+    for (const auto& m : against_ideal) details.push_back("against the ideal ledger: " + m);
+    return details;
+  };
+  if (!expected_here) {
+    // Recorded as absent on this series: the case must hold like any other.
+    if (against_ideal.empty()) return {Outcome::holds, "exact (defect " + d.id + " absent on Open MPI " + series + ", as recorded)", {}};
+    if (against_defect.empty()) {
+      return {Outcome::fails, "defect " + d.id + " present on Open MPI " + series + ", where it was recorded as absent",
+              against_ideal};
+    }
+    return {Outcome::fails, std::to_string(against_ideal.size()) + " differences, first: " + against_ideal.front(), both()};
+  }
+  if (against_ideal.empty()) {
+    return {Outcome::defect_fixed,
+            "DEFECT FIXED: " + d.id + " no longer shows, the run equals the ideal ledger; update docs/defects.md", {}};
+  }
+  if (against_defect.empty()) {
+    return {Outcome::defect_present, "defect " + d.id + " present, exactly as modelled (" + d.rule_text + ")",
+            against_ideal};
+  }
+  return {Outcome::fails,
+          "differs from the model of " + d.id + " (" + std::to_string(against_defect.size()) +
+              " differences), first: " + against_defect.front(),
+          both()};
+}
 
 const std::vector<ValidationCase>& validation_cases() {
   static const std::vector<ValidationCase> cases = build_cases();
@@ -376,48 +455,25 @@ CaseResult run_case(const ValidationCase& c, int np, int mode, const SuiteOption
   const RunPaths run{(dir / "prof" / "run").string(), (dir / "ledger" / "run").string()};
   const RunPaths control{(dir / "control" / "prof" / "control").string(), (dir / "control" / "ledger" / "control").string()};
   try {
-    std::vector<std::string> report;
     std::string output;
     std::string failure = c.control ? launch(c, np, mode, true, control, options) : "";
     if (failure.empty()) failure = launch(c, np, mode, false, run, options, &output);
+    Verdict v;
     if (!failure.empty()) {
-      result.summary = "the run failed: " + failure.substr(0, failure.find('\n'));
-      result.details = {failure};
-      if (!c.defect.empty() && defect_expected(c, options.mpi_series) &&
-          std::regex_search(failure, std::regex(signature_on(c, options.mpi_series)))) {
-        result.outcome = Outcome::defect_present;
-        result.summary = "defect " + c.defect + " present, as pinned (" + result.summary + ")";
+      std::string unmonitored_failure;
+      if (!c.defect.empty() && known_defect(c.defect).rule == DefectRule::crash) {
+        const RunPaths plain{(dir / "unmonitored" / "prof" / "run").string(), (dir / "unmonitored" / "ledger" / "run").string()};
+        unmonitored_failure = launch(c, np, 0, false, plain, options);
       }
+      v = judge_failed_run(c, failure, unmonitored_failure, options.mpi_series);
     } else if (c.self_checking) {
-      bool checked = false;
-      report = reported_lines(output, checked);
-      if (!checked) raise_error(Error::Kind::input, c.program, "printed no CHECKED line:\n" + tail(output, 20));
-      const bool unsupported = output.find("UNSUPPORTED ") != std::string::npos;
-      if (c.flushed_phases > 0 && !unsupported) {
-        for (auto& line : check_flushed_phases(c, np, run.ledger_prefix, dir, options)) report.push_back(line);
-      }
-      classify(c, report, options.mpi_series, result);
-      result.details = report;
+      v = judge_report(c, self_checked_report(c, np, output, run, dir, options), options.mpi_series);
     } else {
-      std::string missing;
-      auto files = dump_files(run.prof_prefix, np, missing);
-      if (files.empty()) {
-        report.push_back(missing + ": missing; the monitoring wrote no dump");
-      } else {
-        RecordedTraffic recorded = read_run(files, (dir / "run.h5").string());
-        for (const auto& m : histogram_consistency(recorded)) report.push_back(m.what);
-        if (c.control) {
-          auto control_files = dump_files(control.prof_prefix, np, missing);
-          if (control_files.empty()) raise_error(Error::Kind::input, missing, "control run wrote no dump");
-          recorded = recorded.minus(read_run(control_files, (dir / "control.h5").string()), c.check);
-        }
-        std::vector<Ledger> ledgers;
-        for (int r = 0; r < np; ++r) ledgers.push_back(Ledger::read(run.ledger_prefix + "." + std::to_string(r) + ".ledger"));
-        for (const auto& m : compare_with_ledgers(recorded, ledgers, c.check)) report.push_back(m.what);
-      }
-      classify(c, report, options.mpi_series, result);
-      result.details = report;
+      v = judge_recorded(c, np, run, control, dir, options.mpi_series);
     }
+    result.outcome = v.outcome;
+    result.summary = v.summary;
+    result.details = v.details;
   } catch (const Error& e) {
     result.outcome = Outcome::error;
     result.summary = e.what();

@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <map>
 #include <optional>
+#include <regex>
 #include <set>
 #include <string>
 #include <vector>
@@ -50,13 +51,19 @@ struct WorkloadReport {
 /// mpimon::Error (input, naming `where`) when the line is not a JSON object with the keys needed.
 std::optional<WorkloadReport> find_workload_report(const std::string& output, const std::string& where);
 
+/// The time an application reports in its own output (`mpimon bench app --time-regex`): the last
+/// match of `pattern` in `output`, its first group when it has one (else the whole match), read
+/// as a number. Nothing when no line matches; throws mpimon::Error (input, naming `where`) when
+/// the match is not a number >= 0.
+std::optional<double> reported_time(const std::string& output, const std::regex& pattern, const std::string& where);
+
 struct AppLaunchRecord {
   AppLaunchKey key;
   std::uint32_t position = 0;  ///< order of the arm within its pair
   std::string status;          ///< "ok", or why not
   double seconds = 0;          ///< the time compared: the workload's own, or the launch's wall time
   double wall_seconds = 0;     ///< the launch's wall time measured by the harness (mpirun included)
-  std::string time_source;     ///< "workload" or "wall"
+  std::string time_source;     ///< "workload", "wall", or "reported" (--time-regex)
   std::optional<double> comm_share;  ///< the workload's communication share (0..1)
   std::string command;
   std::string report;                     ///< the workload's JSON, "" for a command

@@ -35,4 +35,8 @@ class Error : public std::runtime_error {
 /// Throws an input error located at path:line (line 0 means the file as a whole).
 [[noreturn]] void raise_input_error(const std::string& path, std::size_t line, const std::string& reason);
 
+/// Before writing `path`: an input error naming its directory when that directory does not exist
+/// (or is not one), or naming `path` when it is a directory, instead of a failure on a temporary file.
+void check_output_path(const std::string& path);
+
 }  // namespace mpimon

@@ -2,6 +2,7 @@
 /// \file
 /// \brief Exports of merged matrices to other tools' formats (docs/exports.md).
 
+#include <cstdint>
 #include <ostream>
 #include <string>
 #include <vector>
@@ -13,6 +14,38 @@ namespace mpimon {
 /// Sum of the chosen classes' matrices for one metric.
 SparseMatrix sum_classes(const MatrixFile& file, const std::string& dump, const std::vector<TrafficClass>& classes,
                          Metric metric);
+
+/// The symmetric weighted communication graph of the chosen classes and metric: entry (i, j) =
+/// traffic i -> j plus traffic j -> i, no diagonal, no zero entries. O(non-zeros + N) time and
+/// memory: the graph for placement at any scale (`mpimon export scotch|metis`, and the commands
+/// that place processes); walk it with for_each_nonzero (mpimon/matrix.hpp).
+SparseMatrix communication_graph(const MatrixFile& file, const std::string& dump,
+                                 const std::vector<TrafficClass>& classes, Metric metric);
+
+/// Above this many processes the dense exports (`treematch`, `mat`) refuse unless forced: their
+/// output grows as N^2 (at least 2 bytes per entry) whatever the traffic (docs/exports.md).
+inline constexpr std::uint32_t kDenseExportLimit = 8192;
+
+/// Throws a usage error when a dense export of an N x N matrix exceeds kDenseExportLimit,
+/// saying how big the output would be and what to use instead. `what` names the export.
+void check_dense_export_size(std::uint32_t n, const std::string& what);
+
+/// Graph weights for tools that hold them in 32-bit integers (Scotch's and METIS's default builds):
+/// exact when the sum of all arc weights is at most 2^30, else every weight is multiplied by the
+/// same factor (2^30 / sum) and rounded up, so no edge vanishes. `factor` is 1 when exact.
+struct GraphWeights {
+  std::vector<std::uint64_t> values;  ///< in the order of the graph's stored entries
+  double factor = 1.0;
+};
+GraphWeights graph_weights_for_int32_tools(const SparseMatrix& graph);
+
+/// Scotch's source-graph format (.grf, version 0): base 0, arc weights, one line per vertex:
+/// degree, then (weight, neighbour) for every neighbour.
+void write_scotch_graph(const SparseMatrix& graph, const GraphWeights& weights, std::ostream& out);
+
+/// METIS's graph format (gpmetis): header "N EDGES 001", then for vertex i (1-based) its
+/// neighbours (1-based), each followed by its weight; a '%' comment line records the scale factor.
+void write_metis_graph(const SparseMatrix& graph, const GraphWeights& weights, std::ostream& out);
 
 /// TreeMatch's affinity matrix: N lines of N single-space-separated integers, entry (i, j) =
 /// traffic i -> j plus traffic j -> i (both directions summed, so no rounding), diagonal 0.

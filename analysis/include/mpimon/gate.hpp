@@ -6,10 +6,14 @@
 
 #include <cstdint>
 #include <map>
+#include <set>
 #include <optional>
 #include <ostream>
 #include <string>
 #include <vector>
+
+#include "mpimon/apps.hpp"
+#include "mpimon/stats.hpp"
 
 namespace mpimon {
 
@@ -94,7 +98,8 @@ void write_gate_baseline(const GateBaseline& baseline, std::ostream& out);
 
 // ---- Verdicts ----------------------------------------------------------------------------------
 
-/// How a check ended. `regression` is the only one that fails the gate.
+/// How a check ended. `regression` fails the gate; `rerecord`, `unstable` and `missing` fail it
+/// with their own exit codes unless accepted (`mpimon gate --accept`, docs/gate.md).
 enum class Verdict { pass, regression, inconclusive, rerecord, unstable, missing };
 const char* verdict_name(Verdict v);
 
@@ -108,7 +113,8 @@ struct InstructionVerdict {
 
 /// Compares with the baseline: a regression when now > baseline * (1 + tolerance) and by at least
 /// one instruction. `same_build` false makes every row `rerecord`; `stable` false (two runs of the
-/// same build disagreed) makes them `unstable`.
+/// same build disagreed) makes them `unstable`. Operations measured but absent from the baseline,
+/// and operations of the baseline not measured, are `missing`.
 std::vector<InstructionVerdict> judge_instructions(const std::vector<InstructionCount>& now,
                                                    const InstructionBaseline& baseline, double tolerance,
                                                    bool same_build, bool stable, const std::string& build_note);
@@ -135,7 +141,7 @@ struct TimingVerdict {
 /// Welch's comparison of each cell's overhead with the baseline's, one-sided test of
 /// "regression <= margin", Holm across the cells: `regression` when Holm rejects at alpha,
 /// `pass` when the simultaneous upper bound is below the margin, else `inconclusive`.
-/// Cells absent from the baseline are `missing`; with `same_machine` false (the baseline was
+/// Cells absent from the baseline, and baseline cells not measured, are `missing`; with `same_machine` false (the baseline was
 /// measured on another CPU model, CPU count or Open MPI) every cell is `rerecord`.
 std::vector<TimingVerdict> judge_timing(const std::vector<TimingCell>& now, const TimingBaseline& baseline,
                                         const TimingMargin& margin, double alpha, bool same_machine = true);
@@ -151,7 +157,59 @@ struct GateReport {
   int exit_code = 0;
 };
 
+/// `mpimon gate`'s exit codes (docs/gate.md). A regression wins; then the rows that could not be
+/// judged, each with its own code unless accepted; `ok` only when every row was judged (or accepted).
+enum class GateExit { ok = 0, instructions = 3, timing = 4, both = 5, rerecord = 6, missing = 7, unstable = 8 };
+/// The exit code of a report; a timing regression counts only once confirmed.
+int gate_exit_code(const GateReport& report, const std::set<Verdict>& accepted);
+
 void write_gate_json(const GateReport& report, std::ostream& out);
+
+/// One JUnit test case: a <failure> when `fails`, else <skipped> when the verdict is not a pass.
+struct JunitCase {
+  std::string name, detail, note;
+  Verdict verdict = Verdict::pass;
+  bool fails = false;
+};
+/// <testsuites name=...> holding one <testsuite> per (name, cases).
+void write_junit(const std::string& name, const std::vector<std::pair<std::string, std::vector<JunitCase>>>& suites,
+                 std::ostream& out);
+
+// ---- The gate for applications: `mpimon bench app --fail-above PCT` ---------------------------
+
+/// Exit codes of `mpimon bench app --fail-above` (docs/gate.md), apart from the gate's 3 to 5.
+inline constexpr int kAppGateAbove = 6;
+inline constexpr int kAppGateInconclusive = 7;
+
+/// One application at one process count, judged against the limit.
+struct AppGateRow {
+  std::string app;
+  std::uint32_t np = 0;
+  std::size_t pairs = 0;
+  std::optional<double> overhead, low, high;  ///< relative (0.05 = 5 %), the 95 % CI
+  CostVerdict cost = CostVerdict::no_interval;  ///< the interval against the limit
+  Verdict verdict = Verdict::inconclusive;      ///< pass, regression (above) or inconclusive
+  std::optional<std::size_t> pairs_needed;      ///< for +- half the limit, from the observed spread
+  std::string note;
+};
+
+struct AppGateReport {
+  std::map<std::string, std::string> provenance;  ///< the sweep's configuration
+  double fail_above = 0.05;                       ///< relative
+  bool allow_inconclusive = false;
+  std::vector<AppGateRow> rows;
+  int exit_code = 0;
+};
+
+/// Each row's relative overhead interval against `fail_above`: `pass` when the whole interval
+/// lies below it; `regression` when the interval excludes no cost and reaches the limit (a cost
+/// is established, and may exceed the limit); `inconclusive` when it spans both no cost and the
+/// limit, or there is none (one pair). Exit code kAppGateAbove if any row is above, else
+/// kAppGateInconclusive if any is inconclusive (0 with `allow_inconclusive`), else 0. The pairs
+/// estimate is for a half-width of fail_above / 2, the widest that can never span both.
+AppGateReport judge_app_overhead(const std::vector<AppRow>& rows, double fail_above, bool allow_inconclusive);
+void write_app_gate_json(const AppGateReport& report, std::ostream& out);
+void write_app_gate_junit(const AppGateReport& report, std::ostream& out);
 /// JUnit XML (testsuites/testsuite/testcase), one test case per row: a regression is a
 /// <failure>, inconclusive, re-record and unstable rows are <skipped> with the reason.
 void write_gate_junit(const GateReport& report, std::ostream& out);

@@ -30,6 +30,15 @@ struct SparseMatrix {
   [[nodiscard]] SparseMatrix transposed() const;
 };
 
+/// Calls fn(row, column, value) for every stored entry, row by row: O(non-zeros + rows), the way
+/// to walk a matrix of 10^5 processes without anything N x N.
+template <typename Fn>
+void for_each_nonzero(const SparseMatrix& m, Fn&& fn) {
+  for (std::uint32_t i = 0; i < m.rows; ++i) {
+    for (auto k = m.indptr[i]; k < m.indptr[i + 1]; ++k) fn(i, m.indices[k], m.values[k]);
+  }
+}
+
 /// Element-wise sum of two matrices of the same shape; throws on uint64 overflow.
 SparseMatrix add(const SparseMatrix& a, const SparseMatrix& b);
 

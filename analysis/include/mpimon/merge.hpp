@@ -6,6 +6,8 @@
 #include <cstdint>
 #include <functional>
 #include <string>
+#include <string_view>
+#include <utility>
 #include <vector>
 
 #include "mpimon/prof.hpp"
@@ -19,6 +21,8 @@ struct MergeOptions {
   /// With the automatic layout, dumps of more processes than this are stored as CSR.
   std::uint32_t csr_above = 2048;
   std::string generator;  ///< recorded in the root attribute `generator`
+  /// More string-list attributes of the root (e.g. `mpimon collect`'s collected_classes).
+  std::vector<std::pair<std::string, std::vector<std::string>>> root_string_lists;
   /// Threads that read and parse the input files; 0: one per core, at most 4.
   unsigned threads = 0;
   /// Told the temporary file's path when it is created, and "" once it is renamed or removed
@@ -49,6 +53,19 @@ struct DumpInputs {
   std::vector<std::pair<std::uint32_t, std::string>> files;  ///< (rank, path)
 };
 
+/// The input files that command-line arguments name: a file stands for itself, a directory for
+/// every `NAME.RANK.prof` directly inside it (other names are skipped; plan_dumps sorts them by
+/// dump and rank). An existing directory without such a file is an input error.
+std::vector<std::string> expand_input_paths(const std::vector<std::string>& arguments);
+
+/// The paths listed in `text`, one per line (blank lines skipped, trailing `\r` removed), each
+/// checked to exist: a missing one is an input error naming `list_name` and the line. `list_name`
+/// is the list's path, or "-" / "standard input" for what was read from stdin.
+std::vector<std::string> parse_path_list(std::string_view text, const std::string& list_name);
+
+/// Reads a list of paths from `list` ("-": standard input) as parse_path_list does.
+std::vector<std::string> read_path_list(const std::string& list);
+
 /// Groups paths by dump name (sorted by name) and rank; rejects names that are not NAME.RANK.prof,
 /// files that do not exist, and two files for the same rank of the same dump.
 std::vector<DumpInputs> plan_dumps(const std::vector<std::string>& paths);
@@ -60,5 +77,22 @@ using MergeProgress = std::function<void(std::size_t done, std::size_t total)>;
 /// directory and renamed at the end; on any error nothing is left at `output` (nor the temporary).
 std::vector<DumpSummary> merge_prof_files(const std::vector<std::string>& paths, const std::string& output,
                                           const MergeOptions& options, const MergeProgress& progress = {});
+
+/// Parsed files from elsewhere: the parallel merge (merge_parallel/) hands over profiles that
+/// other processes parsed. Files are numbered across all dumps in plan order (dump by dump, rank
+/// by rank) and taken in that order; take() throws the file's own error.
+class ProfileSource {
+ public:
+  virtual ~ProfileSource() = default;
+  /// File `index`, parsed; valid until release(index).
+  virtual const RankProfile& take(std::size_t index) = 0;
+  virtual void release(std::size_t index) = 0;
+};
+
+/// merge_prof_files on dumps already planned: with `source` null the files are read on reader
+/// threads; otherwise their profiles come from `source`. The output is the same either way.
+std::vector<DumpSummary> merge_planned(const std::vector<DumpInputs>& dumps, const std::string& output,
+                                       const MergeOptions& options, const MergeProgress& progress,
+                                       ProfileSource* source);
 
 }  // namespace mpimon

@@ -127,5 +127,7 @@ struct ProfName {
 /// Splits a path into dump name and rank; throws an input error for names that do not end in
 /// `.RANK.prof`.
 ProfName parse_prof_name(const std::string& path);
+/// The same without throwing: nothing for a name that is not `NAME.RANK.prof`.
+std::optional<ProfName> try_parse_prof_name(const std::string& path);
 
 }  // namespace mpimon

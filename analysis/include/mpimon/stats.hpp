@@ -74,6 +74,36 @@ PairedAnalysis paired_analysis(std::span<const double> off, std::span<const doub
 /// when the timings are per call of a collective over `processes` ranks. Throws when processes == 0.
 Estimate per_process(const PairedAnalysis& analysis, std::size_t processes);
 
+/// What an overhead's confidence interval (relative: 0.05 = 5 %) decides against a threshold.
+enum class CostVerdict {
+  below,         ///< the whole interval lies below the threshold
+  above,         ///< the whole interval lies above it
+  nonzero,       ///< above no cost but reaching the threshold: a cost, its size not settled
+  inconclusive,  ///< spans both no cost and the threshold: decides nothing
+  no_interval,   ///< no interval to judge (one pair, constant differences, no off time)
+};
+/// "below", "above", "nonzero", "inconclusive", "no interval".
+const char* cost_verdict_name(CostVerdict v);
+CostVerdict cost_verdict(const std::optional<Interval>& interval, double threshold);
+
+/// The smallest number of pairs n >= 2 whose confidence interval of a mean difference has a
+/// half-width of at most `half_width`, if the differences keep the sample sd `sd`:
+/// t_{(1+confidence)/2, n-1} sd / sqrt(n) <= half_width. Absent above 10^9 pairs. Throws when sd
+/// is negative or not finite, half_width <= 0, or confidence is not in (0, 1).
+std::optional<std::size_t> pairs_for_half_width(double sd, double half_width, double confidence = 0.95);
+
+/// An overhead judged against a threshold, with what it would take to decide it.
+struct CostDecision {
+  CostVerdict verdict = CostVerdict::no_interval;
+  /// Pairs for a relative interval of +- half_width, from the observed spread of the differences
+  /// relative to the mean off time (absent without an sd or an off time > 0).
+  std::optional<std::size_t> pairs_needed;
+};
+/// The relative overhead's interval against `threshold` (0.05: a 5 % cost), and the pairs needed
+/// for +- `half_width`. A half-width under threshold / 2 makes an interval too narrow to span both
+/// no cost and the threshold: 2.5 % against 5 %.
+CostDecision decide_cost(const PairedAnalysis& analysis, double threshold = 0.05, double half_width = 0.025);
+
 /// Wilcoxon signed-rank test of "the differences are symmetric about 0". Zeros are dropped and
 /// ties get average ranks, as in R; the p-value is exact for fewer than 50 non-zero differences
 /// without ties or zeros, otherwise the normal approximation with tie and continuity corrections.

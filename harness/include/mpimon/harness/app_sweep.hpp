@@ -28,6 +28,9 @@ struct AppSweep {
   std::vector<std::uint32_t> nps;
   std::uint32_t pairs = 10;
   std::string output, csv, workdir;
+  /// A command's own reported time (a regular expression, its first group the seconds) instead of
+  /// the wall time of its launch; "" for the wall time.
+  std::string time_regex;
   bool resume = false;
 };
 

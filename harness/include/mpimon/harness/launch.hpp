@@ -15,10 +15,16 @@ struct LaunchResult {
   std::string output;      ///< stdout and stderr, interleaved
 };
 
+/// Where a child's standard output and error go: into LaunchResult::output (a harness reads it),
+/// or to the caller's own (a user's application run by `mpimon record`: its output as it comes).
+enum class ChildOutput { captured, inherited };
+
 /// Runs argv (argv[0] looked up in PATH) in `directory` with extra environment variables; the
-/// whole process group is killed when `timeout` expires. Throws mpimon::Error if it cannot start.
+/// whole process group is killed when `timeout` expires. Its standard input is /dev/null either
+/// way (mpirun would forward the caller's to rank 0). Throws mpimon::Error if it cannot start.
 LaunchResult run_process(const std::vector<std::string>& argv, const std::map<std::string, std::string>& environment,
-                         std::chrono::seconds timeout, const std::string& directory = "");
+                         std::chrono::seconds timeout, const std::string& directory = "",
+                         ChildOutput output = ChildOutput::captured);
 
 /// The environment Open MPI's mpirun needs to run as root and to oversubscribe a small machine.
 std::map<std::string, std::string> open_mpi_environment();
@@ -42,17 +48,22 @@ std::vector<std::string> split_words(const std::string& text);
 /// launchers and as OMPI_MCA_K variables to any other (srun passes the environment on).
 class MpiLaunch {
  public:
+  /// np 0: no -np, the launcher decides (all the slots it is given).
   MpiLaunch(const std::string& launcher, std::uint32_t np);
   [[nodiscard]] bool open_mpi() const { return open_mpi_; }
   /// Words for the launcher itself (e.g. --bind-to core); the caller knows which launcher it is.
   MpiLaunch& option(const std::vector<std::string>& words);
   MpiLaunch& mca(const std::string& key, const std::string& value);
+  /// An environment variable of the MPI processes: `-x KEY=VALUE` to Open MPI's launchers, the
+  /// launcher's own environment for any other (srun passes it on).
+  MpiLaunch& environment(const std::string& key, const std::string& value);
   MpiLaunch& program(const std::string& path, const std::vector<std::string>& args = {});
   [[nodiscard]] const std::vector<std::string>& argv() const { return argv_; }
   /// The line as a user would type it, environment first.
   [[nodiscard]] std::string text() const;
   /// Runs the line; `directory` (if not empty) is the working directory of the launcher.
-  [[nodiscard]] LaunchResult run(std::chrono::seconds timeout, const std::string& directory = "") const;
+  [[nodiscard]] LaunchResult run(std::chrono::seconds timeout, const std::string& directory = "",
+                                 ChildOutput output = ChildOutput::captured) const;
 
  private:
   std::vector<std::string> argv_;

@@ -6,6 +6,7 @@
 #include <utility>
 #include <vector>
 
+#include "mpimon/harness/defects.hpp"
 #include "mpimon/ledger.hpp"
 
 namespace mpimon::harness {
@@ -23,8 +24,7 @@ struct ValidationCase {
   std::vector<int> modes;         ///< pml_monitoring_enable values
   std::vector<std::pair<std::string, std::string>> mca;
   LedgerCheck check;
-  std::string defect;             ///< id in docs/defects.md when the case pins a defect
-  std::string defect_signature;   ///< regex the report matches while the defect is present
+  std::string defect;             ///< id in known_defects() when the case pins a defect
   /// When set, the ledger prefix is passed as this option's value (e.g. "--ledger") instead of as
   /// the program's first argument.
   std::string ledger_option{};
@@ -70,6 +70,24 @@ struct SuiteOptions {
   int timeout_seconds = 120;
   std::string mpi_series;  ///< "4.1", "5.0": selects the defects expected (launcher_version_line)
 };
+
+struct Verdict {
+  Outcome outcome = Outcome::error;
+  std::string summary;
+  std::vector<std::string> details;
+};
+
+/// The differences between a self-checking program's report and the lines a defect's
+/// `exact_report` or `signature` rule expects ("missing: ..." and, for exact_report, "unexpected: ...").
+std::vector<std::string> differences_from_expected_lines(const KnownDefect& d, const std::vector<std::string>& report);
+
+/// The verdict of a case pinning defect `d`. `against_ideal`: the differences between the run and
+/// the correct behaviour (the ideal ledger); `against_defect`: between the run and the defect's
+/// model (the ledger transformed by its rule). Where the defect is expected (`expected_here`), the
+/// case shows it only when the run equals the model exactly; equal to the ideal is DEFECT FIXED;
+/// anything else fails with both differences. Where it is not expected, the case must be ideal.
+Verdict judge_pinned(const KnownDefect& d, bool expected_here, const std::string& series,
+                     const std::vector<std::string>& against_ideal, const std::vector<std::string>& against_defect);
 
 /// Runs one case at one process count and monitoring mode.
 CaseResult run_case(const ValidationCase& c, int np, int mode, const SuiteOptions& options);

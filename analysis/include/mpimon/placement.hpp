@@ -1,0 +1,152 @@
+#pragma once
+/// \file
+/// \brief Process placement from a traffic matrix (docs/placement.md): tree-leaf topologies, the
+/// cost model TreeMatch and Scotch share, the mapping methods and the files that apply a mapping.
+///
+/// A mapping gives each MPI_COMM_WORLD rank a leaf of the tree, leaves numbered 0.. in tree order as
+/// TreeMatch numbers a tree-leaf's leaves. Everything reads the traffic as a list of non-zeros;
+/// nothing here is N x N except the TreeMatch adapter (TreeMatch itself takes a dense matrix).
+
+#include <cstdint>
+#include <optional>
+#include <ostream>
+#include <string>
+#include <vector>
+
+#include "mpimon/matrix.hpp"
+
+namespace mpimon {
+
+/// A balanced tree: `arity[l]` children per node of level l (top first), `link_cost[l]` the cost of
+/// the links below level l. The cost of a pair whose lowest common level is l is the sum of
+/// link_cost[l..] (aggregated as TreeMatch's tgt_to_tm and Scotch's tleaf distance do).
+struct TreeTopology {
+  std::vector<std::uint32_t> arity;
+  std::vector<std::uint64_t> link_cost;
+  /// How the levels map onto a cluster, for rankfiles: the top `node_levels` levels number the
+  /// nodes, the next `socket_levels` the sockets of a node, the rest the cores of a socket.
+  std::uint32_t node_levels = 0;
+  std::uint32_t socket_levels = 0;
+  std::string source;  ///< how the user wrote it ("8x2x4", a file name)
+
+  [[nodiscard]] std::uint32_t levels() const { return static_cast<std::uint32_t>(arity.size()); }
+  [[nodiscard]] std::uint64_t leaves() const;
+  [[nodiscard]] std::uint64_t nodes() const;  ///< product of the node levels' arities
+  [[nodiscard]] std::uint64_t leaves_per_node() const { return leaves() / nodes(); }
+  /// "tleaf L a0 c0 a1 c1 ...", single spaces: a line both TreeMatch and Scotch read.
+  [[nodiscard]] std::string tleaf() const;
+  /// The lowest common level of two different leaves (0 = they differ at the top level).
+  [[nodiscard]] std::uint32_t common_level(std::uint64_t a, std::uint64_t b) const;
+  /// The cost of a pair of leaves (0 for a leaf with itself).
+  [[nodiscard]] std::uint64_t distance(std::uint64_t a, std::uint64_t b) const;
+};
+
+/// Default link costs of the NxSxC shorthand, top first: between nodes, sockets, cores.
+inline constexpr std::uint64_t kNodeLinkCost = 100, kSocketLinkCost = 10, kCoreLinkCost = 1;
+
+/// Parses a tree-leaf line ("tleaf L a0 c0 ...", any whitespace; `where` names it in errors).
+TreeTopology parse_tleaf(const std::string& text, const std::string& where);
+/// Parses what `--topology` accepts: a tleaf line, "NxSxC" (nodes x sockets x cores, default costs),
+/// the name of a file holding a tleaf line (.tgt), or an hwloc XML file (one node, cores as leaves).
+/// Throws Error::Kind::usage naming --topology when it is none of these.
+TreeTopology parse_topology(const std::string& text);
+
+/// The undirected traffic: pairs i < j with weight w_ij = M_ij + M_ji, built from the non-zeros.
+struct AffinityGraph {
+  std::uint32_t order = 0;
+  struct Edge {
+    std::uint32_t a, b;
+    std::uint64_t weight;
+  };
+  std::vector<Edge> edges;
+  /// Per-rank adjacency (both directions) into `edges` for local search.
+  [[nodiscard]] std::vector<std::vector<std::pair<std::uint32_t, std::uint64_t>>> adjacency() const;
+};
+/// Folds a directed square matrix; throws Error::Kind::input when it is not square.
+AffinityGraph fold_traffic(const SparseMatrix& directed);
+
+using Mapping = std::vector<std::uint64_t>;  ///< leaf of each rank
+
+/// Throws Error::Kind::input unless `mapping` puts `order` ranks on distinct leaves of `topo`.
+void check_mapping(const Mapping& mapping, std::uint32_t order, const TreeTopology& topo);
+
+/// The placement metrics, computed by mpimon (not TreeMatch's evaluator).
+struct PlacementMetrics {
+  uint128 cost = 0;                    ///< sum over pairs of w_ij x distance
+  std::vector<uint128> crossing;       ///< [l]: traffic between different subtrees of level l
+  uint128 busiest_node_off_node = 0;   ///< max over nodes of the traffic leaving that node
+};
+PlacementMetrics evaluate_mapping(const AffinityGraph& graph, const TreeTopology& topo, const Mapping& mapping);
+
+/// Baselines. packed: rank i on leaf i. cyclic: rank i on node i mod nodes (Open MPI's --map-by
+/// node; on a single node, socket i mod sockets). random: a seeded uniform injection.
+Mapping packed_mapping(std::uint32_t order, const TreeTopology& topo);
+Mapping cyclic_mapping(std::uint32_t order, const TreeTopology& topo);
+Mapping random_mapping(std::uint32_t order, const TreeTopology& topo, std::uint64_t seed);
+
+/// Pairwise swap refinement under the cost model: swaps two leaves' occupants (a rank and a free
+/// leaf too) while that lowers the cost, for at most `max_passes` passes and `max_seconds`.
+/// Never returns a mapping costlier than `start`.
+Mapping refine_mapping(const AffinityGraph& graph, const TreeTopology& topo, Mapping start, int max_passes = 50,
+                       double max_seconds = 10.0);
+
+/// Scotch's SCOTCH_graphMap of the graph onto SCOTCH_archTleaf of the same tree, repaired into an
+/// injection when Scotch puts two ranks on one leaf.
+Mapping scotch_mapping(const AffinityGraph& graph, const TreeTopology& topo);
+
+/// Where the TreeMatch library is: Open MPI 4.1's topo/treematch component exports it.
+struct TreeMatchLibrary {
+  std::string path;     ///< the shared object that was loaded, or "" when none
+  std::string problem;  ///< why it is not available ("" when it is)
+};
+/// Looks for the library ($MPIMON_TREEMATCH_LIB first, then Open MPI's component directories).
+TreeMatchLibrary find_treematch();
+/// TreeMatch's mapping (tm_build_tree_from_topology + tm_compute_mapping on the tree-leaf and the
+/// folded matrix), computed in a child process because the library exits on errors. Throws
+/// Error::Kind::system when the library is missing or fails.
+Mapping treematch_mapping(const AffinityGraph& graph, const TreeTopology& topo);
+
+/// Writers. mapping: "RANK LEAF" lines. rankfile: "rank R=HOST slot=SOCKET:CORE" lines; throws
+/// Error::Kind::usage when there are fewer hosts than the mapping uses nodes.
+void write_mapping(const Mapping& mapping, std::ostream& out);
+void write_rankfile(const Mapping& mapping, const TreeTopology& topo, const std::vector<std::string>& hosts,
+                    std::ostream& out);
+/// The hosts of an Open MPI hostfile: the first word of each line that is not blank or a comment.
+std::vector<std::string> read_hostfile(const std::string& path);
+
+/// The methods of `mpimon place`, in the order of its table.
+inline const std::vector<std::string> kPlacementMethods = {"treematch", "scotch", "packed", "cyclic", "random", "refine"};
+
+/// One row of `mpimon place`'s table.
+struct MethodResult {
+  std::string method;
+  Mapping mapping;              ///< for random, the first draw
+  PlacementMetrics metrics;     ///< costed on the evaluated traffic; for random, the first draw's
+  uint128 computed_cost = 0;    ///< the same mapping costed on the traffic it was computed from
+  std::string unavailable;      ///< why the method was skipped ("" when it ran)
+  std::string started_from;     ///< refine: the method it improved
+  /// random: the cost over the draws.
+  std::uint32_t draws = 1;
+  double cost_mean = 0, cost_sd = 0, cost_min = 0, cost_max = 0;
+  /// 100 x (cost of X / this cost - 1); absent when a cost is 0 or X was not run.
+  std::optional<double> gain_vs_packed, gain_vs_random;
+  [[nodiscard]] double cost() const { return draws > 1 ? cost_mean : static_cast<double>(metrics.cost); }
+};
+
+struct PlacementRequest {
+  std::vector<std::string> methods = kPlacementMethods;
+  bool methods_explicit = false;  ///< listed by the user: a missing TreeMatch is then an error
+  std::uint64_t seed = 1;
+  std::uint32_t random_draws = 100;
+};
+
+/// Runs the methods on `compute` (the traffic the mappings are computed from) and costs them on
+/// `evaluate` (the traffic they are judged by). `refine` starts from the cheapest of treematch,
+/// scotch, packed and cyclic (computing them if they were not asked for) under `compute`.
+std::vector<MethodResult> place(const AffinityGraph& compute, const AffinityGraph& evaluate, const TreeTopology& topo,
+                                const PlacementRequest& request);
+/// The row whose mapping is cheapest on the traffic the mappings were computed from (a choice
+/// that uses no knowledge of the evaluated traffic); the first of equal rows.
+const MethodResult& cheapest(const std::vector<MethodResult>& results);
+
+}  // namespace mpimon

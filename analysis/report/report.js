@@ -1,0 +1,195 @@
+// Draws the sections of an mpimon report from the JSON in #report-data (docs/report.md).
+// Every chart is plotly.js, inlined into the page by make_report.py.
+(function () {
+  "use strict";
+  const data = JSON.parse(document.getElementById("report-data").textContent);
+  const sections = document.getElementById("sections");
+  const format = (n) => Number(n).toLocaleString("en-US");
+
+  function element(tag, attributes, text) {
+    const node = document.createElement(tag);
+    for (const [k, v] of Object.entries(attributes || {})) node.setAttribute(k, v);
+    if (text !== undefined) node.textContent = text;
+    return node;
+  }
+
+  function table(header, rows, className) {
+    const t = element("table", className ? { class: className } : {});
+    const head = element("tr");
+    header.forEach((h, i) => head.appendChild(element("th", i === 0 ? { class: "text" } : {}, h)));
+    t.appendChild(head);
+    rows.forEach((row) => {
+      const tr = element("tr");
+      row.forEach((cell, i) => {
+        const td = element("td", typeof cell === "number" ? {} : { class: "text" },
+                           typeof cell === "number" ? format(cell) : String(cell));
+        tr.appendChild(td);
+      });
+      t.appendChild(tr);
+    });
+    return t;
+  }
+
+  function section(title) {
+    const s = element("section");
+    s.appendChild(element("h2", {}, title));
+    sections.appendChild(s);
+    return s;
+  }
+
+  function bucketLabel(k) {
+    if (k === 0) return "0 B";
+    const low = Math.pow(2, k - 1);
+    for (const [unit, size] of [["GiB", 1 << 30], ["MiB", 1 << 20], ["KiB", 1 << 10]]) {
+      if (low >= size) return (low / size) + " " + unit;
+    }
+    return low + " B";
+  }
+
+  // --- matrices --------------------------------------------------------------------------------
+  function heatmapTrace(m, view, metric) {
+    const side = m.side, block = m.block;
+    const z = [], hover = [];
+    for (let i = 0; i < side; i++) { z.push(new Array(side).fill(null)); hover.push(new Array(side).fill("")); }
+    const other = metric === "bytes" ? "count" : "bytes";
+    const otherValue = new Map(view[other].map(([r, c, v]) => [r * side + c, v]));
+    for (const [r, c, v] of view[metric]) {
+      z[r][c] = Math.log10(v);
+      const bytes = metric === "bytes" ? v : otherValue.get(r * side + c) || 0;
+      const messages = metric === "count" ? v : otherValue.get(r * side + c) || 0;
+      const who = "sender " + r + "<br>receiver " + c + "<br>";
+      hover[r][c] = (block > 1 ? "senders " + (r * block) + "–" + (Math.min(m.nprocs, (r + 1) * block) - 1) +
+                     "<br>receivers " + (c * block) + "–" + (Math.min(m.nprocs, (c + 1) * block) - 1) + "<br>"
+                               : who) +
+                    "bytes " + format(bytes) + "<br>messages " + format(messages);
+    }
+    const positions = [...Array(side).keys()];
+    const values = view[metric].map((x) => x[2]);
+    const top = values.length ? Math.ceil(Math.log10(Math.max(...values)) + 1e-9) : 1;
+    const ticks = [...Array(Math.max(top, 1) + 1).keys()];
+    return {
+      type: "heatmap", z: z, x: positions, y: positions, text: hover, hoverinfo: "text",
+      colorscale: "Viridis", zmin: 0, zmax: Math.max(top, 1), xgap: side <= 64 ? 1 : 0, ygap: side <= 64 ? 1 : 0,
+      colorbar: { title: { text: (metric === "bytes" ? "bytes" : "messages") + (block > 1 ? " per block" : "") +
+                  "<br>(log)" }, tickvals: ticks, ticktext: ticks.map((t) => "1e" + t) },
+    };
+  }
+
+  function drawMatrices(m, index) {
+    const s = section("Communication matrix: " + m.file.split("/").pop() + ", dump " + m.dump);
+    s.appendChild(element("p", { class: "provenance" },
+      m.nprocs + " ranks (" + m.ranks_present + " present), " + m.source_files + " source files, format version " +
+      m.format_version + ", written by " + m.generator + "; internal traffic " +
+      (m.internal_distinguished ? "told apart (pml_monitoring_enable 2)" : "not told apart") +
+      (m.block > 1 ? ". Drawn as blocks of " + m.block + " x " + m.block + " ranks (" + m.side + " x " + m.side +
+                     " blocks), summed from the sparse matrix." : ".")));
+    const controls = element("div", { class: "controls" });
+    const viewSelect = element("select", { id: "view-" + index });
+    m.views.forEach((v, i) => viewSelect.appendChild(element("option", { value: i }, v.title)));
+    const metricSelect = element("select", { id: "metric-" + index });
+    metricSelect.appendChild(element("option", { value: "bytes" }, "bytes"));
+    metricSelect.appendChild(element("option", { value: "count" }, "messages"));
+    controls.append("View: ", viewSelect, "  Metric: ", metricSelect,
+                    "  (hover a cell for its numbers; drag to zoom, double-click to reset)");
+    s.appendChild(controls);
+    const row = element("div", { class: "row" });
+    const heat = element("div", { class: "heatmap", id: "heatmap-" + index });
+    const hist = element("div", { class: "histogram", id: "histogram-" + index });
+    row.append(heat, hist);
+    s.appendChild(row);
+    const axis = (title) => ({ title: { text: title + (m.block > 1 ? " (block)" : "") }, constrain: "domain" });
+    function redraw() {
+      const view = m.views[Number(viewSelect.value)], metric = metricSelect.value;
+      heat.dataset.view = view.name;
+      heat.dataset.metric = metric;
+      const trace = heatmapTrace(m, view, metric);
+      // The hover text of the busiest cells, as an attribute: what a reader (or a test) checks first.
+      const busiest = view[metric].slice().sort((a, b) => b[2] - a[2]).slice(0, 20);
+      heat.dataset.hover = JSON.stringify(busiest.map(([r, c]) => [r, c, trace.text[r][c].replace(/<br>/g, "; ")]));
+      Plotly.react(heat, [trace], {
+        title: { text: view.title, font: { size: 14 } }, margin: { t: 40, l: 60, r: 10, b: 50 },
+        xaxis: Object.assign(axis("receiver rank"), { side: "bottom" }),
+        yaxis: Object.assign(axis("sender rank"), { autorange: "reversed", scaleanchor: "x" }),
+      }, { displaylogo: false, responsive: true });
+    }
+    viewSelect.addEventListener("change", redraw);
+    metricSelect.addEventListener("change", redraw);
+    redraw();
+    const used = m.histogram.map((c, k) => [k, c]).filter(([, c]) => c > 0);
+    Plotly.newPlot(hist, [{
+      type: "bar", orientation: "h", y: used.map(([k]) => bucketLabel(k)), x: used.map(([, c]) => c),
+      hovertemplate: "%{y}: %{x:,} messages<extra></extra>", marker: { color: "#4c72b0" },
+    }], {
+      title: { text: "Message sizes (all pairs, external + internal)", font: { size: 13 } },
+      xaxis: { type: "log", title: { text: "messages (log)" } },
+      yaxis: { title: { text: "size bucket (from)" }, autorange: "reversed", type: "category" },
+      margin: { t: 40, l: 80, r: 10, b: 50 },
+    }, { displaylogo: false });
+    s.appendChild(element("h3", {}, "Top talkers (point-to-point, external + internal)"));
+    const talkers = table(["sender", "receiver", "bytes", "messages"], m.talkers, "talkers");
+    talkers.id = "talkers-" + index;
+    s.appendChild(talkers);
+    s.appendChild(element("h3", {}, "Communicators (collective records, summed over ranks)"));
+    s.appendChild(m.communicators.length
+      ? table(["communicator", "members", "calls", "bytes"], m.communicators.map((c) => [c.name, c.members, c.calls, c.bytes]))
+      : element("p", {}, "No collective records in this dump."));
+  }
+
+  // --- overhead (Fig. 1, Fig. 2) -----------------------------------------------------------------
+  function drawOverhead(o, index) {
+    const s = section("Overhead results: " + o.file.split("/").pop());
+    s.appendChild(element("p", { class: "provenance" }, o.provenance));
+    o.fig1.forEach((f, k) => {
+      s.appendChild(element("h3", {}, "Fig. 1: relative overhead (%), " + f.title));
+      const row = element("div", { class: "row" });
+      s.appendChild(row);
+      f.ops.forEach((op, j) => {
+        const div = element("div", { class: "chart", id: "fig1-" + index + "-" + k + "-" + j });
+        row.appendChild(div);
+        Plotly.newPlot(div, [{
+          type: "heatmap", z: op.z, x: f.sizes.map(String), y: f.nps.map(String), colorscale: "RdBu", reversescale: true,
+          zmin: -f.limit, zmax: f.limit, colorbar: { title: { text: "%" } },
+          hovertemplate: "size %{x} B, np %{y}: %{z:.2f} %<extra></extra>",
+        }], { title: { text: op.op }, xaxis: { title: { text: "message size (B)" }, type: "category" },
+              yaxis: { title: { text: "processes" }, type: "category" }, margin: { t: 40, b: 60 } },
+        { displaylogo: false });
+      });
+    });
+    o.fig2.forEach((f, k) => {
+      s.appendChild(element("h3", {}, "Fig. 2: difference per call and per process (ns, 95 % CI), " + f.title));
+      const div = element("div", { class: "chart", id: "fig2-" + index + "-" + k });
+      s.appendChild(div);
+      Plotly.newPlot(div, f.series.map((series) => ({
+        type: "scatter", mode: "lines+markers", name: "np " + series.np, x: series.size, y: series.difference,
+        error_y: { type: "data", symmetric: false, array: series.high, arrayminus: series.low },
+      })), { xaxis: { type: "log", title: { text: "message size (B)" } },
+             yaxis: { title: { text: "difference (ns)" } }, margin: { t: 20 } }, { displaylogo: false });
+    });
+  }
+
+  // --- application results, validation, placement: tables -----------------------------------------
+  function drawTable(t) {
+    const s = section(t.title);
+    if (t.note) s.appendChild(element("p", { class: "provenance" }, t.note));
+    s.appendChild(table(t.header, t.rows));
+  }
+
+  try {
+    data.defects.forEach((d) => {
+      const li = element("li");
+      li.appendChild(element("strong", {}, d.id + ": "));
+      li.append(d.defect + " (Open MPI 4.1.4: " + d.v414 + "; 5.0.7: " + d.v507 + "; see docs/defects.md#" + d.id + ")");
+      document.getElementById("defect-list").appendChild(li);
+    });
+    data.sections.forEach((section, index) => {
+      if (section.kind === "matrices") drawMatrices(section, index);
+      else if (section.kind === "overhead") drawOverhead(section, index);
+      else drawTable(section);
+    });
+    document.body.dataset.render = "ok";
+  } catch (error) {
+    document.body.dataset.render = "error";
+    console.error("mpimon report: " + error);
+    throw error;
+  }
+})();

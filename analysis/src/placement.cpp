@@ -1,0 +1,331 @@
+#include "mpimon/placement.hpp"
+
+#include <algorithm>
+#include <chrono>
+#include <filesystem>
+#include <fstream>
+#include <limits>
+#include <numeric>
+#include <random>
+#include <regex>
+#include <sstream>
+
+#include "mpimon/error.hpp"
+
+namespace mpimon {
+
+std::uint64_t TreeTopology::leaves() const {
+  return std::accumulate(arity.begin(), arity.end(), std::uint64_t{1}, std::multiplies<>());
+}
+
+std::uint64_t TreeTopology::nodes() const {
+  return std::accumulate(arity.begin(), arity.begin() + node_levels, std::uint64_t{1}, std::multiplies<>());
+}
+
+std::string TreeTopology::tleaf() const {
+  std::string line = "tleaf " + std::to_string(levels());
+  for (std::size_t l = 0; l < arity.size(); ++l) line += " " + std::to_string(arity[l]) + " " + std::to_string(link_cost[l]);
+  return line;
+}
+
+std::uint32_t TreeTopology::common_level(std::uint64_t a, std::uint64_t b) const {
+  std::uint64_t subtree = leaves();
+  for (std::uint32_t l = 0; l < levels(); ++l) {
+    subtree /= arity[l];
+    if (a / subtree != b / subtree) return l;
+  }
+  return levels();
+}
+
+std::uint64_t TreeTopology::distance(std::uint64_t a, std::uint64_t b) const {
+  std::uint64_t d = 0;
+  for (std::uint32_t l = common_level(a, b); l < levels(); ++l) d += link_cost[l];
+  return d;
+}
+
+namespace {
+
+// Open MPI's rankfile needs sockets and cores: the last level numbers the cores of a socket, the
+// one above it the sockets of a node, and the levels above those the nodes.
+void set_default_roles(TreeTopology& topo) {
+  const std::uint32_t n = topo.levels();
+  topo.node_levels = n >= 3 ? n - 2 : (n == 2 ? 1 : 0);
+  topo.socket_levels = n >= 3 ? 1 : 0;
+}
+
+std::uint64_t parse_count(const std::string& token, const std::string& where, const std::string& what) {
+  if (token.empty() || token.size() > 18 || !std::all_of(token.begin(), token.end(), ::isdigit)) {
+    raise_error(Error::Kind::usage, where, what + " must be a non-negative integer, not '" + token + "'");
+  }
+  return std::stoull(token);
+}
+
+}  // namespace
+
+TreeTopology parse_tleaf(const std::string& text, const std::string& where) {
+  std::istringstream in(text);
+  std::vector<std::string> tokens;
+  for (std::string t; in >> t;) tokens.push_back(t);
+  if (tokens.empty() || tokens[0] != "tleaf") raise_error(Error::Kind::usage, where, "expected 'tleaf L a0 c0 ...'");
+  if (tokens.size() < 2) raise_error(Error::Kind::usage, where, "'tleaf' needs the number of levels");
+  const std::uint64_t levels = parse_count(tokens[1], where, "the number of levels");
+  if (levels == 0 || levels > 32) raise_error(Error::Kind::usage, where, "the number of levels must be 1 to 32");
+  if (tokens.size() != 2 + 2 * levels) {
+    raise_error(Error::Kind::usage, where,
+                "'tleaf " + tokens[1] + "' needs " + std::to_string(2 * levels) + " numbers (arity and link cost per level), got " +
+                    std::to_string(tokens.size() - 2));
+  }
+  TreeTopology topo;
+  topo.source = text;
+  long double leaves = 1;
+  for (std::uint64_t l = 0; l < levels; ++l) {
+    const std::string level = "level " + std::to_string(l);
+    const std::uint64_t a = parse_count(tokens[2 + 2 * l], where, level + "'s arity");
+    const std::uint64_t c = parse_count(tokens[3 + 2 * l], where, level + "'s link cost");
+    // Scotch refuses smaller values, and TreeMatch and Scotch must read the same tree.
+    if (a < 2) raise_error(Error::Kind::usage, where, level + "'s arity must be at least 2");
+    if (c < 1) raise_error(Error::Kind::usage, where, level + "'s link cost must be at least 1");
+    topo.arity.push_back(static_cast<std::uint32_t>(std::min<std::uint64_t>(a, 1u << 30)));
+    topo.link_cost.push_back(c);
+    leaves *= static_cast<long double>(a);
+  }
+  if (leaves > static_cast<long double>(1u << 30)) raise_error(Error::Kind::usage, where, "more than 2^30 leaves");
+  set_default_roles(topo);
+  return topo;
+}
+
+namespace {
+
+// "8x2x4": nodes x sockets x cores, default costs; levels of arity 1 are dropped.
+TreeTopology parse_shorthand(const std::string& text) {
+  static const std::regex shape(R"((\d+)x(\d+)x(\d+))");
+  std::smatch m;
+  std::regex_match(text, m, shape);
+  TreeTopology topo;
+  topo.source = text;
+  const std::uint64_t costs[] = {kNodeLinkCost, kSocketLinkCost, kCoreLinkCost};
+  std::uint32_t* roles[] = {&topo.node_levels, &topo.socket_levels, nullptr};
+  for (int l = 0; l < 3; ++l) {
+    const std::uint64_t a = parse_count(m[l + 1].str(), "--topology", "each of NxSxC");
+    if (a == 0 || a > (1u << 20)) raise_error(Error::Kind::usage, "--topology", "each of NxSxC must be 1 to 2^20");
+    if (a == 1) continue;
+    topo.arity.push_back(static_cast<std::uint32_t>(a));
+    topo.link_cost.push_back(costs[l]);
+    if (roles[l] != nullptr) ++*roles[l];
+  }
+  if (topo.arity.empty()) raise_error(Error::Kind::usage, "--topology", "'" + text + "' has a single leaf");
+  if (topo.leaves() > (1u << 30)) raise_error(Error::Kind::usage, "--topology", "more than 2^30 leaves");
+  return topo;
+}
+
+}  // namespace
+
+TreeTopology parse_hwloc_xml(const std::string& path);  // placement_hwloc.cpp
+
+TreeTopology parse_topology(const std::string& text) {
+  const auto first = text.find_first_not_of(" \t\n");
+  if (first != std::string::npos && text.compare(first, 5, "tleaf") == 0) return parse_tleaf(text, "--topology");
+  if (std::regex_match(text, std::regex(R"(\d+x\d+x\d+)"))) return parse_shorthand(text);
+  std::ifstream in(text);
+  if (!in) {
+    raise_error(Error::Kind::usage, "--topology",
+                "'" + text + "' is neither 'tleaf L a0 c0 ...', NxSxC (e.g. 8x2x4) nor a readable .tgt or hwloc XML file");
+  }
+  std::string line;
+  while (std::getline(in, line) && line.find_first_not_of(" \t\r") == std::string::npos) {
+  }
+  if (line.find("<?xml") != std::string::npos || line.find("<topology") != std::string::npos) {
+    TreeTopology topo = parse_hwloc_xml(text);
+    topo.source = text;
+    return topo;
+  }
+  if (!line.empty() && line.back() == '\r') line.pop_back();
+  TreeTopology topo = parse_tleaf(line, text);
+  topo.source = text;
+  return topo;
+}
+
+AffinityGraph fold_traffic(const SparseMatrix& directed) {
+  if (directed.rows != directed.columns) {
+    raise_error(Error::Kind::input, "matrix",
+                "is " + std::to_string(directed.rows) + " x " + std::to_string(directed.columns) + ", not square");
+  }
+  const SparseMatrix folded = add(directed, directed.transposed());
+  AffinityGraph graph;
+  graph.order = folded.rows;
+  for (std::uint32_t i = 0; i < folded.rows; ++i) {
+    for (auto k = folded.indptr[i]; k < folded.indptr[i + 1]; ++k) {
+      if (folded.indices[k] > i && folded.values[k] != 0) graph.edges.push_back({i, folded.indices[k], folded.values[k]});
+    }
+  }
+  return graph;
+}
+
+std::vector<std::vector<std::pair<std::uint32_t, std::uint64_t>>> AffinityGraph::adjacency() const {
+  std::vector<std::vector<std::pair<std::uint32_t, std::uint64_t>>> adj(order);
+  for (const auto& e : edges) {
+    adj[e.a].emplace_back(e.b, e.weight);
+    adj[e.b].emplace_back(e.a, e.weight);
+  }
+  return adj;
+}
+
+void check_mapping(const Mapping& mapping, std::uint32_t order, const TreeTopology& topo) {
+  if (mapping.size() != order) {
+    raise_error(Error::Kind::input, "mapping",
+                "has " + std::to_string(mapping.size()) + " ranks, expected " + std::to_string(order));
+  }
+  std::vector<bool> used(topo.leaves(), false);
+  for (std::size_t r = 0; r < mapping.size(); ++r) {
+    if (mapping[r] >= used.size()) {
+      raise_error(Error::Kind::input, "mapping", "rank " + std::to_string(r) + " on leaf " + std::to_string(mapping[r]) +
+                                                     ", beyond the " + std::to_string(used.size()) + " leaves");
+    }
+    if (used[mapping[r]]) {
+      raise_error(Error::Kind::input, "mapping", "two ranks on leaf " + std::to_string(mapping[r]));
+    }
+    used[mapping[r]] = true;
+  }
+}
+
+PlacementMetrics evaluate_mapping(const AffinityGraph& graph, const TreeTopology& topo, const Mapping& mapping) {
+  check_mapping(mapping, graph.order, topo);
+  PlacementMetrics m;
+  m.crossing.assign(topo.levels(), 0);
+  std::vector<uint128> off_node(topo.nodes(), 0);
+  const std::uint64_t per_node = topo.leaves_per_node();
+  for (const auto& e : graph.edges) {
+    const std::uint64_t a = mapping[e.a], b = mapping[e.b];
+    const std::uint32_t level = topo.common_level(a, b);
+    m.cost += static_cast<uint128>(e.weight) * topo.distance(a, b);
+    for (std::uint32_t l = level; l < topo.levels(); ++l) m.crossing[l] += e.weight;
+    if (level < topo.node_levels) {
+      off_node[a / per_node] += e.weight;
+      off_node[b / per_node] += e.weight;
+    }
+  }
+  if (!off_node.empty()) m.busiest_node_off_node = *std::max_element(off_node.begin(), off_node.end());
+  return m;
+}
+
+namespace {
+
+void check_fits(std::uint32_t order, const TreeTopology& topo) {
+  if (order > topo.leaves()) {
+    raise_error(Error::Kind::input, "--topology",
+                std::to_string(order) + " ranks do not fit on the " + std::to_string(topo.leaves()) + " leaves of '" +
+                    topo.tleaf() + "'");
+  }
+}
+
+}  // namespace
+
+Mapping packed_mapping(std::uint32_t order, const TreeTopology& topo) {
+  check_fits(order, topo);
+  Mapping m(order);
+  std::iota(m.begin(), m.end(), std::uint64_t{0});
+  return m;
+}
+
+Mapping cyclic_mapping(std::uint32_t order, const TreeTopology& topo) {
+  check_fits(order, topo);
+  // Round robin over nodes; on a single node, over sockets.
+  std::uint32_t group_levels = topo.nodes() > 1 ? topo.node_levels : topo.node_levels + topo.socket_levels;
+  const std::uint64_t groups =
+      std::accumulate(topo.arity.begin(), topo.arity.begin() + group_levels, std::uint64_t{1}, std::multiplies<>());
+  const std::uint64_t per_group = topo.leaves() / groups;
+  Mapping m(order);
+  for (std::uint32_t i = 0; i < order; ++i) m[i] = (i % groups) * per_group + i / groups;
+  return m;
+}
+
+Mapping random_mapping(std::uint32_t order, const TreeTopology& topo, std::uint64_t seed) {
+  check_fits(order, topo);
+  std::mt19937_64 rng(seed);
+  std::vector<std::uint64_t> leaves(topo.leaves());
+  std::iota(leaves.begin(), leaves.end(), std::uint64_t{0});
+  for (std::uint32_t i = 0; i < order; ++i) {  // partial Fisher-Yates: the first `order` leaves
+    std::uniform_int_distribution<std::uint64_t> pick(i, leaves.size() - 1);
+    std::swap(leaves[i], leaves[pick(rng)]);
+  }
+  return {leaves.begin(), leaves.begin() + order};
+}
+
+Mapping refine_mapping(const AffinityGraph& graph, const TreeTopology& topo, Mapping start, int max_passes,
+                       double max_seconds) {
+  check_mapping(start, graph.order, topo);
+  __extension__ typedef __int128 int128;
+  constexpr std::int64_t kEmpty = -1;
+  const auto adj = graph.adjacency();
+  const std::uint64_t leaf_count = topo.leaves();
+  std::vector<std::int64_t> occupant(leaf_count, kEmpty);
+  for (std::uint32_t r = 0; r < graph.order; ++r) occupant[start[r]] = r;
+  // The change in cost when `rank` moves from leaf `from` to leaf `to`, ignoring its edge to `partner`.
+  auto move_delta = [&](std::int64_t rank, std::uint64_t from, std::uint64_t to, std::int64_t partner) {
+    int128 delta = 0;
+    if (rank == kEmpty) return delta;
+    for (const auto& [peer, w] : adj[rank]) {
+      if (static_cast<std::int64_t>(peer) == partner) continue;
+      const std::uint64_t at = start[peer];
+      delta += static_cast<int128>(w) * (static_cast<int128>(topo.distance(to, at)) - topo.distance(from, at));
+    }
+    return delta;
+  };
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::duration<double>(max_seconds);
+  for (int pass = 0; pass < max_passes; ++pass) {
+    bool improved = false;
+    for (std::uint64_t u = 0; u < leaf_count; ++u) {
+      if (std::chrono::steady_clock::now() > deadline) return start;
+      for (std::uint64_t v = u + 1; v < leaf_count; ++v) {
+        const std::int64_t a = occupant[u], b = occupant[v];
+        if (a == kEmpty && b == kEmpty) continue;
+        if (move_delta(a, u, v, b) + move_delta(b, v, u, a) >= 0) continue;
+        std::swap(occupant[u], occupant[v]);
+        if (a != kEmpty) start[a] = v;
+        if (b != kEmpty) start[b] = u;
+        improved = true;
+      }
+    }
+    if (!improved) break;
+  }
+  return start;
+}
+
+void write_mapping(const Mapping& mapping, std::ostream& out) {
+  for (std::size_t r = 0; r < mapping.size(); ++r) out << r << ' ' << mapping[r] << '\n';
+}
+
+void write_rankfile(const Mapping& mapping, const TreeTopology& topo, const std::vector<std::string>& hosts,
+                    std::ostream& out) {
+  const std::uint64_t per_node = topo.leaves_per_node();
+  const std::uint64_t per_socket =
+      std::accumulate(topo.arity.begin() + topo.node_levels + topo.socket_levels, topo.arity.end(), std::uint64_t{1},
+                      std::multiplies<>());
+  std::uint64_t nodes_used = 0;
+  for (auto leaf : mapping) nodes_used = std::max(nodes_used, leaf / per_node + 1);
+  if (hosts.size() < nodes_used) {
+    raise_error(Error::Kind::usage, "--hosts/--hostfile",
+                "the mapping uses " + std::to_string(nodes_used) + " nodes but only " + std::to_string(hosts.size()) +
+                    " hosts are given");
+  }
+  for (std::size_t r = 0; r < mapping.size(); ++r) {
+    const std::uint64_t in_node = mapping[r] % per_node;
+    out << "rank " << r << '=' << hosts[mapping[r] / per_node] << " slot=" << in_node / per_socket << ':'
+        << in_node % per_socket << '\n';
+  }
+}
+
+std::vector<std::string> read_hostfile(const std::string& path) {
+  std::ifstream in(path);
+  if (!in) raise_input_error(path, 0, "cannot read the hostfile");
+  std::vector<std::string> hosts;
+  for (std::string line; std::getline(in, line);) {
+    std::istringstream words(line);
+    std::string host;
+    if (words >> host && host[0] != '#') hosts.push_back(host);
+  }
+  if (hosts.empty()) raise_input_error(path, 0, "names no host");
+  return hosts;
+}
+
+}  // namespace mpimon

@@ -1,0 +1,101 @@
+// Scotch's mapping of the communication graph onto the tree-leaf architecture (SCOTCH_graphMap).
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <limits>
+#include <numeric>
+
+#include "mpimon/error.hpp"
+#include "mpimon/placement.hpp"
+
+#ifdef MPIMON_HAVE_SCOTCH
+#include <scotch.h>
+#endif
+
+namespace mpimon {
+
+namespace {
+
+// Scotch may put two ranks on one leaf (it balances loads, it does not enforce an injection):
+// each extra rank goes to the free leaf that costs least given where its peers already are.
+void repair_injection(const AffinityGraph& graph, const TreeTopology& topo, Mapping& mapping) {
+  std::vector<bool> used(topo.leaves(), false);
+  std::vector<std::uint32_t> displaced;
+  for (std::uint32_t r = 0; r < mapping.size(); ++r) {
+    if (used[mapping[r]]) {
+      displaced.push_back(r);
+    } else {
+      used[mapping[r]] = true;
+    }
+  }
+  const auto adj = graph.adjacency();
+  for (std::uint32_t r : displaced) {
+    std::uint64_t best = 0;
+    uint128 best_cost = std::numeric_limits<uint128>::max();
+    for (std::uint64_t leaf = 0; leaf < used.size(); ++leaf) {
+      if (used[leaf]) continue;
+      uint128 cost = 0;
+      for (const auto& [peer, w] : adj[r]) cost += static_cast<uint128>(w) * topo.distance(leaf, mapping[peer]);
+      if (cost < best_cost) best_cost = cost, best = leaf;
+    }
+    mapping[r] = best;
+    used[best] = true;
+  }
+}
+
+}  // namespace
+
+#ifdef MPIMON_HAVE_SCOTCH
+
+Mapping scotch_mapping(const AffinityGraph& graph, const TreeTopology& topo) {
+  const std::uint32_t n = graph.order;
+  if (n > topo.leaves()) {
+    raise_error(Error::Kind::input, "--topology", std::to_string(n) + " ranks do not fit on " + std::to_string(topo.leaves()) + " leaves");
+  }
+  // SCOTCH_Num is 32-bit in Debian's libscotch: scale the loads so that their total fits.
+  const long double total = std::accumulate(graph.edges.begin(), graph.edges.end(), 0.0L,
+                                            [](long double s, const auto& e) { return s + e.weight; });
+  const long double limit = static_cast<long double>(std::numeric_limits<SCOTCH_Num>::max()) / 4;
+  const long double scale = 2 * total > limit ? limit / (2 * total) : 1.0L;
+  const auto adj = graph.adjacency();
+  std::vector<SCOTCH_Num> verttab(n + 1, 0), edgetab, edlotab;
+  for (std::uint32_t v = 0; v < n; ++v) {
+    for (const auto& [peer, w] : adj[v]) {
+      edgetab.push_back(static_cast<SCOTCH_Num>(peer));
+      edlotab.push_back(static_cast<SCOTCH_Num>(std::max<long double>(1, std::llround(w * scale))));
+    }
+    verttab[v + 1] = static_cast<SCOTCH_Num>(edgetab.size());
+  }
+  SCOTCH_randomReset();  // the same mapping on every run
+  SCOTCH_Graph g;
+  SCOTCH_Arch arch;
+  SCOTCH_Strat strat;
+  SCOTCH_graphInit(&g);
+  SCOTCH_archInit(&arch);
+  SCOTCH_stratInit(&strat);
+  std::vector<SCOTCH_Num> sizes(topo.arity.begin(), topo.arity.end());
+  std::vector<SCOTCH_Num> links(topo.link_cost.begin(), topo.link_cost.end());
+  std::vector<SCOTCH_Num> parts(n, 0);
+  int status = SCOTCH_graphBuild(&g, 0, static_cast<SCOTCH_Num>(n), verttab.data(), nullptr, nullptr, nullptr,
+                                 static_cast<SCOTCH_Num>(edgetab.size()), edgetab.data(), edlotab.data());
+  if (status == 0) status = SCOTCH_archTleaf(&arch, static_cast<SCOTCH_Num>(topo.levels()), sizes.data(), links.data());
+  if (status == 0) status = SCOTCH_stratGraphMapBuild(&strat, SCOTCH_STRATQUALITY, static_cast<SCOTCH_Num>(topo.leaves()), 0.0);
+  if (status == 0 && n > 0) status = SCOTCH_graphMap(&g, &arch, &strat, parts.data());
+  SCOTCH_stratExit(&strat);
+  SCOTCH_archExit(&arch);
+  SCOTCH_graphExit(&g);
+  if (status != 0) raise_error(Error::Kind::system, "Scotch", "SCOTCH_graphMap failed (status " + std::to_string(status) + ")");
+  Mapping mapping(parts.begin(), parts.end());
+  repair_injection(graph, topo, mapping);
+  return mapping;
+}
+
+#else
+
+Mapping scotch_mapping(const AffinityGraph&, const TreeTopology&) {
+  raise_error(Error::Kind::system, "scotch", "this mpimon was built without Scotch (Debian: libscotch-dev)");
+}
+
+#endif
+
+}  // namespace mpimon

@@ -1,0 +1,202 @@
+// Placement: expected costs come from a hand-worked example and from a brute-force enumeration
+// with its own distance (digits of the leaf index), never from evaluate_mapping itself.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cstdint>
+#include <filesystem>
+#include <fstream>
+#include <numeric>
+#include <random>
+#include <sstream>
+
+#include "mpimon/error.hpp"
+#include "mpimon/placement.hpp"
+
+namespace mpimon {
+namespace {
+
+SparseMatrix dense(std::uint32_t n, const std::vector<std::uint64_t>& values) {
+  return SparseMatrix::from_dense(n, n, values);
+}
+
+// The test's own model: digits of each leaf top-down, cost = sum of the link costs from the first
+// differing digit down.
+std::uint64_t reference_distance(const std::vector<std::uint32_t>& arity, const std::vector<std::uint64_t>& cost,
+                                 std::uint64_t a, std::uint64_t b) {
+  std::vector<std::uint64_t> da(arity.size()), db(arity.size());
+  for (std::size_t l = arity.size(); l-- > 0;) {
+    da[l] = a % arity[l], a /= arity[l];
+    db[l] = b % arity[l], b /= arity[l];
+  }
+  for (std::size_t l = 0; l < arity.size(); ++l) {
+    if (da[l] != db[l]) return std::accumulate(cost.begin() + static_cast<long>(l), cost.end(), std::uint64_t{0});
+  }
+  return 0;
+}
+
+std::uint64_t reference_cost(const std::vector<std::uint32_t>& arity, const std::vector<std::uint64_t>& cost,
+                             std::uint32_t n, const std::vector<std::uint64_t>& m, const Mapping& sigma) {
+  std::uint64_t total = 0;
+  for (std::uint32_t i = 0; i < n; ++i) {
+    for (std::uint32_t j = i + 1; j < n; ++j) {
+      total += (m[i * n + j] + m[j * n + i]) * reference_distance(arity, cost, sigma[i], sigma[j]);
+    }
+  }
+  return total;
+}
+
+// The optimum over every injection of n ranks into the leaves.
+std::uint64_t brute_force_optimum(const std::vector<std::uint32_t>& arity, const std::vector<std::uint64_t>& cost,
+                                  std::uint32_t n, const std::vector<std::uint64_t>& m) {
+  const std::uint64_t leaves = std::accumulate(arity.begin(), arity.end(), std::uint64_t{1}, std::multiplies<>());
+  std::vector<std::uint64_t> all(leaves);
+  std::iota(all.begin(), all.end(), std::uint64_t{0});
+  std::uint64_t best = UINT64_MAX;
+  // Every permutation of the leaves; its first n entries enumerate every injection.
+  do {
+    best = std::min(best, reference_cost(arity, cost, n, m, Mapping(all.begin(), all.begin() + n)));
+  } while (std::next_permutation(all.begin(), all.end()));
+  return best;
+}
+
+TEST(PlacementTopology, ParsesTleafShorthandAndFiles) {
+  const TreeTopology t = parse_topology("tleaf 3 4 100 2 10 6 1");
+  EXPECT_EQ(t.leaves(), 48u);
+  EXPECT_EQ(t.nodes(), 4u);
+  EXPECT_EQ(t.tleaf(), "tleaf 3 4 100 2 10 6 1");
+  const TreeTopology s = parse_topology("8x2x4");
+  EXPECT_EQ(s.tleaf(), "tleaf 3 8 100 2 10 4 1");
+  EXPECT_EQ(parse_topology("1x2x4").tleaf(), "tleaf 2 2 10 4 1");
+  EXPECT_EQ(parse_topology("1x2x4").nodes(), 1u);
+  const auto path = std::filesystem::temp_directory_path() / "mpimon_placement_test.tgt";
+  std::ofstream(path) << "tleaf 2 2 50 3 5\n";
+  EXPECT_EQ(parse_topology(path.string()).leaves(), 6u);
+  std::filesystem::remove(path);
+}
+
+TEST(PlacementTopology, RejectsBadStrings) {
+  for (const char* bad : {"tleaf", "tleaf 2 4 100", "tleaf 1 1 5", "tleaf 1 4 0", "tleaf x 4 1", "4x2", "no-such-file",
+                          "tleaf 1 4 1 extra"}) {
+    try {
+      parse_topology(bad);
+      ADD_FAILURE() << bad << " parsed";
+    } catch (const Error& e) {
+      EXPECT_EQ(e.kind(), Error::Kind::usage) << bad;
+      EXPECT_NE(std::string(e.what()).find("--topology"), std::string::npos) << e.what();
+    }
+  }
+}
+
+// The notes' case where TreeMatch's own evaluator is wrong: leaves 0 and 2 share the lowest level
+// of `tleaf 3 2 1000 2 100 4 10` (4 cores per socket), so their cost is 10, not 110.
+TEST(PlacementCost, AsymmetricTreeDistance) {
+  const TreeTopology t = parse_topology("tleaf 3 2 1000 2 100 4 10");
+  EXPECT_EQ(t.distance(0, 2), 10u);
+  EXPECT_EQ(t.distance(0, 4), 110u);
+  EXPECT_EQ(t.distance(0, 8), 1110u);
+}
+
+// Worked by hand: 4 ranks, tree of 2 sockets x 2 cores (costs 10 and 1).
+// Traffic 0->1: 7, 1->0: 3 (w01 = 10), 0->2: 4 (w02 = 4), 2->3: 6 (w23 = 6), 1->3: 2 (w13 = 2).
+// packed (0,1 | 2,3): 10*1 + 4*11 + 6*1 + 2*11 = 82; crossing sockets: 4 + 2 = 6.
+TEST(PlacementCost, HandWorkedExample) {
+  const TreeTopology t = parse_topology("tleaf 2 2 10 2 1");
+  const auto graph = fold_traffic(dense(4, {0, 7, 4, 0, 3, 0, 0, 2, 0, 0, 0, 6, 0, 0, 0, 0}));
+  const PlacementMetrics packed = evaluate_mapping(graph, t, packed_mapping(4, t));
+  EXPECT_EQ(static_cast<std::uint64_t>(packed.cost), 82u);
+  EXPECT_EQ(static_cast<std::uint64_t>(packed.crossing[0]), 6u);
+  EXPECT_EQ(static_cast<std::uint64_t>(packed.crossing[1]), 22u);
+  // cyclic alternates the two top-level subtrees: 0->leaf 0, 1->leaf 2, 2->leaf 1, 3->leaf 3:
+  // w01 crosses (110), w02 stays (4), w23 crosses (66), w13 stays (2) = 182.
+  const Mapping cyclic = cyclic_mapping(4, t);
+  EXPECT_EQ(cyclic, (Mapping{0, 2, 1, 3}));
+  EXPECT_EQ(static_cast<std::uint64_t>(evaluate_mapping(graph, t, cyclic).cost), 182u);
+  // Best: {0,1} and {2,3} together (82) or {0,2},{1,3}: 4+2 + 11*(10+6) = 182; 82 is optimal.
+  EXPECT_EQ(static_cast<std::uint64_t>(evaluate_mapping(graph, t, refine_mapping(graph, t, cyclic)).cost), 82u);
+}
+
+TEST(PlacementCost, NodeTraffic) {
+  // 2 nodes x 2 cores; ranks 0,1 on node 0, 2,3 on node 1: only w12 = 5 and w03 = 1 leave a node.
+  const TreeTopology t = parse_topology("tleaf 2 2 100 2 1");
+  const auto graph = fold_traffic(dense(4, {0, 9, 0, 1, 0, 0, 5, 0, 0, 0, 0, 0, 0, 0, 0, 0}));
+  const PlacementMetrics m = evaluate_mapping(graph, t, packed_mapping(4, t));
+  EXPECT_EQ(static_cast<std::uint64_t>(m.busiest_node_off_node), 6u);
+  EXPECT_EQ(static_cast<std::uint64_t>(m.crossing[0]), 6u);
+}
+
+class BruteForce : public ::testing::TestWithParam<int> {};
+
+// Random sparse traffic on 5 ranks and 8 leaves: evaluate_mapping agrees with the reference on
+// random mappings; refinement and the default never beat the optimum, and the default is never
+// worse than treematch, scotch or packed.
+TEST_P(BruteForce, AgainstEnumeration) {
+  const std::vector<std::uint32_t> arity = {2, 2, 2};
+  const std::vector<std::uint64_t> cost = {100, 10, 1};
+  const TreeTopology t = parse_topology("tleaf 3 2 100 2 10 2 1");
+  const std::uint32_t n = 5;
+  std::mt19937_64 rng(static_cast<std::uint64_t>(GetParam()));
+  std::vector<std::uint64_t> m(n * n, 0);
+  for (auto& v : m) v = rng() % 3 == 0 ? rng() % 1000 : 0;
+  for (std::uint32_t i = 0; i < n; ++i) m[i * n + i] = 0;
+  const auto graph = fold_traffic(dense(n, m));
+  for (int draw = 0; draw < 20; ++draw) {
+    const Mapping sigma = random_mapping(n, t, static_cast<std::uint64_t>(draw));
+    EXPECT_EQ(static_cast<std::uint64_t>(evaluate_mapping(graph, t, sigma).cost), reference_cost(arity, cost, n, m, sigma));
+  }
+  const std::uint64_t optimum = brute_force_optimum(arity, cost, n, m);
+  PlacementRequest request;
+  request.methods = {"scotch", "packed", "cyclic", "random", "refine"};
+  if (!find_treematch().path.empty()) request.methods.insert(request.methods.begin(), "treematch");
+  const auto rows = place(graph, graph, t, request);
+  const MethodResult& best = cheapest(rows);
+  EXPECT_GE(static_cast<std::uint64_t>(best.metrics.cost), optimum);
+  EXPECT_EQ(static_cast<std::uint64_t>(best.metrics.cost), reference_cost(arity, cost, n, m, best.mapping));
+  for (const auto& r : rows) {
+    if (r.method == "treematch" || r.method == "scotch" || r.method == "packed") {
+      EXPECT_LE(best.metrics.cost, r.metrics.cost) << r.method;
+    }
+    if (r.method == "refine") {
+      EXPECT_EQ(r.metrics.cost, best.metrics.cost);
+    }
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(Seeds, BruteForce, ::testing::Range(1, 7));
+
+TEST(PlacementMethods, MoreRanksThanLeavesAndNonSquare) {
+  const TreeTopology t = parse_topology("tleaf 1 4 1");
+  const auto graph = fold_traffic(SparseMatrix::zeros(5, 5));
+  EXPECT_THROW(place(graph, graph, t, PlacementRequest{}), Error);
+  EXPECT_THROW(fold_traffic(SparseMatrix::zeros(3, 4)), Error);
+}
+
+TEST(PlacementMethods, FewerRanksThanLeavesAndRandomSpread) {
+  const TreeTopology t = parse_topology("2x2x4");
+  const auto graph = fold_traffic(dense(3, {0, 5, 0, 5, 0, 5, 0, 5, 0}));
+  PlacementRequest request;
+  request.methods = {"packed", "cyclic", "random", "scotch", "refine"};
+  request.random_draws = 10;
+  const auto rows = place(graph, graph, t, request);
+  for (const auto& r : rows) check_mapping(r.mapping, 3, t);
+  EXPECT_EQ(rows[1].mapping, (Mapping{0, 8, 1}));  // cyclic over the 2 nodes
+  EXPECT_EQ(rows[2].draws, 10u);
+  EXPECT_LE(rows[2].cost_min, rows[2].cost_mean);
+  EXPECT_LE(rows[2].cost_mean, rows[2].cost_max);
+  EXPECT_EQ(static_cast<std::uint64_t>(rows[4].metrics.cost), 20u);  // all three on one socket
+}
+
+TEST(PlacementFiles, MappingAndRankfile) {
+  const TreeTopology t = parse_topology("2x2x4");  // 8 leaves a node, 4 a socket
+  const Mapping m = {0, 5, 9, 15};
+  std::ostringstream mapping, rankfile;
+  write_mapping(m, mapping);
+  EXPECT_EQ(mapping.str(), "0 0\n1 5\n2 9\n3 15\n");
+  write_rankfile(m, t, {"a", "b"}, rankfile);
+  EXPECT_EQ(rankfile.str(), "rank 0=a slot=0:0\nrank 1=a slot=1:1\nrank 2=b slot=0:1\nrank 3=b slot=1:3\n");
+  std::ostringstream ignored;
+  EXPECT_THROW(write_rankfile(m, t, {"a"}, ignored), Error);
+}
+
+}  // namespace
+}  // namespace mpimon

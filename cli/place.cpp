@@ -1,0 +1,237 @@
+// `mpimon place`: mappings of a dump's ranks onto a modelled tree, their modelled costs, and the
+// files that apply one (docs/placement.md).
+#include <algorithm>
+#include <cstdio>
+#include <fstream>
+#include <iomanip>
+#include <iostream>
+#include <sstream>
+
+#include "cli_support.hpp"
+#include "commands.hpp"
+#include "mpimon/error.hpp"
+#include "mpimon/export.hpp"
+#include "mpimon/json.hpp"
+#include "mpimon/placement.hpp"
+
+namespace mpimon::cli {
+
+namespace {
+
+constexpr const char* kModel =
+    "modelled cost: sum over rank pairs of (traffic i->j + j->i) x the cost of their lowest common level, "
+    "link costs added from that level down (as TreeMatch and Scotch aggregate a tleaf)";
+
+struct PlaceOptions {
+  std::string input, topology, methods, dump, classes, evaluate_classes, metric, mapping_out, rankfile, hosts, hostfile,
+      json;
+  std::uint64_t seed = 1;
+};
+
+// The column name of traffic crossing level l: what the level's subtrees are.
+std::string level_label(const TreeTopology& topo, std::uint32_t l) {
+  const char* role = l < topo.node_levels                        ? "node"
+                     : l < topo.node_levels + topo.socket_levels ? "socket"
+                                                                 : "core";
+  return "L" + std::to_string(l) + " " + role;
+}
+
+std::string format_gain(const std::optional<double>& gain) {
+  if (!gain) return "-";
+  std::ostringstream s;
+  s << std::showpos << std::fixed << std::setprecision(1) << *gain << "%";
+  return s.str();
+}
+
+std::string format_cost(const MethodResult& r) {
+  if (r.draws <= 1) return to_decimal(r.metrics.cost);
+  std::ostringstream s;
+  s << std::setprecision(6) << r.cost_mean << " +-" << r.cost_sd;
+  return s.str();
+}
+
+void print_table(std::ostream& out, const std::vector<MethodResult>& rows, const TreeTopology& topo,
+                 const PlaceOptions& o, std::uint32_t ranks, const std::string& dump, const std::string& chosen) {
+  out << "Placement of " << ranks << " ranks (" << o.input << ", dump " << dump << ") on '" << topo.tleaf() << "' ("
+      << topo.leaves() << " leaves, " << topo.nodes() << " node" << (topo.nodes() == 1 ? "" : "s") << ")\n";
+  out << "Mappings computed from " << o.classes << " " << o.metric << ", costed on " << o.evaluate_classes << " "
+      << o.metric << "\n";
+  out << kModel << ".\n\n";
+  std::vector<std::string> header = {"method", "cost", "vs packed", "vs random"};
+  // The bottom level's crossing is all the traffic between distinct leaves: not a column.
+  for (std::uint32_t l = 0; l + 1 < topo.levels(); ++l) header.push_back(level_label(topo, l));
+  if (topo.nodes() > 1) header.push_back("busiest node off");
+  std::vector<std::vector<std::string>> table = {header};
+  for (const auto& r : rows) {
+    std::vector<std::string> line = {r.method + (r.method == chosen ? " *" : "")};
+    if (!r.unavailable.empty()) {
+      line.push_back("unavailable");
+      table.push_back(line);
+      continue;
+    }
+    line.push_back(format_cost(r));
+    line.push_back(format_gain(r.gain_vs_packed));
+    line.push_back(format_gain(r.gain_vs_random));
+    for (std::uint32_t l = 0; l + 1 < topo.levels(); ++l) line.push_back(to_decimal(r.metrics.crossing[l]));
+    if (topo.nodes() > 1) line.push_back(to_decimal(r.metrics.busiest_node_off_node));
+    table.push_back(line);
+  }
+  std::vector<std::size_t> width(header.size(), 0);
+  for (const auto& line : table) {
+    for (std::size_t c = 0; c < line.size(); ++c) width[c] = std::max(width[c], line[c].size());
+  }
+  for (const auto& line : table) {
+    for (std::size_t c = 0; c < line.size(); ++c) {
+      if (c == 0) {
+        out << std::left << std::setw(static_cast<int>(width[c])) << line[c];
+      } else {
+        out << "  " << std::right << std::setw(static_cast<int>(width[c])) << line[c];
+      }
+    }
+    out << "\n";
+  }
+  out << "\nLk: traffic between different subtrees of level k (L0 = top). Gains: 100 x (cost of X / cost - 1).\n";
+  for (const auto& r : rows) {
+    if (r.draws > 1) {
+      out << "random: mean +- sd over " << r.draws << " seeded draws (seeds " << o.seed << ".." << o.seed + r.draws - 1
+          << "), min " << std::setprecision(6) << r.cost_min << ", max " << r.cost_max << "\n";
+    }
+    if (!r.started_from.empty()) out << "refine: pairwise swaps starting from " << r.started_from << "\n";
+    if (!r.unavailable.empty()) out << r.method << ": " << r.unavailable << "\n";
+  }
+  out << "* the mapping --mapping-out and --rankfile write: the cheapest on the traffic the mappings are computed from\n";
+  for (const auto& r : rows) {
+    if (r.draws > 1) out << "(random's traffic columns are those of its first draw)\n";
+  }
+}
+
+void write_json(std::ostream& out, const std::vector<MethodResult>& rows, const TreeTopology& topo,
+                const PlaceOptions& o, std::uint32_t ranks, const std::string& dump, const std::string& chosen) {
+  auto optional_number = [](const std::optional<double>& v) {
+    if (!v) return std::string("null");
+    std::ostringstream s;
+    s << std::setprecision(10) << *v;
+    return s.str();
+  };
+  out << "{\n  \"format\": \"mpimon-placement\",\n  \"file\": \"" << json_escape(o.input) << "\",\n  \"dump\": \""
+      << json_escape(dump) << "\",\n  \"ranks\": " << ranks << ",\n  \"topology\": {\"tleaf\": \"" << topo.tleaf()
+      << "\", \"source\": \"" << json_escape(topo.source) << "\", \"leaves\": " << topo.leaves()
+      << ", \"nodes\": " << topo.nodes() << ", \"node_levels\": " << topo.node_levels
+      << ", \"socket_levels\": " << topo.socket_levels << "},\n  \"model\": \"" << json_escape(kModel)
+      << "\",\n  \"classes\": \"" << json_escape(o.classes) << "\",\n  \"evaluate_classes\": \""
+      << json_escape(o.evaluate_classes) << "\",\n  \"metric\": \"" << o.metric << "\",\n  \"seed\": " << o.seed
+      << ",\n  \"chosen\": \"" << chosen << "\",\n  \"methods\": [";
+  for (std::size_t i = 0; i < rows.size(); ++i) {
+    const auto& r = rows[i];
+    out << (i ? ",\n" : "\n") << "    {\"method\": \"" << r.method << "\"";
+    if (!r.unavailable.empty()) {
+      out << ", \"unavailable\": \"" << json_escape(r.unavailable) << "\"}";
+      continue;
+    }
+    out << ", \"cost\": " << to_decimal(r.metrics.cost) << ", \"computed_cost\": " << to_decimal(r.computed_cost);
+    if (r.draws > 1) {
+      out << std::setprecision(17) << ", \"draws\": " << r.draws << ", \"cost_mean\": " << r.cost_mean
+          << ", \"cost_sd\": " << r.cost_sd << ", \"cost_min\": " << r.cost_min << ", \"cost_max\": " << r.cost_max;
+    }
+    out << ", \"gain_vs_packed_percent\": " << optional_number(r.gain_vs_packed)
+        << ", \"gain_vs_random_percent\": " << optional_number(r.gain_vs_random) << ", \"crossing\": [";
+    for (std::size_t l = 0; l < r.metrics.crossing.size(); ++l) out << (l ? ", " : "") << to_decimal(r.metrics.crossing[l]);
+    out << "], \"busiest_node_off_node\": " << to_decimal(r.metrics.busiest_node_off_node);
+    if (!r.started_from.empty()) out << ", \"started_from\": \"" << r.started_from << "\"";
+    out << ", \"mapping\": [";
+    for (std::size_t k = 0; k < r.mapping.size(); ++k) out << (k ? ", " : "") << r.mapping[k];
+    out << "]}";
+  }
+  out << "\n  ]\n}\n";
+}
+
+PlacementRequest request_of(const PlaceOptions& o, const po::variables_map& vm) {
+  PlacementRequest request;
+  request.seed = o.seed;
+  if (vm.count("method") && o.methods != "all") {
+    request.methods = split_list(o.methods, "method");
+    request.methods_explicit = true;
+    for (const auto& m : request.methods) {
+      if (std::find(kPlacementMethods.begin(), kPlacementMethods.end(), m) == kPlacementMethods.end()) {
+        throw po::error("unknown method '" + m + "' in --method (treematch, scotch, packed, cyclic, random, refine, all)");
+      }
+    }
+  }
+  return request;
+}
+
+std::vector<std::string> hosts_of(const PlaceOptions& o, std::uint64_t nodes) {
+  if (!o.hosts.empty()) return split_list(o.hosts, "hosts");
+  if (!o.hostfile.empty()) return read_hostfile(o.hostfile);
+  std::vector<std::string> hosts;
+  for (std::uint64_t n = 0; n < nodes; ++n) hosts.push_back("node" + std::to_string(n));
+  return hosts;
+}
+
+}  // namespace
+
+int place_command(const std::string& name, const std::vector<std::string>& args) {
+  Command cmd{name,
+              "FILE.h5 --topology TOPO [--method LIST] [--dump NAME] [--classes LIST] [--evaluate-classes LIST]\n"
+              "       [--metric bytes|count] [--mapping-out FILE] [--rankfile FILE] [--hosts LIST | --hostfile FILE]\n"
+              "       [--seed S] [--json FILE]",
+              "Maps the ranks of a dump onto a modelled tree (TreeMatch, Scotch, packed, cyclic, random, and a\n"
+              "refinement of the best of them), prints each mapping's modelled cost and traffic per level, and\n"
+              "writes the cheapest as a mapping or an Open MPI rankfile (docs/placement.md).\n"
+              "TOPO: 'tleaf L a0 c0 a1 c1 ...' (arity and link cost per level, top first), NxSxC (nodes x sockets x\n"
+              "cores, link costs 100/10/1), a .tgt file holding a tleaf line, or an hwloc XML file (one node)."};
+  return run_command(cmd, [&] {
+    PlaceOptions o;
+    po::options_description options("Options");
+    options.add_options()("topology", po::value(&o.topology)->required(), "the modelled machine (see above)")(
+        "method", po::value(&o.methods)->default_value("all"),
+        "comma-separated: treematch, scotch, packed, cyclic, random, refine, or all")(
+        "dump", po::value(&o.dump), "dump to place (required when the file holds several)")(
+        "classes", po::value(&o.classes)->default_value("external,internal"), "traffic the mappings are computed from")(
+        "evaluate-classes", po::value(&o.evaluate_classes), "traffic every mapping is costed on (default: --classes)")(
+        "metric", po::value(&o.metric)->default_value("bytes"), "bytes or count")(
+        "mapping-out", po::value(&o.mapping_out), "write 'RANK LEAF' lines of the chosen mapping")(
+        "rankfile", po::value(&o.rankfile), "write the chosen mapping as an Open MPI rankfile")(
+        "hosts", po::value(&o.hosts), "comma-separated host names for the rankfile (default node0, node1, ...)")(
+        "hostfile", po::value(&o.hostfile), "take the rankfile's hosts from this hostfile")(
+        "seed", po::value(&o.seed)->default_value(1), "first seed of the random draws")(
+        "json", po::value(&o.json), "also write the table as JSON to this file")(
+        "input", po::value(&o.input)->required(), "merged HDF5 file");
+    po::positional_options_description positional;
+    positional.add("input", 1);
+    po::variables_map vm;
+    if (!parse_options(cmd, args, options, positional, vm)) return kExitOk;
+    if (o.evaluate_classes.empty()) o.evaluate_classes = o.classes;
+    if (!o.hosts.empty() && !o.hostfile.empty()) throw po::error("--hosts and --hostfile exclude each other");
+    const auto compute_classes = parse_classes(o.classes);
+    const auto evaluate_classes = parse_classes(o.evaluate_classes, "--evaluate-classes");
+    const Metric metric = parse_metric(o.metric);
+    const PlacementRequest request = request_of(o, vm);
+    const TreeTopology topo = parse_topology(o.topology);
+
+    MatrixFile file(o.input);
+    const std::string dump = o.dump.empty() ? file.default_dump() : o.dump;
+    const AffinityGraph compute = fold_traffic(sum_classes(file, dump, compute_classes, metric));
+    const AffinityGraph evaluate =
+        o.evaluate_classes == o.classes ? compute : fold_traffic(sum_classes(file, dump, evaluate_classes, metric));
+    const auto rows = place(compute, evaluate, topo, request);
+    const MethodResult& chosen = cheapest(rows);
+
+    std::ostringstream table, json;
+    print_table(table, rows, topo, o, compute.order, dump, chosen.method);
+    if (!o.json.empty()) write_json(json, rows, topo, o, compute.order, dump, chosen.method);
+    std::ostringstream mapping, rankfile;
+    if (!o.mapping_out.empty()) write_mapping(chosen.mapping, mapping);
+    if (!o.rankfile.empty()) write_rankfile(chosen.mapping, topo, hosts_of(o, topo.nodes()), rankfile);
+    // Every file is complete before any appears.
+    std::vector<std::pair<std::string, std::string>> outputs;
+    if (!o.json.empty()) outputs.emplace_back(o.json, json.str());
+    if (!o.mapping_out.empty()) outputs.emplace_back(o.mapping_out, mapping.str());
+    if (!o.rankfile.empty()) outputs.emplace_back(o.rankfile, rankfile.str());
+    for (const auto& [path, text] : outputs) write_file_atomically(path, [&](std::ostream& out) { out << text; });
+    std::cout << table.str();
+    return kExitOk;
+  });
+}
+
+}  // namespace mpimon::cli

@@ -1,0 +1,137 @@
+#!/usr/bin/env bash
+# mpimon place end to end. Usage: place_test.sh SCENARIO MPIMON MERGE FIXTURE_DIR [ORACLE]
+#   treematch: the treematch method's mapping = the TreeMatch library's own (ORACLE reads the files
+#              `mpimon export treematch` writes through tm_load_aff_mat/tm_load_topology)
+#   costs:     every method's cost in --json = an awk recomputation from the exported matrix
+#   errors:    bad topologies, too many ranks, unknown methods, missing TreeMatch, no partial output
+#   rankfile:  mapping and rankfile files, hosts
+# FIXTURE_DIR holds real monitored runs: stencil.RANK.prof (16 ranks, 7-point stencil) and
+# reduce.RANK.prof (16 ranks, one forced binary MPI_Reduce), see its README.md.
+scenario=$1 mpimon=$2 merge=$3 fixtures=$4 oracle=${5:-}
+source "$(dirname "$0")/test_lib.sh"
+
+"$merge" -q -o run.h5 "$fixtures"/stencil.*.prof || { echo "merge failed"; exit 1; }
+"$merge" -q -o reduce.h5 "$fixtures"/reduce.*.prof || { echo "merge failed"; exit 1; }
+json_field() { python3 -c "import json,sys; d=json.load(open('$1')); print(eval(sys.argv[1]))" "$2"; }
+
+# cost_of MAT TLEAF MAPPING: sum over i<j of mat[i][j] x (link costs from the first differing digit down)
+cost_of() {
+  awk -v tleaf="$2" '
+    BEGIN { n = split(tleaf, t, " "); L = t[2]; for (l = 0; l < L; l++) { a[l] = t[3 + 2 * l]; c[l] = t[4 + 2 * l] } }
+    FNR == NR { for (j = 1; j <= NF; j++) m[FNR - 1, j - 1] = $j; rows = FNR; next }
+    { leaf[$1] = $2 }
+    END {
+      total = 0
+      for (i = 0; i < rows; i++) for (j = i + 1; j < rows; j++) {
+        if (m[i, j] == 0) continue
+        x = leaf[i]; y = leaf[j]; d = 0
+        for (l = L - 1; l >= 0; l--) { dx[l] = x % a[l]; x = int(x / a[l]); dy[l] = y % a[l]; y = int(y / a[l]) }
+        for (l = 0; l < L; l++) if (dx[l] != dy[l]) break
+        for (k = l; k < L; k++) d += c[k]
+        total += m[i, j] * d
+      }
+      printf "%.0f\n", total
+    }' "$1" "$3"
+}
+
+case "$scenario" in
+treematch)
+  library=${MPIMON_TREEMATCH_LIB:-}
+  for candidate in /usr/lib/*/openmpi/lib/openmpi3/mca_topo_treematch.so /usr/lib64/openmpi/lib/openmpi/mca_topo_treematch.so; do
+    [ -z "$library" ] && [ -e "$candidate" ] && library=$candidate
+  done
+  if [ -z "$library" ] || [ ! -x "$oracle" ]; then
+    echo "TreeMatch (Open MPI 4.1's mca_topo_treematch.so) not installed: skipped"
+    exit 77
+  fi
+  for h5 in run.h5 reduce.h5; do
+  "$mpimon" export treematch $h5 -o run.mat || fail "export"
+  for tleaf in "tleaf 3 2 100 2 10 4 1" "tleaf 2 4 50 4 1" "tleaf 3 2 1000 2 100 8 10"; do
+    echo "$tleaf" >arch.tgt
+    "$oracle" "$library" arch.tgt run.mat >oracle.txt
+    orc=$?
+    [ $orc -eq 77 ] && { echo "TreeMatch library unusable: skipped"; exit 77; }
+    expect_eq "$orc" 0 "oracle on $tleaf"
+    run "$mpimon" place $h5 --topology "$tleaf" --method treematch --mapping-out tm.map --json tm.json
+    expect_eq "$rc" 0 "place --method treematch on $tleaf ($err)"
+    expect_eq "$(cut -d' ' -f2 tm.map)" "$(head -n 16 oracle.txt)" "treematch mapping = TreeMatch's own, $h5 on $tleaf"
+    expect_eq "$(json_field tm.json 'd["methods"][0]["cost"]')" "$(cost_of run.mat "$tleaf" tm.map)" "treematch cost, $h5 on $tleaf"
+  done
+  done
+  # The reduce tree is not rank order: TreeMatch must have moved ranks (the comparison is not vacuous).
+  [ "$(cut -d' ' -f2 tm.map | tr '\n' ' ')" != "$(seq 0 15 | tr '\n' ' ')" ] || fail "TreeMatch kept rank order on the reduce"
+  ;;
+
+costs)
+  for h5 in run.h5 reduce.h5; do
+  "$mpimon" export treematch $h5 -o run.mat || fail "export"
+  for topo in "2x2x4" "tleaf 3 2 1000 2 100 4 10"; do
+    tleaf=$topo
+    [ "$topo" = 2x2x4 ] && tleaf="tleaf 3 2 100 2 10 4 1"
+    for method in treematch scotch packed cyclic random refine; do
+      run "$mpimon" place $h5 --topology "$topo" --method "$method" --mapping-out m.map --json m.json
+      if [ "$method" = treematch ] && [ "$rc" -ne 0 ]; then
+        expect_contains "$err" "Open MPI 4.1" "treematch unavailable message"
+        continue
+      fi
+      expect_eq "$rc" 0 "place --method $method on $topo ($err)"
+      expect_eq "$(json_field m.json 'd["methods"][0]["cost"]')" "$(cost_of run.mat "$tleaf" m.map)" "$method cost, $h5 on $topo"
+    done
+    # The default is never worse than treematch, scotch or packed, and its mapping is the cheapest row.
+    run "$mpimon" place $h5 --topology "$topo" --mapping-out all.map --json all.json
+    expect_eq "$rc" 0 "place (all methods) on $topo ($err)"
+    expect_contains "$out" "vs packed" "table header"
+    verdict=$(json_field all.json '"ok" if min(m["cost"] for m in d["methods"] if "cost" in m) == [m["cost"] for m in d["methods"] if m["method"] == d["chosen"]][0] and all([m["cost"] for m in d["methods"] if m["method"] == d["chosen"]][0] <= m["cost"] for m in d["methods"] if m["method"] in ("treematch", "scotch", "packed") and "cost" in m) else d')
+    expect_eq "$verdict" ok "default no worse than treematch, scotch, packed on $topo"
+    expect_eq "$(json_field all.json '[m["cost"] for m in d["methods"] if m["method"] == d["chosen"]][0]')" \
+      "$(cost_of run.mat "$tleaf" all.map)" "chosen mapping's cost, $h5 on $topo"
+  done
+  done
+  ;;
+
+errors)
+  run "$mpimon" place run.h5 --topology "tleaf 2 4" --json e.json
+  expect_eq "$rc" 2 "short tleaf"
+  expect_contains "$err" "--topology: 'tleaf 2' needs 4 numbers" "short tleaf message"
+  run "$mpimon" place run.h5 --topology 3x5 --json e.json
+  expect_eq "$rc" 2 "unparsable topology"
+  expect_contains "$err" "is neither 'tleaf L a0 c0 ...', NxSxC" "unparsable topology message"
+  run "$mpimon" place run.h5 --topology 1x2x4 --mapping-out e.map --json e.json
+  expect_eq "$rc" 1 "more ranks than leaves"
+  expect_contains "$err" "16 ranks do not fit on the 8 leaves" "more ranks than leaves message"
+  run "$mpimon" place run.h5 --topology 2x2x4 --method packed,bogus
+  expect_eq "$rc" 2 "unknown method"
+  expect_contains "$err" "unknown method 'bogus'" "unknown method message"
+  MPIMON_TREEMATCH_LIB=/nonexistent/mca_topo_treematch.so run "$mpimon" place run.h5 --topology 2x2x4 --method treematch --json e.json
+  expect_eq "$rc" 1 "treematch missing"
+  expect_contains "$err" "Open MPI 4.1's topo/treematch component" "treematch missing message"
+  MPIMON_TREEMATCH_LIB=/nonexistent/mca_topo_treematch.so run "$mpimon" place run.h5 --topology 2x2x4
+  expect_eq "$rc" 0 "all methods without treematch"
+  expect_contains "$out" "treematch: no TreeMatch library found" "treematch skipped in the table"
+  run "$mpimon" place run.h5 --topology 4x2x4 --method packed --rankfile e.rf --hosts a,b,c
+  expect_eq "$rc" 0 "three hosts for two nodes used"
+  run "$mpimon" place run.h5 --topology 4x2x2 --method cyclic --rankfile e2.rf --hosts a,b --json e2.json
+  expect_eq "$rc" 2 "too few hosts"
+  expect_contains "$err" "the mapping uses 4 nodes but only 2 hosts" "too few hosts message"
+  run "$mpimon" place run.h5 --topology 2x2x4 --hosts a --hostfile x
+  expect_eq "$rc" 2 "hosts and hostfile"
+  [ ! -e e.json ] && [ ! -e e.map ] && [ ! -e e2.rf ] && [ ! -e e2.json ] || fail "partial output after a failure"
+  ;;
+
+rankfile)
+  run "$mpimon" place run.h5 --topology "tleaf 3 2 100 2 10 4 1" --method cyclic --mapping-out c.map --rankfile c.rf
+  expect_eq "$rc" 0 "cyclic rankfile ($err)"
+  # cyclic on 2 nodes of 8 cores: rank r on node r%2, core r/2 (socket (r/2)/4, core (r/2)%4).
+  expected=$(for r in $(seq 0 15); do echo "rank $r=node$((r % 2)) slot=$(((r / 2) / 4)):$(((r / 2) % 4))"; done)
+  expect_eq "$(cat c.rf)" "$expected" "cyclic rankfile"
+  expect_eq "$(sed -n 4p c.map)" "3 9" "cyclic mapping line"
+  printf '# hosts\nalpha slots=8\n\nbeta slots=8\n' >hosts.txt
+  run "$mpimon" place run.h5 --topology "tleaf 3 2 100 2 10 4 1" --method packed --rankfile p.rf --hostfile hosts.txt
+  expect_eq "$(sed -n 9p p.rf)" "rank 8=beta slot=0:0" "hostfile hosts"
+  ;;
+*)
+  echo "unknown scenario $scenario"
+  exit 2
+  ;;
+esac
+finish "place $scenario"

@@ -1,0 +1,66 @@
+#!/usr/bin/env bash
+# `mpimon plot FILE.h5` and `mpimon report` on a merged matrices file, looked at as a person would:
+# the PNGs are not blank, and headless Chromium opens REPORT.html from disk with no console error,
+# draws the heatmaps, and shows the numbers the HDF5 file holds (read back with h5py).
+# Usage: report_test.sh MPIMON MPIMON_MERGE DATA_DIR
+set -u
+mpimon=$1 merge=$2 data=$3
+here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+source "$here/test_lib.sh"
+python=/usr/bin/python3
+chromium=$(command -v chromium || true)
+if ! "$python" -c "import matplotlib, h5py, numpy" 2>/dev/null; then
+  echo "SKIP: python3-matplotlib, python3-h5py or python3-numpy missing (ci/install-deps.sh)"; exit 77
+fi
+
+cp "$data"/real/mode2_sample.*.prof .
+run "$merge" -o m.h5 mode2_sample.0.prof mode2_sample.1.prof mode2_sample.2.prof
+expect_eq "$rc" 0 "mpimon-merge: $err"
+
+# plot: PNG and SVG per view, and the PML view next to the PMPI view.
+run "$mpimon" plot m.h5 -o figs
+expect_eq "$rc" 0 "mpimon plot m.h5: $err"
+for view in external internal coll combined pml pmpi pml_vs_pmpi; do
+  for ext in png svg; do [ -s "figs/mode2_sample_bytes_$view.$ext" ] || fail "no figs/mode2_sample_bytes_$view.$ext"; done
+done
+run "$python" "$here/check_report.py" image figs/*.png
+expect_eq "$rc" 0 "PNG pixels: $out"
+run "$mpimon" plot m.h5 --metric count --classes external -o figs
+expect_eq "$rc" 0 "plot --metric count --classes external: $err"
+[ -s figs/mode2_sample_count_external.png ] || fail "no count figure"
+[ -e figs/mode2_sample_count_internal.png ] && fail "--classes external drew internal"
+run "$mpimon" plot m.h5 --metric size -o figs
+expect_eq "$rc" 2 "bad --metric exit code"
+expect_contains "$err" "--metric must be bytes or count" "bad --metric message"
+run "$mpimon" plot m.h5 --classes external,bogus -o figs
+expect_eq "$rc" 2 "bad --classes exit code"
+expect_contains "$err" "unknown class 'bogus'" "bad --classes message"
+
+# report: one file, nothing fetched at view time.
+run "$mpimon" report m.h5 -o report.html
+expect_eq "$rc" 0 "mpimon report: $err"
+grep -qE '<script[^>]+src=|<link[^>]+href=' report.html && fail "the report loads something from outside"
+run "$mpimon" report missing.h5 -o bad.html
+expect_eq "$rc" 1 "report of a missing file exit code"
+[ -e bad.html ] && fail "a failed report left bad.html"
+
+if [ -z "$chromium" ]; then
+  echo "SKIP: chromium missing (ci/install-deps.sh installs it)"; exit 77
+fi
+browse() {  # browse ARGS...: headless Chromium on report.html, console messages on stderr
+  timeout 120 "$chromium" --headless --no-sandbox --disable-gpu --no-first-run --user-data-dir="$work/profile" \
+    --enable-logging=stderr --v=0 --virtual-time-budget=15000 "$@" "file://$work/report.html"
+}
+browse --dump-dom >dom.html 2>console.log
+[ -s dom.html ] || fail "chromium wrote no DOM: $(tail -5 console.log)"
+if grep -E 'CONSOLE' console.log | grep -qiE 'error|uncaught'; then
+  fail "console errors: $(grep CONSOLE console.log | head -5)"
+fi
+run "$python" "$here/check_report.py" dom dom.html m.h5
+expect_eq "$rc" 0 "page vs file: $out"
+browse --screenshot="$work/shot.png" --window-size=1300,1400 >/dev/null 2>&1
+[ -s shot.png ] || fail "no screenshot"
+run "$python" "$here/check_report.py" image shot.png
+expect_eq "$rc" 0 "screenshot: $out"
+[ -n "${REPORT_TEST_KEEP:-}" ] && cp -r figs shot.png report.html "$REPORT_TEST_KEEP"/
+finish report

@@ -1,0 +1,91 @@
+#!/usr/bin/env bash
+# `mpimon collect` end to end on mpimon-collect-phases: each phase of the collected file against the
+# program's ledgers (mpimon-collect-check), the program's own PMPI tool, 1 process, MPI_Init_thread,
+# an aborting application, --missing refuse, usage errors, and no file left behind.
+# Usage: collect_test.sh MPIMON PHASES_PROGRAM CHECK_PROGRAM
+mpimon=$1 phases=$2 check=$3
+source "$(dirname "$0")/../../cli/tests/test_lib.sh"
+export TMPDIR=$work/tmp
+mkdir -p "$TMPDIR"
+
+# collect NAME NP MODE [EXTRA ARGS...]: a run whose file must equal the ledgers
+collect_and_check() {
+  local name=$1 np=$2 mode=$3
+  shift 3
+  run "$mpimon" collect -o "$name.h5" --np "$np" --mode "$mode" -- "$phases" "led/$name" "$@"
+  expect_eq "$rc" 0 "$name: exit code ($err)"
+  expect_contains "$out" "TOOL ok" "$name: the program's own PMPI wrappers"
+  expect_contains "$out" "wrote $name.h5: 6 phases" "$name: summary"
+  run "$check" "$name.h5" "led/$name" "$np"
+  expect_eq "$rc" 0 "$name: against the ledgers: $out $err"
+  echo "$name: $out"
+}
+
+collect_and_check mode1 3 1
+collect_and_check mode2 3 2
+collect_and_check single 1 1
+collect_and_check thread 2 1 --init-thread
+
+# The application's output (the collector's messages among it) is printed on stdout when it ends.
+# What cannot be collected is said at start and listed in the file.
+run "$mpimon" collect -o said.h5 --np 2 -- "$phases" led/said
+missing=$(h5dump -a /missing_classes said.h5 2>/dev/null | grep -o '"[a-z_:A-Z]*"' | tr '\n' ' ')
+if [ -n "$(echo "$missing" | tr -d ' ')" ]; then
+  expect_contains "$out $err" "does not deliver these classes through MPI_T" "missing classes announced"
+  run "$mpimon" collect -o refused.h5 --np 2 --missing refuse -- "$phases" led/refused
+  expect_eq "$rc" 1 "--missing refuse: exit code"
+  expect_contains "$out $err" "refusing" "--missing refuse: message"
+  [ -e refused.h5 ] && fail "--missing refuse left a file"
+else
+  echo "every class collected here: --missing refuse not exercised"
+fi
+
+# Where every class is collected (the flush, Open MPI 5): the file equals, dataset for dataset,
+# mpimon merge of the same run's per-phase dumps (kept by the testing aid MPIMON_COLLECT_COPY_DUMPS).
+if [ -z "$(echo "$missing" | tr -d ' ')" ]; then
+  for mode in 1 2; do
+    mkdir -p "dumps$mode"
+    MPIMON_COLLECT_COPY_DUMPS=$PWD/dumps$mode run "$mpimon" collect -o "copy$mode.h5" --np 3 --mode "$mode" -- "$phases" "led/copy$mode"
+    expect_eq "$rc" 0 "mode $mode with copies: exit code ($err)"
+    run "$mpimon" merge -q -o "merged$mode.h5" "dumps$mode"/*.prof
+    expect_eq "$rc" 0 "mode $mode: mpimon merge of the copies ($err)"
+    compared=0
+    for phase in 1 2 3 4 5 6; do
+      for d in external internal osc_sent osc_recv coll; do
+        for m in count bytes; do
+          h5diff "copy$mode.h5" "merged$mode.h5" "/phase_$phase/$d/$m" >/dev/null || fail "mode $mode phase_$phase/$d/$m differs from mpimon merge"
+          compared=$((compared + 1))
+        done
+      done
+      for d in histogram/pairs histogram/indptr histogram/bucket histogram/count communicators/names \
+               communicators/members communicators/members_indptr communicators/records; do
+        h5diff "copy$mode.h5" "merged$mode.h5" "/phase_$phase/$d" >/dev/null || fail "mode $mode phase_$phase/$d differs from mpimon merge"
+        compared=$((compared + 1))
+      done
+    done
+    echo "mode $mode: $compared datasets equal to mpimon merge's"
+    rm -rf "dumps$mode"
+  done
+fi
+
+# An application that aborts: exit code 1, no file, nothing left in the temporary directories.
+run "$mpimon" collect -o aborted.h5 --np 2 -- "$phases" led/aborted --abort
+expect_eq "$rc" 1 "aborting application: exit code"
+expect_contains "$err" "the application failed" "aborting application: message"
+[ -e aborted.h5 ] && fail "aborting application: a file was written"
+leftovers=$(find . "$TMPDIR" -name '*.prof' -o -name '*.collect-*' -o -name 'mpimon-collect-*' | head)
+expect_eq "$leftovers" "" "no .prof or temporary file left anywhere"
+
+# Usage errors.
+run "$mpimon" collect --np 2 -- "$phases" x
+expect_eq "$rc" 2 "no -o: exit code"
+run "$mpimon" collect -o x.h5
+expect_eq "$rc" 2 "no command: exit code"
+run "$mpimon" collect -o x.h5 --mode 3 -- "$phases" x
+expect_eq "$rc" 2 "--mode 3: exit code"
+run "$mpimon" collect -o x.h5 --missing maybe -- "$phases" x
+expect_eq "$rc" 2 "--missing maybe: exit code"
+run "$mpimon" collect --help
+expect_contains "$out" "--missing" "--help"
+
+finish collect

@@ -1,0 +1,85 @@
+#include "mpimon/harness/collect.hpp"
+
+#include <unistd.h>
+
+#include <cstdlib>
+#include <filesystem>
+
+#include "mpimon/error.hpp"
+#include "mpimon/harness/launch_pairs.hpp"
+
+namespace mpimon::harness {
+
+namespace fs = std::filesystem;
+
+void check_collect_settings(const CollectSettings& s) {
+  if (s.output.empty()) throw Error(Error::Kind::usage, "-o OUT.h5 is required");
+  if (s.command.empty()) throw Error(Error::Kind::usage, "no command to run: give it after --");
+  if (s.np == 0) throw Error(Error::Kind::usage, "--np must be at least 1");
+  if (s.mode != 1 && s.mode != 2) throw Error(Error::Kind::usage, "--mode takes 1 or 2, not " + std::to_string(s.mode));
+  HarnessSettings h;
+  h.mca = s.mca;
+  check_harness_settings(h);
+  if (fs::is_directory(s.output)) throw Error(Error::Kind::input, s.output + ": is a directory");
+}
+
+std::string find_collect_library() {
+  if (const char* env = std::getenv("MPIMON_COLLECT_LIBRARY"); env && *env) {
+    if (!fs::exists(env)) throw Error(Error::Kind::input, std::string(env) + " (MPIMON_COLLECT_LIBRARY): no such file");
+    return fs::absolute(env).string();
+  }
+  const fs::path bin = fs::canonical("/proc/self/exe").parent_path();
+  for (const fs::path& candidate : {bin.parent_path() / "collect" / "libmpimon-collect.so",
+                                    bin.parent_path() / "lib" / "libmpimon-collect.so"}) {
+    if (fs::exists(candidate)) return candidate.string();
+  }
+  throw Error(Error::Kind::input, "libmpimon-collect.so not found next to " + bin.string() +
+                                      " (set MPIMON_COLLECT_LIBRARY to its path)");
+}
+
+namespace {
+
+/// Removes a path when it goes out of scope (the run's node-local directory, a leftover temporary).
+struct RemoveLater {
+  fs::path path;
+  ~RemoveLater() {
+    std::error_code ignored;
+    fs::remove_all(path, ignored);
+  }
+};
+
+}  // namespace
+
+CollectResult run_collect(const CollectSettings& s) {
+  check_collect_settings(s);
+  const std::string library = s.library.empty() ? find_collect_library() : fs::absolute(s.library).string();
+  const fs::path output = fs::absolute(s.output);
+  const fs::path partial = output.string() + ".collect-" + std::to_string(getpid());
+  const RemoveLater directory{fresh_launch_directory("collect")};
+  const RemoveLater leftover{partial};
+
+  MpiLaunch l(s.launcher, s.np);
+  bind_processes(l, s.np, "auto");
+  const std::pair<std::string, std::string> variables[] = {
+      {"LD_PRELOAD", library},
+      {"MPIMON_COLLECT_OUTPUT", partial.string()},
+      {"MPIMON_COLLECT_MISSING", s.refuse_missing ? "refuse" : "label"},
+      {"MPIMON_COLLECT_TMPDIR", directory.path.string()}};
+  for (const auto& [key, value] : variables) l.environment(key, value);
+  monitoring_on(l, s.mode, "");
+  user_mca(l, s.mca);
+  l.program(s.command.front(), std::vector<std::string>(s.command.begin() + 1, s.command.end()));
+
+  CollectResult r;
+  r.command_line = l.text();
+  r.launch = l.run(std::chrono::hours(24 * 365));
+  if (r.launch.exit_code == 0 && fs::exists(partial)) {
+    std::error_code ec;
+    fs::rename(partial, output, ec);
+    if (ec) throw Error(Error::Kind::system, output.string() + ": cannot write: " + ec.message());
+    r.written = true;
+  }
+  return r;
+}
+
+}  // namespace mpimon::harness

@@ -1,0 +1,189 @@
+#include "mpimon/harness/defects.hpp"
+
+#include <algorithm>
+
+#include "mpimon/error.hpp"
+
+namespace mpimon::harness {
+
+namespace {
+
+const std::vector<std::string> kBothSeries = {"4.1", "5.0"};
+
+std::vector<KnownDefect> build_table() {
+  using R = DefectRule;
+  return {
+      {"persistent-send-uncounted", kBothSeries, R::ledger_transform,
+       "persistent sends are missing from E and its histograms (the pinned run sends only persistent messages)",
+       {"defect.persistent_send"},
+       "messages sent with MPI_Send_init + MPI_Start are not counted: E undercounts codes built on persistent requests"},
+      {"pml-list-disables-monitoring", kBothSeries, R::no_dump,
+       "no rank writes a dump and the run exits 0", {"defect.pml_list"},
+       "with --mca pml LIST without monitoring nothing is recorded and nothing says so: check every dump exists"},
+      {"osc-list-disables-monitoring", kBothSeries, R::ledger_transform,
+       "the one-sided (S/R) traffic is missing; the rest is exact", {"defect.osc_list"},
+       "with --mca osc LIST without monitoring, S and R hold nothing: one-sided traffic is silently not counted"},
+      {"coll-list-crash", kBothSeries, R::crash, "the run dies of a segmentation fault", {"defect.coll_list_crash"},
+       "with --mca coll LIST without monitoring the program crashes at the first communicator freed"},
+      {"all-to-one-recorded-by-root", kBothSeries, R::ledger_transform,
+       "every C entry is recorded by the root towards the process instead of by the process towards the root",
+       {"coll.gather", "coll.gatherv", "coll.reduce", "coll.igather", "coll.igatherv", "coll.ireduce"},
+       "C entries of gathers and reductions point from the root to each process: the direction is reversed"},
+      {"scatterv-counts-root-itself", kBothSeries, R::signature,
+       "the root records a C entry to itself (its own block) and counts it in O2A",
+       {"coll.scatterv", "coll.iscatterv"},
+       "scatterv roots show a C entry to themselves and an O2A one block too large",
+       {R"(coll 1->1 count: recorded 1, sent 0)"}},
+      {"scan-record-off-by-one", kBothSeries, R::ledger_transform,
+       "every rank's A2A record holds one block more than it sent; the C entries are right",
+       {"coll.scan", "coll.exscan", "coll.iscan", "coll.iexscan"},
+       "A2A records of scans are one block too large on every rank (C entries are right)"},
+      {"distgraph-neighbor-crash", kBothSeries, R::crash,
+       "the run dies of a segmentation fault that a run without monitoring does not show",
+       {"coll.distgraph_neighbor_alltoall"},
+       "MPI_Neighbor_alltoall on a dist-graph communicator crashes under monitoring"},
+      {"freed-communicator-record-lost", kBothSeries, R::ledger_transform,
+       "the O2A/A2O/A2A records of the freed communicator mpimon_freed are missing", {"coll.bcast_on_freed_comm"},
+       "records of a communicator freed before another is created are lost from the dump"},
+      {"pml-mpit-invalid-after-init", {"4.1"}, R::exact_report,
+       "the program reports the PML's MPI_T variables as invalid after MPI_Init, and nothing else",
+       {"mpit.pml", "mpit.flush"},
+       "no PML counters and no flushed phases through MPI_T: only the finalize dump is available",
+       {R"(UNSUPPORTED pml_monitoring_(messages_count|messages_size|flush): MPI_T_ERR_INVALID_NAME after MPI_Init)"}},
+      {"stopping-one-handle-stops-all", kBothSeries, R::signature,
+       "after stopping one MPI_T handle, another handle misses the traffic", {"mpit.stop"},
+       "stopping any monitoring MPI_T handle stops all counting, including the dump",
+       {R"(.*after stopping another handle: read 0, ledger 1.*)"}},
+      {"persistent-collective-external", kBothSeries, R::collective_model,
+       "the collective's persistent sends are recorded in E instead of I (the sweep's model predicts it)",
+       {"validation.collective.alltoall.linear.np3.ideal"},
+       "with mode 2 the linear alltoall lands in E: E is not purely the application's own traffic"},
+      {"composite-collectives-counted-twice", kBothSeries, R::signature,
+       "each pair shows 3 C messages and rank 0 an A2O and an O2A record besides A2A", {"coll.allgatherv"},
+       "allgatherv is recorded once per inner gatherv and bcast: C and the records are inflated",
+       {R"(coll 0->1 count: recorded 3, sent 1)"}},
+  };
+}
+
+Ledger copy_header(const Ledger& l) { return Ledger(l.rank(), l.nprocs()); }
+
+// Each ledger with only the entries `keep` accepts; calls unchanged.
+std::vector<Ledger> filter_entries(const std::vector<Ledger>& ideal, bool (*keep)(const LedgerEntry&)) {
+  std::vector<Ledger> out;
+  for (const auto& l : ideal) {
+    Ledger t = copy_header(l);
+    for (const auto& e : l.entries()) {
+      if (keep(e)) t.record(e.traffic_class, e.peer, e.bytes);
+    }
+    for (const auto& c : l.calls()) t.record_call(c.kind, c.communicator, c.bytes);
+    out.push_back(std::move(t));
+  }
+  return out;
+}
+
+// Open MPI 4.1 records all-to-one collectives at the root, one C entry towards each process.
+std::vector<Ledger> reverse_collective_entries(const std::vector<Ledger>& ideal) {
+  std::vector<Ledger> out;
+  for (const auto& l : ideal) out.push_back(copy_header(l));
+  for (const auto& l : ideal) {
+    for (const auto& e : l.entries()) {
+      if (e.traffic_class == TrafficClass::coll) {
+        if (e.peer >= out.size()) raise_error(Error::Kind::input, "ledger", "peer beyond the ledgers' processes");
+        out[e.peer].record(e.traffic_class, l.rank(), e.bytes);
+      } else {
+        out[l.rank()].record(e.traffic_class, e.peer, e.bytes);
+      }
+    }
+    for (const auto& c : l.calls()) out[l.rank()].record_call(c.kind, c.communicator, c.bytes);
+  }
+  return out;
+}
+
+// Scan and exscan: rank r sends its block to each higher rank; its A2A record holds one block more.
+std::vector<Ledger> add_one_block_to_all_to_all(const std::vector<Ledger>& ideal) {
+  std::uint64_t block = 0;
+  for (const auto& l : ideal) {
+    for (const auto& e : l.entries()) {
+      if (e.traffic_class == TrafficClass::coll) block = e.bytes;
+    }
+  }
+  std::vector<Ledger> out;
+  for (const auto& l : ideal) {
+    Ledger t = copy_header(l);
+    for (const auto& e : l.entries()) t.record(e.traffic_class, e.peer, e.bytes);
+    for (const auto& c : l.calls()) {
+      t.record_call(c.kind, c.communicator, c.kind == CollectiveKind::all_to_all ? c.bytes + block : c.bytes);
+    }
+    out.push_back(std::move(t));
+  }
+  return out;
+}
+
+std::vector<Ledger> drop_calls_on(const std::vector<Ledger>& ideal, const std::string& communicator) {
+  std::vector<Ledger> out;
+  for (const auto& l : ideal) {
+    Ledger t = copy_header(l);
+    for (const auto& e : l.entries()) t.record(e.traffic_class, e.peer, e.bytes);
+    for (const auto& c : l.calls()) {
+      if (c.communicator != communicator) t.record_call(c.kind, c.communicator, c.bytes);
+    }
+    out.push_back(std::move(t));
+  }
+  return out;
+}
+
+}  // namespace
+
+const std::vector<KnownDefect>& known_defects() {
+  static const std::vector<KnownDefect> table = build_table();
+  return table;
+}
+
+const KnownDefect& known_defect(const std::string& id) {
+  for (const auto& d : known_defects()) {
+    if (d.id == id) return d;
+  }
+  raise_error(Error::Kind::input, id, "not a known defect (docs/defects.md)");
+}
+
+std::string defect_link(const std::string& id) { return "docs/defects.md#" + id; }
+
+std::vector<Ledger> apply_defect(const std::string& id, const std::vector<Ledger>& ideal) {
+  if (id == "persistent-send-uncounted") {
+    return filter_entries(ideal, [](const LedgerEntry& e) { return e.traffic_class != TrafficClass::external; });
+  }
+  if (id == "osc-list-disables-monitoring") {
+    return filter_entries(ideal, [](const LedgerEntry& e) {
+      return e.traffic_class != TrafficClass::osc_sent && e.traffic_class != TrafficClass::osc_recv;
+    });
+  }
+  if (id == "all-to-one-recorded-by-root") return reverse_collective_entries(ideal);
+  if (id == "scan-record-off-by-one") return add_one_block_to_all_to_all(ideal);
+  if (id == "freed-communicator-record-lost") return drop_calls_on(ideal, "mpimon_freed");
+  raise_error(Error::Kind::input, id, "has no ledger rule");
+}
+
+std::vector<DefectWarning> defects_affecting(const RecordedFacts& facts) {
+  // Where the file does not name its Open MPI, a defect seen on every established series applies.
+  const auto applies = [&](const std::string& id) {
+    const auto& series = known_defect(id).series;
+    if (facts.open_mpi_series.empty()) return series.size() == 2;
+    return std::find(series.begin(), series.end(), facts.open_mpi_series) != series.end();
+  };
+  const std::string version = facts.open_mpi_series.empty() ? "Open MPI version not recorded in the file"
+                                                            : "Open MPI " + facts.open_mpi_series;
+  std::vector<DefectWarning> out;
+  const auto add = [&](const std::string& id, bool relevant, const std::string& why) {
+    if (relevant && applies(id)) out.push_back({id, why + " (" + version + ")"});
+  };
+  add("persistent-send-uncounted", facts.point_to_point, "point-to-point traffic recorded");
+  add("all-to-one-recorded-by-root", facts.all_to_one_records, "all-to-one (A2O) collective records present");
+  add("scatterv-counts-root-itself", facts.one_to_all_records, "one-to-all (O2A) collective records present");
+  add("scan-record-off-by-one", facts.all_to_all_records, "all-to-all (A2A) collective records present");
+  add("composite-collectives-counted-twice", facts.all_to_all_records, "all-to-all (A2A) collective records present");
+  add("persistent-collective-external", facts.point_to_point && facts.internal_distinguished,
+      "E and I recorded separately (pml_monitoring_enable 2)");
+  return out;
+}
+
+}  // namespace mpimon::harness

@@ -1,0 +1,212 @@
+// The verdicts of pinned defects, driven with crafted reports and ledgers (no mpirun), and the
+// defect table against the validation cases and docs/defects.md.
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <fstream>
+#include <regex>
+#include <set>
+#include <sstream>
+
+#include "mpimon/error.hpp"
+#include "mpimon/harness/defects.hpp"
+#include "mpimon/harness/validation_suite.hpp"
+
+namespace mpimon::harness {
+namespace {
+
+const std::vector<std::string> kDefectLine = {"coll 1->0 count: recorded 1, sent 0"};
+const std::vector<std::string> kOtherLine = {"communicator mpimon_coll rank 2 A2O bytes: recorded 8, expected 0"};
+
+TEST(PinnedVerdict, EqualToTheModelIsTheDefectPresent) {
+  const auto& d = known_defect("all-to-one-recorded-by-root");
+  Verdict v = judge_pinned(d, true, "4.1", kDefectLine, {});
+  EXPECT_EQ(v.outcome, Outcome::defect_present);
+  EXPECT_TRUE(outcome_expected(v.outcome));
+}
+
+TEST(PinnedVerdict, EqualToTheIdealIsDefectFixedAndFails) {
+  const auto& d = known_defect("all-to-one-recorded-by-root");
+  Verdict v = judge_pinned(d, true, "4.1", {}, kDefectLine);
+  EXPECT_EQ(v.outcome, Outcome::defect_fixed);
+  EXPECT_FALSE(outcome_expected(v.outcome));
+  EXPECT_NE(v.summary.find("DEFECT FIXED"), std::string::npos);
+}
+
+TEST(PinnedVerdict, TheDefectPlusAnotherDifferenceFailsWithTheWholeDifference) {
+  const auto& d = known_defect("all-to-one-recorded-by-root");
+  std::vector<std::string> ideal = kDefectLine;
+  ideal.push_back(kOtherLine[0]);
+  Verdict v = judge_pinned(d, true, "4.1", ideal, kOtherLine);
+  EXPECT_EQ(v.outcome, Outcome::fails);
+  EXPECT_EQ(v.details.size(), 3u);  // one against the model, two against the ideal
+  EXPECT_NE(v.details[0].find(kOtherLine[0]), std::string::npos);
+}
+
+TEST(PinnedVerdict, WhereRecordedAbsentTheCaseMustBeExact) {
+  const auto& d = known_defect("pml-mpit-invalid-after-init");
+  EXPECT_EQ(judge_pinned(d, false, "5.0", {}, {"missing"}).outcome, Outcome::holds);
+  Verdict back = judge_pinned(d, false, "5.0", {"UNSUPPORTED pml_monitoring_flush"}, {});
+  EXPECT_EQ(back.outcome, Outcome::fails);
+  EXPECT_NE(back.summary.find("recorded as absent"), std::string::npos);
+}
+
+// The self-checking cases: the report must be exactly the defect's lines.
+TEST(ExpectedLines, ExactReportAcceptsOnlyTheDefectsLines) {
+  const auto& d = known_defect("pml-mpit-invalid-after-init");
+  const std::string unsupported = "UNSUPPORTED pml_monitoring_messages_count: MPI_T_ERR_INVALID_NAME after MPI_Init";
+  EXPECT_TRUE(differences_from_expected_lines(d, {unsupported}).empty());
+  EXPECT_EQ(differences_from_expected_lines(d, {}).size(), 1u);  // fixed: the line is missing
+  auto extra = differences_from_expected_lines(d, {unsupported, "MISMATCH coll count: read 2, ledger 3"});
+  ASSERT_EQ(extra.size(), 1u);
+  EXPECT_EQ(extra[0], "unexpected: MISMATCH coll count: read 2, ledger 3");
+}
+
+Ledger ledger(std::uint32_t rank, std::uint32_t n) { return Ledger(rank, n); }
+
+std::uint64_t call_bytes(const Ledger& l, CollectiveKind k) {
+  std::uint64_t b = 0;
+  for (const auto& c : l.calls()) b += c.kind == k ? c.bytes : 0;
+  return b;
+}
+
+// docs/defects.md: rank 3 of 4 records 20 bytes for a 5-int scan although it sends nothing; rank r
+// sends 20 bytes to each higher rank (A2A 20 x (3 - r) ideally, 20 x (4 - r) recorded).
+TEST(DefectRules, ScanAddsOneBlockToEveryAllToAllRecord) {
+  std::vector<Ledger> ideal;
+  for (std::uint32_t r = 0; r < 4; ++r) {
+    ideal.push_back(ledger(r, 4));
+    for (std::uint32_t p = r + 1; p < 4; ++p) ideal.back().record(TrafficClass::coll, p, 20);
+    ideal.back().record_call(CollectiveKind::all_to_all, "mpimon_coll", 20 * (3 - r));
+  }
+  auto model = apply_defect("scan-record-off-by-one", ideal);
+  for (std::uint32_t r = 0; r < 4; ++r) {
+    EXPECT_EQ(call_bytes(model[r], CollectiveKind::all_to_all), 20u * (4 - r));
+    EXPECT_EQ(model[r].entries().size(), ideal[r].entries().size());  // C entries are right
+  }
+}
+
+// RR-9038: each process records towards the root; Open MPI records at the root towards each.
+TEST(DefectRules, AllToOneIsRecordedByTheRootTowardsEachProcess) {
+  std::vector<Ledger> ideal;
+  for (std::uint32_t r = 0; r < 4; ++r) {
+    ideal.push_back(ledger(r, 4));
+    if (r != 1) ideal.back().record(TrafficClass::coll, 1, 16);
+  }
+  ideal[1].record_call(CollectiveKind::all_to_one, "mpimon_coll", 48);
+  auto model = apply_defect("all-to-one-recorded-by-root", ideal);
+  ASSERT_EQ(model[1].entries().size(), 3u);
+  std::set<std::uint32_t> peers;
+  for (const auto& e : model[1].entries()) peers.insert(e.peer);
+  EXPECT_EQ(peers, (std::set<std::uint32_t>{0, 2, 3}));
+  EXPECT_TRUE(model[0].entries().empty());
+  EXPECT_EQ(call_bytes(model[1], CollectiveKind::all_to_one), 48u);  // the A2O record is as documented
+}
+
+TEST(DefectRules, FreedCommunicatorLosesItsRecordsOnly) {
+  std::vector<Ledger> ideal{ledger(0, 1)};
+  ideal[0].record_call(CollectiveKind::one_to_all, "mpimon_freed", 8);
+  ideal[0].record_call(CollectiveKind::one_to_all, "mpimon_coll", 8);
+  auto model = apply_defect("freed-communicator-record-lost", ideal);
+  ASSERT_EQ(model[0].calls().size(), 1u);
+  EXPECT_EQ(model[0].calls()[0].communicator, "mpimon_coll");
+}
+
+TEST(DefectRules, ListsWithoutMonitoringDropOnlyTheirClass) {
+  std::vector<Ledger> ideal{ledger(0, 2)};
+  ideal[0].record(TrafficClass::external, 1, 4);
+  ideal[0].record(TrafficClass::osc_sent, 1, 12);
+  auto osc = apply_defect("osc-list-disables-monitoring", ideal);
+  ASSERT_EQ(osc[0].entries().size(), 1u);
+  EXPECT_EQ(osc[0].entries()[0].traffic_class, TrafficClass::external);
+  auto persistent = apply_defect("persistent-send-uncounted", ideal);
+  ASSERT_EQ(persistent[0].entries().size(), 1u);
+  EXPECT_EQ(persistent[0].entries()[0].traffic_class, TrafficClass::osc_sent);
+  EXPECT_THROW(apply_defect("coll-list-crash", ideal), Error);
+}
+
+// Every case that pins a defect is listed by the defect, and the reverse.
+TEST(DefectTable, DrivesTheValidationCases) {
+  std::set<std::pair<std::string, std::string>> from_cases, from_table;
+  for (const auto& c : validation_cases()) {
+    if (c.defect.empty()) continue;
+    from_cases.insert({c.defect, c.name});
+    EXPECT_EQ(c.defect_present_on, known_defect(c.defect).series) << c.name;
+  }
+  for (const auto& d : known_defects()) {
+    for (const auto& p : d.pinned) {
+      if (!p.starts_with("validation.")) from_table.insert({d.id, p});
+    }
+    if (d.rule == DefectRule::signature || d.rule == DefectRule::exact_report) {
+      EXPECT_FALSE(d.expected_lines.empty()) << d.id;
+    }
+    EXPECT_FALSE(d.meaning.empty()) << d.id;
+  }
+  EXPECT_EQ(from_cases, from_table);
+}
+
+// docs/defects.md has one section and one table row per id of the table, and no other.
+TEST(DefectTable, DocsListTheSameIds) {
+  std::ifstream in(std::string(MPIMON_SOURCE_DIR) + "/docs/defects.md");
+  ASSERT_TRUE(in) << "docs/defects.md not found";
+  std::set<std::string> sections, rows, table;
+  static const std::regex section(R"(^## ([a-z0-9-]+)$)"), row(R"(^\| ([a-z0-9-]+) \|)");
+  std::smatch m;
+  for (std::string line; std::getline(in, line);) {
+    if (std::regex_search(line, m, section)) sections.insert(m[1]);
+    // The defects table has 5 columns (id, defect, 4.1.4, 5.0.7, pinned by); others are not it.
+    const bool defects_table_row = std::count(line.begin(), line.end(), '|') == 6;
+    if (defects_table_row && std::regex_search(line, m, row) && m[1] != "id") rows.insert(m[1]);
+  }
+  for (const auto& d : known_defects()) table.insert(d.id);
+  EXPECT_EQ(sections, table);
+  EXPECT_EQ(rows, table);
+}
+
+std::set<std::string> warned(const RecordedFacts& facts) {
+  std::set<std::string> ids;
+  for (const auto& w : defects_affecting(facts)) ids.insert(w.id);
+  return ids;
+}
+
+TEST(DefectsAffectingAFile, FollowWhatTheFileHolds) {
+  EXPECT_TRUE(warned({}).empty());
+  RecordedFacts gathers;
+  gathers.all_to_one_records = true;
+  EXPECT_EQ(warned(gathers), (std::set<std::string>{"all-to-one-recorded-by-root"}));
+  RecordedFacts p2p;
+  p2p.point_to_point = true;
+  EXPECT_EQ(warned(p2p), (std::set<std::string>{"persistent-send-uncounted"}));
+  p2p.internal_distinguished = true;
+  EXPECT_EQ(warned(p2p), (std::set<std::string>{"persistent-send-uncounted", "persistent-collective-external"}));
+  p2p.open_mpi_series = "5.0";
+  EXPECT_EQ(warned(p2p).size(), 2u);
+  ASSERT_FALSE(defects_affecting(p2p).empty());
+  EXPECT_NE(defects_affecting(p2p)[0].why.find("Open MPI 5.0"), std::string::npos);
+}
+
+// The collective sweep pins, in validation/collectives.cmake, exactly the defects of the
+// collective model, each by the check the table names.
+TEST(DefectTable, DrivesTheCollectiveSweepPins) {
+  std::ifstream in(std::string(MPIMON_SOURCE_DIR) + "/validation/collectives.cmake");
+  ASSERT_TRUE(in) << "validation/collectives.cmake not found";
+  static const std::regex pin(
+      R"(^mpimon_add_collective_check\(([a-z_]+) ([a-z_-]+) ([0-9]+) .*VARIANT ([a-z0-9_]+) DEFECT ([a-z0-9-]+)\))");
+  std::set<std::pair<std::string, std::string>> in_cmake, in_table;
+  std::smatch m;
+  for (std::string line; std::getline(in, line);) {
+    if (std::regex_search(line, m, pin)) {
+      in_cmake.insert({m[5], "validation.collective." + m[1].str() + "." + m[2].str() + ".np" + m[3].str() + "." + m[4].str()});
+    }
+  }
+  for (const auto& d : known_defects()) {
+    if (d.rule != DefectRule::collective_model) continue;
+    for (const auto& p : d.pinned) in_table.insert({d.id, p});
+  }
+  EXPECT_FALSE(in_table.empty());
+  EXPECT_EQ(in_cmake, in_table);
+}
+
+}  // namespace
+}  // namespace mpimon::harness
