@@ -139,10 +139,11 @@ stage_bootstrap() {
 }
 
 # The packages of ci/install-deps.sh, plus ccache (later builds in a fresh clone are fast), less
-# those for fuzzing (clang) and plots (python3-*): the root runs neither, and they are most of
+# those for fuzzing (clang), plots (python3-*) and the report test (chromium): the root runs none
+# of them, and they are most of
 # the download on a fresh machine.
 wanted_packages() {
-  "$repo/ci/install-deps.sh" --list | grep -v -E '^(clang|libclang-rt-.*|python3-.*)$'
+  "$repo/ci/install-deps.sh" --list | grep -v -E '^(clang|libclang-rt-.*|python3-.*|chromium)$'
   echo ccache
 }
 
