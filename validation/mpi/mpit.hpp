@@ -33,7 +33,7 @@ std::vector<PvarInfo> list_pvars(std::vector<int>* failures = nullptr);
 std::optional<int> find_pvar(const std::string& name, int var_class, int* error = nullptr);
 
 /// One session with handles bound to communicators; handles are freed, never stopped: stopping
-/// any monitoring handle switches all monitoring off in Open MPI (docs/mpit.md).
+/// any monitoring handle switches all monitoring off in Open MPI (docs/defects.md, stopping-one-handle-stops-all).
 class PvarSession {
  public:
   PvarSession();

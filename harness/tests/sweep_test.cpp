@@ -1,0 +1,221 @@
+// Unit tests of the sweeps' planning and resume, without mpirun: a fake launcher records what it
+// was asked to run. Expected plans are counted by hand from the options (docs/apps.md,
+// docs/overhead.md).
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <map>
+#include <sstream>
+
+#include "harness_test_util.hpp"
+#include "mpimon/harness/app_sweep.hpp"
+#include "mpimon/harness/overhead_sweep.hpp"
+#include "mpimon/overhead.hpp"
+
+namespace mpimon::harness {
+namespace {
+
+using Words = std::vector<std::string>;
+
+std::vector<std::string> lines_of(const std::string& text) {
+  std::vector<std::string> lines;
+  std::istringstream in(text);
+  for (std::string line; std::getline(in, line);) lines.push_back(line);
+  return lines;
+}
+
+TEST(IsSquare, ByHand) {
+  for (std::uint32_t n : {0u, 1u, 4u, 9u, 16u, 64u, 65536u}) EXPECT_TRUE(is_square(n)) << n;
+  for (std::uint32_t n : {2u, 3u, 5u, 8u, 15u, 17u, 65535u}) EXPECT_FALSE(is_square(n)) << n;
+}
+
+TEST(WorkloadApps, OnePerWorkloadAndClassAndOnePerStencilCompute) {
+  auto apps = workload_apps("wl", {"cg", "bt", "stencil"}, {"small"}, {"--iterations", "3"}, {"--halo", "8"},
+                            {"0", "1e6"});
+  ASSERT_EQ(apps.size(), 4u);
+  EXPECT_EQ(apps[0].label, "cg.small");
+  EXPECT_EQ(apps[0].argv, (Words{"wl", "--workload", "cg", "--class", "small", "--iterations", "3"}));
+  EXPECT_FALSE(apps[0].square_np);
+  EXPECT_EQ(apps[1].label, "bt.small");
+  EXPECT_TRUE(apps[1].square_np);
+  EXPECT_EQ(apps[2].label, "stencil.small.compute=0");
+  EXPECT_EQ(apps[2].argv, (Words{"wl", "--workload", "stencil", "--class", "small", "--iterations", "3", "--halo",
+                                 "8", "--compute", "0"}));
+  EXPECT_EQ(apps[3].label, "stencil.small.compute=1e6");
+  for (const auto& a : apps) EXPECT_TRUE(a.workload);
+}
+
+TEST(WorkloadApps, UnknownWorkloadIsAUsageError) {
+  EXPECT_NE(test::error_of([] { workload_apps("wl", {"ft"}, {"A"}, {}, {}, {}); })
+                .find("--workload takes stencil, cg, lu and bt, not 'ft'"),
+            std::string::npos);
+}
+
+AppSweep two_apps(std::uint32_t pairs) {
+  AppSweep s;
+  s.apps = {{"cg", {"cg.x"}, false, false}, {"bt", {"bt.x"}, false, true}};
+  s.nps = {2, 4};
+  s.pairs = pairs;
+  return s;
+}
+
+TEST(AppPlan, SquareOnlyAppsSkipOtherProcessCounts) {
+  AppSweep s = two_apps(3);
+  auto launches = plan(s);
+  // cg at np 2 and 4, bt at np 4 only: 3 configurations x 3 pairs x 2 arms.
+  ASSERT_EQ(launches.size(), 18u);
+  std::map<std::pair<std::string, std::uint32_t>, int> per_configuration;
+  for (const auto& p : launches) ++per_configuration[{p.key.app, p.key.np}];
+  EXPECT_EQ(per_configuration, (std::map<std::pair<std::string, std::uint32_t>, int>{
+                                   {{"bt", 4}, 6}, {{"cg", 2}, 6}, {{"cg", 4}, 6}}));
+}
+
+TEST(AppPlan, EachPairIsOffAndOnInConsecutivePositions) {
+  AppSweep s = two_apps(5);
+  auto launches = plan(s);
+  ASSERT_EQ(launches.size() % 2, 0u);
+  bool off_first = false, on_first = false;
+  for (std::size_t i = 0; i < launches.size(); i += 2) {
+    const auto& a = launches[i];
+    const auto& b = launches[i + 1];
+    EXPECT_EQ(a.key.app, b.key.app);
+    EXPECT_EQ(a.key.np, b.key.np);
+    EXPECT_EQ(a.key.pair, b.key.pair);
+    EXPECT_EQ(a.position, 0u);
+    EXPECT_EQ(b.position, 1u);
+    EXPECT_NE(a.key.arm, b.key.arm);
+    (a.key.arm == "off" ? off_first : on_first) = true;
+  }
+  // 15 pairs: both orders occur unless the draw is 15 times the same (probability 2^-14).
+  EXPECT_TRUE(off_first && on_first);
+  // The same seed plans the same sweep (what --resume relies on); pairs are numbered from 1.
+  auto again = plan(s);
+  for (std::size_t i = 0; i < launches.size(); ++i) EXPECT_EQ(launches[i].key, again[i].key);
+  EXPECT_EQ(launches.front().key.pair, 1u);
+}
+
+TEST(AppSweepResume, LaunchesAlreadyOkAreNotRunAgain) {
+  test::TempDir dir;
+  const std::string log = dir.file("launches.log");
+  AppSweep s;
+  s.h.launcher = test::fake_launcher(dir, log);
+  s.apps = {{"app", {"app.x"}, false, false}};
+  s.nps = {1};
+  s.pairs = 3;
+  s.output = dir.file("apps.h5");
+  AppResults::create(s.output, configuration_of(s));
+  AppResults results(s.output);
+  // Every "on" launch and the "off" launch of pair 2 are done; the fake launcher writes no dumps,
+  // so an "on" launch it ran would fail and stop the sweep.
+  for (std::uint32_t pair = 1; pair <= 3; ++pair) {
+    AppLaunchRecord on;
+    on.key = {"app", 1, pair, "on"};
+    on.status = "ok";
+    results.append(on);
+  }
+  AppLaunchRecord off2;
+  off2.key = {"app", 1, 2, "off"};
+  off2.status = "ok";
+  results.append(off2);
+
+  EXPECT_FALSE(run_sweep(s, results, "test").has_value());
+  // Two launches ran: the "off" arms of pairs 1 and 3.
+  EXPECT_EQ(lines_of(test::read_text(log)), (Words{"off default -np 1 app.x", "off default -np 1 app.x"}));
+  EXPECT_EQ(results.completed().size(), 6u);
+}
+
+TEST(AppSweepResume, AFailedLaunchStopsTheSweepAndIsRetriedNextTime) {
+  test::TempDir dir;
+  const std::string log = dir.file("launches.log");
+  AppSweep s;
+  s.h.launcher = test::fake_launcher(dir, log, 3);
+  s.apps = {{"app", {"app.x"}, false, false}};
+  s.nps = {1};
+  s.pairs = 2;
+  s.output = dir.file("apps.h5");
+  AppResults::create(s.output, configuration_of(s));
+  AppResults results(s.output);
+  auto failure = run_sweep(s, results, "test");
+  ASSERT_TRUE(failure.has_value());
+  EXPECT_EQ(failure->status, "exit code 3: ");
+  EXPECT_EQ(lines_of(test::read_text(log)).size(), 1u);
+  EXPECT_TRUE(results.completed().empty());
+  EXPECT_TRUE(run_sweep(s, results, "test").has_value());
+  EXPECT_EQ(lines_of(test::read_text(log)).size(), 2u) << "the failed launch is tried again";
+}
+
+Sweep small_overhead_sweep(const test::TempDir& dir, const std::string& launcher) {
+  Sweep s;
+  s.h.launcher = launcher;
+  s.h.seed = 5;
+  s.ops = "send";
+  s.sizes = "8";
+  s.program = "bench.x";
+  s.output = dir.file("overhead.h5");
+  s.nps = {2};
+  s.transports = {"shared", "tcp"};
+  s.arms = {"off", "on"};
+  s.pairs = 2;
+  return s;
+}
+
+TEST(OverheadSweepResume, OnlyLaunchesNotYetOkRun) {
+  test::TempDir dir;
+  const std::string log = dir.file("launches.log");
+  Sweep s = small_overhead_sweep(dir, test::fake_launcher(dir, log));
+  OverheadResults::create(s.output, configuration_of(s));
+  {
+    OverheadResults results(s.output);
+    for (const char* transport : {"shared", "tcp"}) {
+      for (const char* arm : {"off", "on"}) {
+        LaunchRecord done;
+        done.key = {transport, 2, 1, arm};
+        done.status = "ok";
+        results.append(done);
+      }
+    }
+  }
+  s.resume = true;
+  run_sweep("test", s);
+  // 2 transports x 2 pairs x 2 arms planned, pair 1 of each transport done: 4 launches run, the
+  // pair-2 arms, each with the pair's benchmark seed (seed * 1000003 + pair).
+  auto launches = lines_of(test::read_text(log));
+  ASSERT_EQ(launches.size(), 4u);
+  std::map<std::string, int> arms;  // "MONITORING BTL" of each launch
+  for (const auto& line : launches) {
+    EXPECT_NE(line.find(" bench.x --ops send --sizes 8 "), std::string::npos) << line;
+    EXPECT_NE(line.find("--seed 5000017 "), std::string::npos) << line;
+    ++arms[line.substr(0, line.find(" -np"))];
+  }
+  EXPECT_EQ(arms, (std::map<std::string, int>{
+                      {"1 default", 1}, {"1 tcp,self", 1}, {"off default", 1}, {"off tcp,self", 1}}));
+  // The fake launcher wrote no samples: the launches are recorded, not ok, and a resume retries them.
+  OverheadResults results(s.output);
+  EXPECT_EQ(results.completed().size(), 4u);
+  EXPECT_EQ(results.launches().size(), 8u);
+}
+
+TEST(OverheadSweep, ExistingOutputNeedsResume) {
+  test::TempDir dir;
+  Sweep s = small_overhead_sweep(dir, "true");
+  dir.write("overhead.h5", "");
+  EXPECT_NE(test::error_of([&] { run_sweep("test", s); }).find("exists: use --resume"), std::string::npos);
+}
+
+TEST(OverheadSweep, ConfigurationRecordsTheSweep) {
+  test::TempDir dir;
+  Sweep s = small_overhead_sweep(dir, "true");
+  auto c = configuration_of(s);
+  EXPECT_EQ(c["ops"], "send");
+  EXPECT_EQ(c["np"], "2");
+  EXPECT_EQ(c["pairs"], "2");
+  EXPECT_EQ(c["arms"], "off,on");
+  EXPECT_EQ(c["transports"], "shared,tcp");
+  EXPECT_EQ(c["program"], "bench.x");
+  EXPECT_EQ(c["launcher"], "true");
+  EXPECT_EQ(c["seed"], "5");
+}
+
+}  // namespace
+}  // namespace mpimon::harness
