@@ -20,14 +20,14 @@ const std::vector<std::string> kDefectLine = {"coll 1->0 count: recorded 1, sent
 const std::vector<std::string> kOtherLine = {"communicator mpimon_coll rank 2 A2O bytes: recorded 8, expected 0"};
 
 TEST(PinnedVerdict, EqualToTheModelIsTheDefectPresent) {
-  const auto& d = known_defect("all-to-one-recorded-by-root");
+  const KnownDefect d = known_defect("all-to-one-recorded-by-root");
   Verdict v = judge_pinned(d, true, "4.1", kDefectLine, {});
   EXPECT_EQ(v.outcome, Outcome::defect_present);
   EXPECT_TRUE(outcome_expected(v.outcome));
 }
 
 TEST(PinnedVerdict, EqualToTheIdealIsDefectFixedAndFails) {
-  const auto& d = known_defect("all-to-one-recorded-by-root");
+  const KnownDefect d = known_defect("all-to-one-recorded-by-root");
   Verdict v = judge_pinned(d, true, "4.1", {}, kDefectLine);
   EXPECT_EQ(v.outcome, Outcome::defect_fixed);
   EXPECT_FALSE(outcome_expected(v.outcome));
@@ -35,7 +35,7 @@ TEST(PinnedVerdict, EqualToTheIdealIsDefectFixedAndFails) {
 }
 
 TEST(PinnedVerdict, TheDefectPlusAnotherDifferenceFailsWithTheWholeDifference) {
-  const auto& d = known_defect("all-to-one-recorded-by-root");
+  const KnownDefect d = known_defect("all-to-one-recorded-by-root");
   std::vector<std::string> ideal = kDefectLine;
   ideal.push_back(kOtherLine[0]);
   Verdict v = judge_pinned(d, true, "4.1", ideal, kOtherLine);
@@ -45,7 +45,7 @@ TEST(PinnedVerdict, TheDefectPlusAnotherDifferenceFailsWithTheWholeDifference) {
 }
 
 TEST(PinnedVerdict, WhereRecordedAbsentTheCaseMustBeExact) {
-  const auto& d = known_defect("pml-mpit-invalid-after-init");
+  const KnownDefect d = known_defect("pml-mpit-invalid-after-init");
   EXPECT_EQ(judge_pinned(d, false, "5.0", {}, {"missing"}).outcome, Outcome::holds);
   Verdict back = judge_pinned(d, false, "5.0", {"UNSUPPORTED pml_monitoring_flush"}, {});
   EXPECT_EQ(back.outcome, Outcome::fails);
@@ -54,7 +54,7 @@ TEST(PinnedVerdict, WhereRecordedAbsentTheCaseMustBeExact) {
 
 // The self-checking cases: the report must be exactly the defect's lines.
 TEST(ExpectedLines, ExactReportAcceptsOnlyTheDefectsLines) {
-  const auto& d = known_defect("pml-mpit-invalid-after-init");
+  const KnownDefect d = known_defect("pml-mpit-invalid-after-init");
   const std::string unsupported = "UNSUPPORTED pml_monitoring_messages_count: MPI_T_ERR_INVALID_NAME after MPI_Init";
   EXPECT_TRUE(differences_from_expected_lines(d, {unsupported}).empty());
   EXPECT_EQ(differences_from_expected_lines(d, {}).size(), 1u);  // fixed: the line is missing
