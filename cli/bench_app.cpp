@@ -95,7 +95,7 @@ int bench_app_command(const std::string& name, const std::vector<std::string>& a
         "points", po::value(&points), "stencil: 7 or 27")(
         "compute", po::value(&compute), "stencil: compute knob F >= 0 (larger: larger compute share)")(
         "compute-sweep", po::value(&computes), "stencil: one application per compute value, e.g. 0,1,4,16,64 (Fig. 3)")(
-        "workload-program", po::value(&program)->default_value(default_workload_program()),
+        "workload-program", po::value(&program)->default_value(default_workload_program(), "mpimon-workload of this build"),
         "the built-in workloads' program")(
         "name", po::value(&name_option), "label of the command after -- (default: its file name)")(
         "workdir", po::value(&s.workdir), "working directory of the launches (default: the current one)")(

@@ -89,10 +89,10 @@ int bench_overhead_command(const std::string& name, const std::vector<std::strin
         "instead of monitoring, inject this many ns per call with the PMPI delay library")(
         "output,o", po::value(&s.output)->default_value("overhead.h5"), "results file")(
         "resume", "continue the sweep recorded in the results file")(
-        "program", po::value(&s.program)->default_value(default_dir("bench") + "/mpimon-overhead-bench"),
+        "program", po::value(&s.program)->default_value(default_dir("bench") + "/mpimon-overhead-bench", "mpimon-overhead-bench of this build"),
         "the benchmark program")("delay-library",
                                  po::value(&s.delay_library)
-                                     ->default_value(default_dir("bench") + "/libmpimon-pmpi-delay.so"),
+                                     ->default_value(default_dir("bench") + "/libmpimon-pmpi-delay.so", "libmpimon-pmpi-delay.so of this build"),
                                  "the PMPI delay library for --calibrate");
     po::variables_map vm;
     if (!parse_options(cmd, args, options, {}, vm)) return kExitOk;

@@ -353,7 +353,7 @@ void add_options(po::options_description& options, GateOptions& o) {
       "runs", po::value(&o.runs)->default_value(2), "callgrind runs; their counts must agree")(
       "tolerance", po::value(&o.tolerance)->default_value(0, "0"), "fraction above the baseline tolerated")(
       "valgrind", po::value(&o.valgrind)->default_value("valgrind"), "valgrind executable")(
-      "probe", po::value(&o.probe)->default_value(default_dir("bench") + "/mpimon-gate-probe"), "the probe program");
+      "probe", po::value(&o.probe)->default_value(default_dir("bench") + "/mpimon-gate-probe", "mpimon-gate-probe of this build"), "the probe program");
   po::options_description tim("Timing (paired launches, np 2)");
   tim.add_options()("ops", po::value(&s.ops)->default_value("send,bcast,alltoall,put,get"), "operations")(
       "sizes", po::value(&s.sizes)->default_value("8,65536"), "message sizes in bytes")(
@@ -366,7 +366,7 @@ void add_options(po::options_description& options, GateOptions& o) {
       "margin-relative", po::value(&o.margin.relative)->default_value(0.05, "0.05"),
       "or this fraction of the baseline's off time, whichever is larger")(
       "no-confirm", "do not re-run the regressed cells (report them unconfirmed)")(
-      "program", po::value(&s.program)->default_value(default_dir("bench") + "/mpimon-overhead-bench"),
+      "program", po::value(&s.program)->default_value(default_dir("bench") + "/mpimon-overhead-bench", "mpimon-overhead-bench of this build"),
       "the benchmark program");
   options.add(ins).add(tim);
 }

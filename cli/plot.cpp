@@ -125,7 +125,7 @@ int plot_collective_command(const std::string& name, const std::vector<std::stri
         "metric", po::value(&metric), "bytes (default; messages for barrier) or count")(
         "table", "print the table of both views and draw nothing")(
         "python", po::value(&python)->default_value(default_python()), "Python interpreter")(
-        "script", po::value(&script)->default_value(default_plot_script()), "the plotting script");
+        "script", po::value(&script)->default_value(default_plot_script(), "plot_heatmaps.py of this source tree"), "the plotting script");
     po::variables_map vm;
     if (!parse_options(cmd, args, options, {}, vm)) return kExitOk;
     const CollectiveSpec spec = collective_spec(values, vm);

@@ -218,7 +218,7 @@ int validate_command(const std::string& name, const std::vector<std::string>& ar
         "np", po::value(&nps), "process count (repeatable; default: each case's own)")(
         "mode", po::value(&modes), "pml_monitoring_enable value (repeatable; default: each case's own)")(
         "launcher", po::value(&suite.launcher)->default_value("mpirun"), "MPI launcher command")(
-        "programs", po::value(&suite.programs_dir)->default_value(default_programs_dir()),
+        "programs", po::value(&suite.programs_dir)->default_value(default_programs_dir(), "the validation programs of this build"),
         "directory of the validation programs")("work-dir", po::value(&work_dir),
                                                 "keep runs (dumps, ledgers) here instead of a temporary directory")(
         "timeout", po::value(&suite.timeout_seconds)->default_value(120), "seconds before a run is killed")(

@@ -286,7 +286,7 @@ int validate_collective_command(const std::string& name, const std::vector<std::
     add_collective_options(options, values);
     options.add_options()("launcher", po::value(&run.launcher)->default_value("mpirun"),
                           "MPI launcher command (words split on spaces)")(
-        "program", po::value(&run.program)->default_value(default_program()), "the mpimon-run-collective program")(
+        "program", po::value(&run.program)->default_value(default_program(), "mpimon-run-collective of this build"), "the mpimon-run-collective program")(
         "timeout", po::value(&run.timeout_seconds)->default_value(120), "seconds before a run is killed")(
         "oversubscribe", po::bool_switch(&run.force_oversubscribe),
         "always pass --oversubscribe (it is passed when N exceeds the cores)")(
