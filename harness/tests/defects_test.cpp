@@ -44,6 +44,46 @@ TEST(PinnedVerdict, TheDefectPlusAnotherDifferenceFailsWithTheWholeDifference) {
   EXPECT_NE(v.details[0].find(kOtherLine[0]), std::string::npos);
 }
 
+// Excerpts of real outputs: Open MPI 4.1.4's own signal handler and 5.0.7's (through UCX).
+const std::string kDistGraphCrash41 =
+    "[vm:15750] Signal: Segmentation fault (11)\n[vm:15750] Failing at address: (nil)\n"
+    "[vm:15750] [ 1] mca_coll_monitoring.so(mca_coll_monitoring_neighbor_alltoall+0x98)[0x7fcc07612a68]\n";
+const std::string kDistGraphCrash50 =
+    "[vm:4124 :0:4124] Caught signal 11 (Segmentation fault: address not mapped to object at address (nil))\n"
+    " 4  /lib/x86_64-linux-gnu/libmpi.so.40(mca_coll_monitoring_neighbor_alltoall+0xa0) [0x7eff41b2b9e0]\n";
+const std::string kErrArg50 = "*** An error occurred in MPI_Neighbor_alltoall\n*** MPI_ERR_ARG: invalid argument of some other kind\n";
+const std::string kCacheNameCrash =
+    "Caught signal 11 (Segmentation fault: address not mapped to object at address 0x18)\n"
+    " 5  libmpi.so.40(mca_common_monitoring_coll_cache_name+0x2f)\n 6  libmpi.so.40(mca_pml_monitoring_del_comm+0xd)\n";
+
+TEST(CrashModel, TheModelledCrashOnEitherSeriesMatches) {
+  const KnownDefect d = known_defect("distgraph-neighbor-crash");
+  EXPECT_TRUE(differences_from_crash(d, kDistGraphCrash41, "").empty());
+  EXPECT_TRUE(differences_from_crash(d, kDistGraphCrash50, kErrArg50).empty());
+  EXPECT_TRUE(differences_from_crash(known_defect("coll-list-crash"), kCacheNameCrash, "").empty());
+}
+
+TEST(CrashModel, AFailureWithoutTheCrashOrACrashElsewhereIsNotTheDefect) {
+  const KnownDefect d = known_defect("distgraph-neighbor-crash");
+  // 5.0.7's MPI_ERR_ARG ended the job first: the same failure as the run without monitoring.
+  const auto no_crash = differences_from_crash(d, kErrArg50, kErrArg50);
+  ASSERT_FALSE(no_crash.empty());
+  EXPECT_EQ(no_crash.front(), "no segmentation fault");
+  // Another segmentation fault (the freed-communicator one) is not this defect.
+  const auto other = differences_from_crash(d, kCacheNameCrash, "");
+  ASSERT_EQ(other.size(), 2U);
+  EXPECT_NE(other[0].find("mca_coll_monitoring_neighbor_alltoall"), std::string::npos);
+  // Crashing without monitoring too is the MPI library's, not the monitoring's.
+  EXPECT_FALSE(differences_from_crash(d, kDistGraphCrash41, kDistGraphCrash41).empty());
+}
+
+TEST(CrashModel, TheVerdictOfAMissingCrashIsAFailureNotAPass) {
+  const KnownDefect d = known_defect("distgraph-neighbor-crash");
+  const Verdict v = judge_pinned(d, true, "5.0", {"the run failed: exit code 13"},
+                                 differences_from_crash(d, kErrArg50, kErrArg50));
+  EXPECT_EQ(v.outcome, Outcome::fails);
+}
+
 TEST(PinnedVerdict, WhereRecordedAbsentTheCaseMustBeExact) {
   const KnownDefect d = known_defect("pml-mpit-invalid-after-init");
   EXPECT_EQ(judge_pinned(d, false, "5.0", {}, {"missing"}).outcome, Outcome::holds);

@@ -37,7 +37,8 @@ struct KnownDefect {
   std::vector<std::string> pinned;  ///< the pinned cases (validation case names or CTest names)
   std::string meaning;              ///< one line: what it means for a user's numbers
   /// The report lines of `exact_report` and `signature` rules (regular expressions, each must
-  /// match one whole line).
+  /// match one whole line); for `crash`, what the crash's output must show (each searched for
+  /// anywhere in it: the faulting functions of the backtrace).
   std::vector<std::string> expected_lines = {};
 };
 
