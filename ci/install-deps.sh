@@ -14,6 +14,7 @@ packages=(
   libboost-program-options-dev libboost-math-dev
   libbenchmark-dev libgtest-dev googletest
   clang libclang-rt-14-dev           # libFuzzer and sanitizer runtimes
+  clang-format                       # ci/format.sh --check (a stage of ci/test.sh)
   python3-matplotlib python3-h5py python3-numpy  # mpimon plot (analysis/scripts/*.py)
   time                               # peak memory in bench/merge/run.sh
   valgrind                           # callgrind: mpimon gate's instruction counts (callgrind.h)

@@ -139,11 +139,11 @@ stage_bootstrap() {
 }
 
 # The packages of ci/install-deps.sh, plus ccache (later builds in a fresh clone are fast), less
-# those for fuzzing (clang), plots (python3-*) and the report test (chromium): the root runs none
+# those for fuzzing and formatting (clang, clang-format), plots (python3-*) and the report test (chromium): the root runs none
 # of them, and they are most of
 # the download on a fresh machine.
 wanted_packages() {
-  "$repo/ci/install-deps.sh" --list | grep -v -E '^(clang|libclang-rt-.*|python3-.*|chromium)$'
+  "$repo/ci/install-deps.sh" --list | grep -v -E '^(clang|clang-format|libclang-rt-.*|python3-.*|chromium)$'
   echo ccache
 }
 
