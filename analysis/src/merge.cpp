@@ -99,7 +99,7 @@ std::vector<std::string> read_path_list(const std::string& list) {
 }
 
 std::vector<DumpInputs> plan_dumps(const std::vector<std::string>& paths) {
-  std::map<std::string, std::map<std::uint32_t, std::string>> by_dump;
+  std::map<std::string, std::map<std::uint32_t, std::string>, DumpNameLess> by_dump;
   for (const auto& path : paths) {
     std::error_code ec;
     auto status = fs::status(path, ec);

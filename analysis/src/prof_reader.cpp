@@ -7,6 +7,7 @@
 
 #include <cstring>
 #include <iterator>
+#include <string_view>
 #include <tuple>
 
 #include "mpimon/error.hpp"
@@ -487,6 +488,30 @@ void ProfReader::read(const std::string& path, std::uint32_t rank, RankProfile& 
     done += static_cast<std::size_t>(got);
   }
   parse(buffer_, path, rank, out);
+}
+
+bool DumpNameLess::operator()(const std::string& a, const std::string& b) const {
+  const auto digit = [](char c) { return c >= '0' && c <= '9'; };
+  std::size_t i = 0, j = 0;
+  while (i < a.size() && j < b.size()) {
+    if (digit(a[i]) && digit(b[j])) {
+      const std::size_t i0 = i, j0 = j;
+      while (i < a.size() && digit(a[i])) ++i;
+      while (j < b.size() && digit(b[j])) ++j;
+      // Compare the numbers without converting (any length): leading zeros off, then length, then text.
+      std::string_view x(a.data() + i0, i - i0), y(b.data() + j0, j - j0);
+      x.remove_prefix(std::min(x.find_first_not_of('0'), x.size()));
+      y.remove_prefix(std::min(y.find_first_not_of('0'), y.size()));
+      if (x.size() != y.size()) return x.size() < y.size();
+      if (x != y) return x < y;
+      continue;
+    }
+    if (a[i] != b[j]) return a[i] < b[j];
+    ++i;
+    ++j;
+  }
+  if ((a.size() - i) != (b.size() - j)) return (a.size() - i) < (b.size() - j);
+  return a < b;  // equal but for leading zeros: a strict order all the same
 }
 
 std::optional<ProfName> try_parse_prof_name(const std::string& path) {

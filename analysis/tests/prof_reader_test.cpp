@@ -1,5 +1,6 @@
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <numeric>
 
 #include "mpimon/prof.hpp"
@@ -193,6 +194,16 @@ TEST(ProfReader, CommunicatorNameMayContainTabsAndMembersMayBeEmpty) {
   ASSERT_EQ(p.communicators.size(), 1u);
   EXPECT_EQ(p.communicators[0].name, "weird\tname");
   EXPECT_TRUE(p.communicators[0].members.empty());
+}
+
+TEST(DumpNames, PhasesInNumericOrder) {
+  std::vector<std::string> names = {"phase_10", "phase_2", "phase_1", "run", "phase_9", "phase_02a", "phase_2a"};
+  std::sort(names.begin(), names.end(), DumpNameLess{});
+  const std::vector<std::string> expected = {"phase_1", "phase_2", "phase_02a", "phase_2a", "phase_9", "phase_10", "run"};
+  EXPECT_EQ(names, expected);
+  EXPECT_FALSE(DumpNameLess{}("a", "a"));
+  EXPECT_TRUE(DumpNameLess{}("a", "ab"));
+  EXPECT_TRUE(DumpNameLess{}("x99999999999999999999998", "x99999999999999999999999"));
 }
 
 TEST(ProfName, SplitsDumpAndRank) {

@@ -28,6 +28,13 @@ std::vector<KnownDefect> build_table() {
        {"defect.coll_list_crash"},
        "with --mca coll LIST without monitoring the program crashes at the first communicator freed",
        {R"(mca_common_monitoring_coll_cache_name)", R"(mca_pml_monitoring_del_comm)"}},
+      // osc/monitoring takes the best-placed osc component and does not fall back when it refuses
+      // the window (sm and rdma refuse MPI_Win_create on one process; pt2pt and ucx accept it).
+      {"one-process-window-refused", {"4.1"}, R::refused,
+       "MPI_Win_create on a one-process communicator fails with MPI_ERR_WIN; without osc monitoring it succeeds",
+       {"defect.one_process_window"},
+       "one-sided programs fail at MPI_Win_create on one process (np 1, or MPI_COMM_SELF) with monitoring on",
+       {R"(MPI_Win_create)", R"(MPI_ERR_WIN: invalid window)"}},
       {"all-to-one-recorded-by-root", kBothSeries, R::ledger_transform,
        "every C entry is recorded by the root towards the process instead of by the process towards the root",
        {"coll.gather", "coll.gatherv", "coll.reduce", "coll.igather", "coll.igatherv", "coll.ireduce"},

@@ -96,6 +96,10 @@ std::vector<ValidationCase> build_cases() {
                    "mpimon-rma-ledger", {"put", "fence"}, true, false, {2}, {2}, {{"osc", "rdma"}}, rma_check,
                    "osc-list-disables-monitoring"});
   cases.back().required_component = "osc:monitoring";
+  cases.push_back({"defect.one_process_window",
+                   "MPI_Win_create on one process with osc monitoring: the wrapped component refuses the window",
+                   "mpimon-rma-ledger", {"put", "fence"}, false, false, {1}, {2}, {}, rma_check,
+                   "one-process-window-refused"});
   cases.push_back({"defect.coll_list_crash",
                    "--mca coll without monitoring in the list: segfault when a communicator is freed",
                    "mpimon-rma-ledger", {"put", "fence"}, false, false, {2}, {2}, {{"coll", "tuned,self,libnbc,basic"}},
@@ -287,18 +291,18 @@ Verdict judge_plain(const std::vector<std::string>& report) {
   return {Outcome::fails, std::to_string(report.size()) + " differences, first: " + report.front(), report};
 }
 
-// A run that ended with an error: the crash defects' evidence, else an error.
+// A run that ended with an error: the evidence of crash and refused defects, else an error.
 Verdict judge_failed_run(const ValidationCase& c, const std::string& failure, const std::string& control_failure,
                          const std::string& series) {
   const std::string first = "the run failed: " + failure.substr(0, failure.find('\n'));
   if (c.defect.empty()) return {Outcome::error, first, {failure}};
   const KnownDefect& d = known_defect(c.defect);
-  if (d.rule != DefectRule::crash) return {Outcome::error, first, {failure}};
+  if (d.rule != DefectRule::crash && d.rule != DefectRule::refused) return {Outcome::error, first, {failure}};
   std::vector<std::string> ideal{first};
   if (!control_failure.empty()) {
     ideal.push_back("the run without monitoring failed too: " + control_failure.substr(0, control_failure.find('\n')));
   }
-  Verdict v = judge_pinned(d, defect_expected(c, series), series, ideal, differences_from_crash(d, failure, control_failure));
+  Verdict v = judge_pinned(d, defect_expected(c, series), series, ideal, differences_from_failure(d, failure, control_failure));
   v.details.push_back(failure);
   return v;
 }
@@ -358,6 +362,10 @@ Verdict judge_recorded(const ValidationCase& c, int np, const RunPaths& run, con
   std::vector<Ledger> ledgers;
   for (int r = 0; r < np; ++r) ledgers.push_back(Ledger::read(run.ledger_prefix + "." + std::to_string(r) + ".ledger"));
   const std::vector<std::string> against_ideal = compare(recorded, ledgers, c.check);
+  if (d && (d->rule == DefectRule::crash || d->rule == DefectRule::refused)) {
+    // Every run succeeded: the failure modelled did not happen (fixed, if the data is exact).
+    return judge_pinned(*d, defect_expected(c, series), series, against_ideal, {"the run succeeded"});
+  }
   if (!d || d->rule != DefectRule::ledger_transform) return judge_report(c, against_ideal, series);
   return judge_pinned(*d, defect_expected(c, series), series, against_ideal,
                       compare(recorded, apply_defect(d->id, ledgers), c.check));
@@ -365,15 +373,20 @@ Verdict judge_recorded(const ValidationCase& c, int np, const RunPaths& run, con
 
 }  // namespace
 
-std::vector<std::string> differences_from_crash(const KnownDefect& d, const std::string& failure,
-                                                const std::string& control_failure) {
-  // A segmentation fault only under monitoring is the defect; the same call failing without
-  // monitoring (Open MPI 5.0.7 refuses the dist-graph call with MPI_ERR_ARG) is not.
+std::vector<std::string> differences_from_failure(const KnownDefect& d, const std::string& failure,
+                                                  const std::string& control_failure) {
+  // Only what monitoring adds is the defect: the same call failing without monitoring (Open MPI
+  // 5.0.7 refuses the dist-graph call with MPI_ERR_ARG) is not.
   std::vector<std::string> out;
-  if (!is_segmentation_fault(failure)) out.push_back("no segmentation fault");
-  if (is_segmentation_fault(control_failure)) out.push_back("the run without monitoring crashes too");
+  if (d.rule == DefectRule::crash) {
+    if (!is_segmentation_fault(failure)) out.push_back("no segmentation fault");
+    if (is_segmentation_fault(control_failure)) out.push_back("the run without monitoring crashes too");
+  } else {
+    if (failure.empty()) out.push_back("the run succeeded");
+    if (!control_failure.empty()) out.push_back("the run without monitoring fails too");
+  }
   for (const auto& e : d.expected_lines) {
-    if (!std::regex_search(failure, std::regex(e))) out.push_back("the crash output does not show " + e);
+    if (!std::regex_search(failure, std::regex(e))) out.push_back("the failure's output does not show " + e);
   }
   return out;
 }
@@ -469,23 +482,26 @@ CaseResult run_case(const ValidationCase& c, int np, int mode, const SuiteOption
     std::string output;
     std::string failure = c.control ? launch(c, np, mode, true, control, options) : "";
     std::string unmonitored_failure;
-    const KnownDefect* crash = nullptr;
-    if (!c.defect.empty() && known_defect(c.defect).rule == DefectRule::crash) crash = &known_defect(c.defect);
-    if (crash != nullptr && failure.empty()) {
+    const KnownDefect* failing = nullptr;  // a failing run is the defect's model (crash or refused)
+    if (!c.defect.empty() && (known_defect(c.defect).rule == DefectRule::crash ||
+                              known_defect(c.defect).rule == DefectRule::refused)) {
+      failing = &known_defect(c.defect);
+    }
+    if (failing != nullptr && failure.empty()) {
       const RunPaths plain{(dir / "unmonitored" / "prof" / "run").string(), (dir / "unmonitored" / "ledger" / "run").string()};
       unmonitored_failure = launch(c, np, 0, false, plain, options);
     }
     // A pinned crash hits only the ranks where the misread value is bad, and a rank failing
     // otherwise first (5.0.7's MPI_ERR_ARG) can end the job before any crash: up to five runs
-    // until one shows the crash as modelled.
-    const auto shows_crash = [&] {
-      return !failure.empty() && differences_from_crash(*crash, failure, unmonitored_failure).empty();
+    // until one shows the failure as modelled.
+    const auto shows_modelled_failure = [&] {
+      return !failure.empty() && differences_from_failure(*failing, failure, unmonitored_failure).empty();
     };
-    const int max_runs = failure.empty() ? (crash != nullptr ? 5 : 1) : 0;  // none after a failed control
+    const int max_runs = failure.empty() ? (failing != nullptr ? 5 : 1) : 0;  // none after a failed control
     for (int runs = 0; runs < max_runs; ++runs) {
       output.clear();
       failure = launch(c, np, mode, false, run, options, &output);
-      if (crash == nullptr || shows_crash()) break;
+      if (failing == nullptr || shows_modelled_failure()) break;
     }
     Verdict v;
     if (!failure.empty()) {

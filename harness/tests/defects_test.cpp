@@ -58,29 +58,29 @@ const std::string kCacheNameCrash =
 
 TEST(CrashModel, TheModelledCrashOnEitherSeriesMatches) {
   const KnownDefect d = known_defect("distgraph-neighbor-crash");
-  EXPECT_TRUE(differences_from_crash(d, kDistGraphCrash41, "").empty());
-  EXPECT_TRUE(differences_from_crash(d, kDistGraphCrash50, kErrArg50).empty());
-  EXPECT_TRUE(differences_from_crash(known_defect("coll-list-crash"), kCacheNameCrash, "").empty());
+  EXPECT_TRUE(differences_from_failure(d, kDistGraphCrash41, "").empty());
+  EXPECT_TRUE(differences_from_failure(d, kDistGraphCrash50, kErrArg50).empty());
+  EXPECT_TRUE(differences_from_failure(known_defect("coll-list-crash"), kCacheNameCrash, "").empty());
 }
 
 TEST(CrashModel, AFailureWithoutTheCrashOrACrashElsewhereIsNotTheDefect) {
   const KnownDefect d = known_defect("distgraph-neighbor-crash");
   // 5.0.7's MPI_ERR_ARG ended the job first: the same failure as the run without monitoring.
-  const auto no_crash = differences_from_crash(d, kErrArg50, kErrArg50);
+  const auto no_crash = differences_from_failure(d, kErrArg50, kErrArg50);
   ASSERT_FALSE(no_crash.empty());
   EXPECT_EQ(no_crash.front(), "no segmentation fault");
   // Another segmentation fault (the freed-communicator one) is not this defect.
-  const auto other = differences_from_crash(d, kCacheNameCrash, "");
+  const auto other = differences_from_failure(d, kCacheNameCrash, "");
   ASSERT_EQ(other.size(), 2U);
   EXPECT_NE(other[0].find("mca_coll_monitoring_neighbor_alltoall"), std::string::npos);
   // Crashing without monitoring too is the MPI library's, not the monitoring's.
-  EXPECT_FALSE(differences_from_crash(d, kDistGraphCrash41, kDistGraphCrash41).empty());
+  EXPECT_FALSE(differences_from_failure(d, kDistGraphCrash41, kDistGraphCrash41).empty());
 }
 
 TEST(CrashModel, TheVerdictOfAMissingCrashIsAFailureNotAPass) {
   const KnownDefect d = known_defect("distgraph-neighbor-crash");
   const Verdict v = judge_pinned(d, true, "5.0", {"the run failed: exit code 13"},
-                                 differences_from_crash(d, kErrArg50, kErrArg50));
+                                 differences_from_failure(d, kErrArg50, kErrArg50));
   EXPECT_EQ(v.outcome, Outcome::fails);
 }
 

@@ -129,8 +129,8 @@ int main(int argc, char** argv) {
   auto ledger_of = [&] { return Ledger(static_cast<std::uint32_t>(rank), static_cast<std::uint32_t>(size)); };
 
   // Phase 1: setup.
-  // Open MPI 4.1.4 cannot make a window on one process here (MPI_ERR_WIN): one process has no
-  // one-sided phase.
+  // With osc monitoring, Open MPI 4.1.4 refuses a window on one process (MPI_ERR_WIN, the pinned
+  // defect one-process-window-refused): one process has no one-sided phase.
   std::vector<char> window(64);
   MPI_Win win = MPI_WIN_NULL;
   if (size > 1) check(MPI_Win_create(window.data(), 64, 1, MPI_INFO_NULL, MPI_COMM_WORLD, &win), "MPI_Win_create");

@@ -130,4 +130,10 @@ ProfName parse_prof_name(const std::string& path);
 /// The same without throwing: nothing for a name that is not `NAME.RANK.prof`.
 std::optional<ProfName> try_parse_prof_name(const std::string& path);
 
+/// The order of dump names: runs of digits compare as numbers, so `phase_2` comes before
+/// `phase_10` (the order a user expects of phases), the rest compares as text.
+struct DumpNameLess {
+  bool operator()(const std::string& a, const std::string& b) const;
+};
+
 }  // namespace mpimon

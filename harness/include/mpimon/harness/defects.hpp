@@ -18,8 +18,12 @@ enum class DefectRule {
   ledger_transform,
   /// The run must write no dump at all, with exit code 0.
   no_dump,
-  /// The run must be killed by a segmentation fault.
+  /// The run must be killed by a segmentation fault showing `expected_lines`, which the run
+  /// without monitoring does not show.
   crash,
+  /// The run must fail with an MPI error showing `expected_lines`, where the same run without
+  /// monitoring succeeds.
+  refused,
   /// The report must be exactly the defect's `expected_lines` (self-checking programs).
   exact_report,
   /// The report must contain `expected_lines` (a defect whose whole effect is not modelled yet).

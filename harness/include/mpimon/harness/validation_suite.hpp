@@ -81,11 +81,12 @@ struct Verdict {
 /// `exact_report` or `signature` rule expects ("missing: ..." and, for exact_report, "unexpected: ...").
 std::vector<std::string> differences_from_expected_lines(const KnownDefect& d, const std::vector<std::string>& report);
 
-/// The differences between a failed run and a `crash` defect's model: a segmentation fault whose
-/// output shows every one of the defect's expected lines, in a run whose unmonitored control
-/// (`control_failure`, empty when it succeeded) shows no segmentation fault.
-std::vector<std::string> differences_from_crash(const KnownDefect& d, const std::string& failure,
-                                                const std::string& control_failure);
+/// The differences between a failed run and the model of a `crash` or `refused` defect: its output
+/// shows every one of the defect's expected lines; for `crash`, it is a segmentation fault that
+/// the unmonitored run (`control_failure`, empty when that run succeeded) does not show; for
+/// `refused`, the unmonitored run succeeded.
+std::vector<std::string> differences_from_failure(const KnownDefect& d, const std::string& failure,
+                                                  const std::string& control_failure);
 
 /// The verdict of a case pinning defect `d`. `against_ideal`: the differences between the run and
 /// the correct behaviour (the ideal ledger); `against_defect`: between the run and the defect's
