@@ -74,9 +74,9 @@ std::vector<ValidationCase> build_cases() {
                    "pml-list-disables-monitoring"});
   // A missing pml/monitoring must not read as the defect: the case needs the component.
   cases.back().required_component = "pml:monitoring";
-  // One-sided: the component is named, since what reaches the PML differs between them. A window
-  // on a single process cannot be created with Debian's Open MPI 4.1.4 (MPI_ERR_WIN, with or
-  // without monitoring), hence np >= 2.
+  // One-sided: the component is named, since what reaches the PML differs between them. rdma (and
+  // sm) refuse a window on a single process (MPI_ERR_WIN, with or without monitoring), hence
+  // np >= 2; osc monitoring's own refusal at np 1 is pinned below.
   const auto rma_check = classes_only({TrafficClass::osc_sent, TrafficClass::osc_recv}, false);
   for (const char* component : {"rdma", "pt2pt"}) {
     const bool default_component = std::string(component) == "rdma";
