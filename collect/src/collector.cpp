@@ -49,6 +49,8 @@ struct Settings {
   bool refuse_missing = false;  // MPIMON_COLLECT_MISSING=refuse: abort when a class is missing
   std::string temporary_root;   // node-local directory for the flushed dumps
   std::string copy_dumps;       // testing aid: rank 0 also leaves the gathered dumps here
+  bool tree = false;            // MPIMON_COLLECT_TRANSPORT=tree: binomial tree instead of a gather
+  bool timing = false;          // MPIMON_COLLECT_TIMING=1: rank 0 prints the transport and write times
 };
 
 std::string environment(const char* name, const std::string& fallback) {
@@ -67,6 +69,13 @@ Settings read_settings() {
   s.refuse_missing = missing == "refuse";
   s.temporary_root = environment("MPIMON_COLLECT_TMPDIR", environment("TMPDIR", "/tmp"));
   s.copy_dumps = environment("MPIMON_COLLECT_COPY_DUMPS", "");
+  const std::string transport = environment("MPIMON_COLLECT_TRANSPORT", "gather");
+  if (transport != "gather" && transport != "tree") {
+    std::fprintf(stderr, "mpimon-collect: MPIMON_COLLECT_TRANSPORT must be gather or tree, not '%s'; using gather\n",
+                 transport.c_str());
+  }
+  s.tree = transport == "tree";
+  s.timing = environment("MPIMON_COLLECT_TIMING", "0") == "1";
   return s;
 }
 
@@ -390,9 +399,9 @@ void write_file(const Collector& c, const std::vector<std::vector<std::string>>&
   mpimon::merge_prof_files(paths, c.settings.output, options);
 }
 
-void finish_collecting() {
-  Collector& c = *g_collector;
-  std::vector<char> mine = pack(c.phases);
+// Every rank's packed phases at rank 0 (empty elsewhere), by one MPI_Gather of the sizes and one
+// MPI_Gatherv: the chosen transport (docs/collect.md, measured against the tree below).
+std::vector<std::vector<std::string>> gather_to_root(const Collector& c, const std::vector<char>& mine) {
   int my_size = static_cast<int>(mine.size());
   std::vector<int> sizes(c.rank == 0 ? static_cast<std::size_t>(c.size) : 0), offsets(sizes.size());
   PMPI_Gather(&my_size, 1, MPI_INT, sizes.data(), 1, MPI_INT, 0, MPI_COMM_WORLD);
@@ -406,15 +415,69 @@ void finish_collecting() {
     all.resize(total);
   }
   PMPI_Gatherv(mine.data(), my_size, MPI_CHAR, all.data(), sizes.data(), offsets.data(), MPI_CHAR, 0, MPI_COMM_WORLD);
-  if (c.rank != 0) return;
   std::vector<std::vector<std::string>> by_rank;
   for (std::size_t r = 0; r < sizes.size(); ++r) {
     by_rank.push_back(unpack(all.data() + offsets[r], static_cast<std::size_t>(sizes[r])));
   }
+  return by_rank;
+}
+
+// The same through a binomial tree (log2 P rounds, each process forwarding its subtree's blocks,
+// framed as rank and size): the alternative the measurement compared the gather with.
+std::vector<std::vector<std::string>> tree_to_root(const Collector& c, const std::vector<char>& mine) {
+  std::vector<char> blocks;
+  const auto frame = [&blocks](std::uint64_t rank, const std::vector<char>& data) {
+    const std::uint64_t header[2] = {rank, data.size()};
+    blocks.insert(blocks.end(), reinterpret_cast<const char*>(header), reinterpret_cast<const char*>(header) + sizeof header);
+    blocks.insert(blocks.end(), data.begin(), data.end());
+  };
+  frame(static_cast<std::uint64_t>(c.rank), mine);
+  for (int mask = 1; mask < c.size; mask <<= 1) {
+    if ((c.rank & mask) != 0) {
+      const std::uint64_t n = blocks.size();
+      PMPI_Send(&n, 1, MPI_UINT64_T, c.rank - mask, 0, MPI_COMM_WORLD);
+      PMPI_Send(blocks.data(), static_cast<int>(n), MPI_CHAR, c.rank - mask, 1, MPI_COMM_WORLD);
+      return {};
+    }
+    if (c.rank + mask < c.size) {
+      std::uint64_t n = 0;
+      PMPI_Recv(&n, 1, MPI_UINT64_T, c.rank + mask, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+      const std::size_t at = blocks.size();
+      blocks.resize(at + n);
+      PMPI_Recv(blocks.data() + at, static_cast<int>(n), MPI_CHAR, c.rank + mask, 1, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+    }
+  }
+  std::vector<std::vector<std::string>> by_rank(static_cast<std::size_t>(c.size));
+  for (std::size_t at = 0; at + 2 * sizeof(std::uint64_t) <= blocks.size();) {
+    std::uint64_t header[2];
+    std::memcpy(header, blocks.data() + at, sizeof header);
+    at += sizeof header;
+    by_rank.at(header[0]) = unpack(blocks.data() + at, header[1]);
+    at += header[1];
+  }
+  return by_rank;
+}
+
+void finish_collecting() {
+  Collector& c = *g_collector;
+  if (c.settings.timing) PMPI_Barrier(MPI_COMM_WORLD);  // time the transport, not the ranks' arrival
+  const double start = PMPI_Wtime();
+  const std::vector<char> mine = pack(c.phases);
+  const auto by_rank = c.settings.tree ? tree_to_root(c, mine) : gather_to_root(c, mine);
+  if (c.rank != 0) return;
+  const double gathered = PMPI_Wtime();
   try {
     write_file(c, by_rank);
     std::fprintf(stderr, "mpimon-collect: %zu phase(s) of %d process(es) written to %s\n", c.phases.size(), c.size,
                  c.settings.output.c_str());
+    if (c.settings.timing) {
+      std::size_t bytes = 0;
+      for (const auto& phases : by_rank) {
+        for (const auto& text : phases) bytes += text.size();
+      }
+      std::fprintf(stderr, "mpimon-collect: timing: transport %s %.6f s for %zu bytes, write %.6f s\n",
+                   c.settings.tree ? "tree" : "gather", gathered - start, bytes, PMPI_Wtime() - gathered);
+    }
   } catch (const std::exception& e) {
     std::fprintf(stderr, "mpimon-collect: no file written: %s\n", e.what());
   }

@@ -25,6 +25,12 @@ collect_and_check mode1 3 1
 collect_and_check mode2 3 2
 collect_and_check single 1 1
 collect_and_check thread 2 1 --init-thread
+# The binomial-tree transport (the alternative measured in docs/collect.md) delivers the same file.
+MPIMON_COLLECT_TRANSPORT=tree MPIMON_COLLECT_TIMING=1 run "$mpimon" collect -o tree.h5 --np 4 -- "$phases" led/tree
+expect_eq "$rc" 0 "tree: exit code ($err)"
+expect_contains "$out" "timing: transport tree" "tree: the timing line"
+run "$check" tree.h5 led/tree 4
+expect_eq "$rc" 0 "tree: against the ledgers: $out $err"
 
 # The application's output (the collector's messages among it) is printed on stdout when it ends.
 # What cannot be collected is said at start and listed in the file.
