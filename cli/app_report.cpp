@@ -30,9 +30,9 @@ std::optional<double> field(const std::optional<T>& o, F f) {
 
 void print_app_table(const std::vector<AppRow>& rows, double threshold) {
   const std::string vs = "vs " + cost_words(CostVerdict::below, threshold).substr(2);
-  std::printf("\n%-28s %4s %5s %10s %10s %11s %12s %27s %20s %9s %9s %5s %12s\n", "application", "np", "pairs",
-              "off s", "on s", "msg/proc", "msg/s", "overhead s [95% CI]", "overhead % [95% CI]", "p (t)",
-              "p (W)", "comm", vs.c_str());
+  std::printf("\n%-28s %4s %5s %10s %10s %11s %12s %27s %20s %9s %9s %5s %12s\n", "application", "np", "pairs", "off s",
+              "on s", "msg/proc", "msg/s", "overhead s [95% CI]", "overhead % [95% CI]", "p (t)", "p (W)", "comm",
+              vs.c_str());
   for (const auto& r : rows) {
     const auto& a = r.analysis;
     std::string diff = fixed(a.mean_difference, "%+.4f");
@@ -51,11 +51,12 @@ void print_app_table(const std::vector<AppRow>& rows, double threshold) {
                 fixed(field(r.comm_share, [](double s) { return 100 * s; }), "%.0f%%").c_str(),
                 cost_words(decide_cost(a, threshold).verdict, threshold).c_str());
   }
-  std::printf("(off/on s: mean over pairs; msg: point-to-point messages, external + internal, of the merged dumps of\n"
-              " the on launches; msg/s: all processes' messages per second of on time; * significant at 5 %%\n"
-              " (paired t-test); p (W): Wilcoxon signed-rank; comm: the workload's communication share; %s: the\n"
-              " overhead's 95 %% CI below or above that cost, above 0 (a cost, its size open), or inconclusive)\n",
-              vs.c_str());
+  std::printf(
+      "(off/on s: mean over pairs; msg: point-to-point messages, external + internal, of the merged dumps of\n"
+      " the on launches; msg/s: all processes' messages per second of on time; * significant at 5 %%\n"
+      " (paired t-test); p (W): Wilcoxon signed-rank; comm: the workload's communication share; %s: the\n"
+      " overhead's 95 %% CI below or above that cost, above 0 (a cost, its size open), or inconclusive)\n",
+      vs.c_str());
   for (const auto& r : rows) print_inconclusive(r.app + " np " + std::to_string(r.np), r.analysis, threshold);
 }
 
@@ -74,9 +75,8 @@ void write_app_csv(const std::vector<AppRow>& rows, std::ostream& out) {
     };
     out << r.app << ',' << r.np << ',' << a.n << ',' << r.time_source << ',' << num(a.mean_off) << ','
         << num(r.off_median) << ',' << num(a.mean_on) << ',' << num(r.on_median) << ',' << num(r.messages_per_process)
-        << ',' << num(r.external_per_process) << ',' << num(r.bytes_per_process) << ','
-        << num(r.messages_per_second) << ',' << num(a.mean_difference) << ','
-        << num(field(t, [](const StudentTTest& x) { return x.ci.low; })) << ','
+        << ',' << num(r.external_per_process) << ',' << num(r.bytes_per_process) << ',' << num(r.messages_per_second)
+        << ',' << num(a.mean_difference) << ',' << num(field(t, [](const StudentTTest& x) { return x.ci.low; })) << ','
         << num(field(t, [](const StudentTTest& x) { return x.ci.high; })) << ','
         << num(field(a.relative, [](const Estimate& e) { return e.value; })) << ',' << num(rel_ci(false)) << ','
         << num(rel_ci(true)) << ',' << num(field(t, [](const StudentTTest& x) { return x.t; })) << ','
@@ -98,9 +98,9 @@ void write_app_launches_csv(const std::vector<AppLaunchRecord>& launches, std::o
     for (char& ch : status) {
       if (ch == ',' || ch == '\n' || ch == '"') ch = ' ';
     }
-    out << ++index << ',' << l.key.app << ',' << l.key.np << ',' << l.key.pair << ',' << l.key.arm << ','
-        << l.position << ',' << status << ',' << l.time_source << ',' << num(l.seconds) << ','
-        << num(l.wall_seconds) << ',' << num(l.comm_share);
+    out << ++index << ',' << l.key.app << ',' << l.key.np << ',' << l.key.pair << ',' << l.key.arm << ',' << l.position
+        << ',' << status << ',' << l.time_source << ',' << num(l.seconds) << ',' << num(l.wall_seconds) << ','
+        << num(l.comm_share);
     for (auto c : {TrafficClass::external, TrafficClass::internal}) {
       out << ',' << (l.traffic ? std::to_string(l.traffic->messages[static_cast<std::size_t>(c)]) : "");
     }

@@ -16,12 +16,12 @@
 #include "app_report.hpp"
 #include "cli_support.hpp"
 #include "commands.hpp"
-#include "mpimon/harness/launch.hpp"
-#include "mpimon/harness/app_sweep.hpp"
-#include "mpimon/harness/launch_pairs.hpp"
 #include "mpimon/apps.hpp"
 #include "mpimon/error.hpp"
 #include "mpimon/gate.hpp"
+#include "mpimon/harness/app_sweep.hpp"
+#include "mpimon/harness/launch.hpp"
+#include "mpimon/harness/launch_pairs.hpp"
 #include "mpimon/merge.hpp"
 #include "mpimon/version.hpp"
 
@@ -52,7 +52,9 @@ int judge_and_report(const std::vector<AppRow>& rows, const std::map<std::string
   report.provenance = configuration;
   std::printf("\ngate: overhead limit %g %%%s\n", fail_above, allow_inconclusive ? " (inconclusive allowed)" : "");
   for (const auto& r : report.rows) {
-    const char* word = r.verdict == Verdict::pass ? "pass" : r.verdict == Verdict::regression ? "ABOVE" : "inconclusive";
+    const char* word = r.verdict == Verdict::pass         ? "pass"
+                       : r.verdict == Verdict::regression ? "ABOVE"
+                                                          : "inconclusive";
     std::printf("  %-12s %s np %u: %s\n", word, r.app.c_str(), r.np, r.note.c_str());
   }
   if (!json.empty()) write_file_atomically(json, [&](std::ostream& o) { write_app_gate_json(report, o); });
@@ -95,9 +97,10 @@ int bench_app_command(const std::string& name, const std::vector<std::string>& a
         "points", po::value(&points), "stencil: 7 or 27")(
         "compute", po::value(&compute), "stencil: compute knob F >= 0 (larger: larger compute share)")(
         "compute-sweep", po::value(&computes), "stencil: one application per compute value, e.g. 0,1,4,16,64 (Fig. 3)")(
-        "workload-program", po::value(&program)->default_value(default_workload_program(), "mpimon-workload of this build"),
-        "the built-in workloads' program")(
-        "name", po::value(&name_option), "label of the command after -- (default: its file name)")(
+        "workload-program",
+        po::value(&program)->default_value(default_workload_program(), "mpimon-workload of this build"),
+        "the built-in workloads' program")("name", po::value(&name_option),
+                                           "label of the command after -- (default: its file name)")(
         "workdir", po::value(&s.workdir), "working directory of the launches (default: the current one)")(
         "np", po::value(&np_list)->default_value("2"), "process counts")(
         "pairs", po::value(&s.pairs)->default_value(10), "launch pairs per application and process count")(
@@ -114,8 +117,8 @@ int bench_app_command(const std::string& name, const std::vector<std::string>& a
         "resume", "continue the sweep recorded in the results file")(
         "time-regex", po::value(&s.time_regex),
         "a command's own reported time: the last match in its output, the first group in seconds (default: the "
-        "launch's wall time)")(
-        "fail-above", po::value<double>(), "gate: fail when the overhead may exceed PCT percent (exit codes 6, 7)")(
+        "launch's wall time)")("fail-above", po::value<double>(),
+                               "gate: fail when the overhead may exceed PCT percent (exit codes 6, 7)")(
         "allow-inconclusive", "gate: an inconclusive interval does not fail (exit code 0, reported)")(
         "json", po::value(&json), "gate: JSON report")("junit", po::value(&junit), "gate: JUnit XML report");
     po::variables_map vm;
@@ -147,7 +150,8 @@ int bench_app_command(const std::string& name, const std::vector<std::string>& a
       if (!grid.empty()) stencil.insert(stencil.end(), {"--grid", grid});
       if (vars > 0) stencil.insert(stencil.end(), {"--vars", std::to_string(vars)});
       if (points > 0) stencil.insert(stencil.end(), {"--points", std::to_string(points)});
-      std::vector<std::string> sweep = computes.empty() ? std::vector<std::string>{} : split_list(computes, "compute-sweep");
+      std::vector<std::string> sweep =
+          computes.empty() ? std::vector<std::string>{} : split_list(computes, "compute-sweep");
       if (!compute.empty()) {
         if (!sweep.empty()) throw po::error("--compute and --compute-sweep exclude each other");
         sweep = {compute};
@@ -165,7 +169,8 @@ int bench_app_command(const std::string& name, const std::vector<std::string>& a
     if (plan(s).empty()) throw po::error("no launch to run: bt needs a square number of processes (--np 1,4,9,...)");
 
     const bool existed = fs::exists(s.output);
-    if (existed && !s.resume) raise_error(Error::Kind::input, s.output, "exists: use --resume to continue it, or another -o");
+    if (existed && !s.resume)
+      raise_error(Error::Kind::input, s.output, "exists: use --resume to continue it, or another -o");
     if (!existed) AppResults::create(s.output, configuration_of(s));
     AppResults results(s.output);
     const auto failure = run_sweep(s, results, name);

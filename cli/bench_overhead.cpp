@@ -13,18 +13,18 @@
 #include <iostream>
 #include <random>
 #include <set>
-#include <thread>
 #include <sstream>
+#include <thread>
 
 #include "cli_support.hpp"
 #include "commands.hpp"
+#include "mpimon/error.hpp"
 #include "mpimon/harness/launch.hpp"
 #include "mpimon/harness/launch_pairs.hpp"
-#include "mpimon/error.hpp"
+#include "mpimon/harness/overhead_sweep.hpp"
 #include "mpimon/overhead.hpp"
 #include "mpimon/version.hpp"
 #include "overhead_report.hpp"
-#include "mpimon/harness/overhead_sweep.hpp"
 
 namespace mpimon::cli {
 
@@ -52,7 +52,6 @@ void print_calibration(const std::vector<OverheadCell>& cells,
   }
   std::printf("  the injected cost lies inside the 95 %% CI of %zu of %zu cells\n", inside, total);
 }
-
 
 }  // namespace
 
@@ -89,11 +88,14 @@ int bench_overhead_command(const std::string& name, const std::vector<std::strin
         "instead of monitoring, inject this many ns per call with the PMPI delay library")(
         "output,o", po::value(&s.output)->default_value("overhead.h5"), "results file")(
         "resume", "continue the sweep recorded in the results file")(
-        "program", po::value(&s.program)->default_value(default_dir("bench") + "/mpimon-overhead-bench", "mpimon-overhead-bench of this build"),
-        "the benchmark program")("delay-library",
-                                 po::value(&s.delay_library)
-                                     ->default_value(default_dir("bench") + "/libmpimon-pmpi-delay.so", "libmpimon-pmpi-delay.so of this build"),
-                                 "the PMPI delay library for --calibrate");
+        "program",
+        po::value(&s.program)
+            ->default_value(default_dir("bench") + "/mpimon-overhead-bench", "mpimon-overhead-bench of this build"),
+        "the benchmark program")(
+        "delay-library",
+        po::value(&s.delay_library)
+            ->default_value(default_dir("bench") + "/libmpimon-pmpi-delay.so", "libmpimon-pmpi-delay.so of this build"),
+        "the PMPI delay library for --calibrate");
     po::variables_map vm;
     if (!parse_options(cmd, args, options, {}, vm)) return kExitOk;
     s.resume = vm.count("resume") > 0;
@@ -101,10 +103,11 @@ int bench_overhead_command(const std::string& name, const std::vector<std::strin
     // The names mpimon-overhead-bench accepts (its kAllOps, and put/get for the lock variants):
     // checked here so that a typo is a usage error, not a sweep of failing launches.
     for (const auto& op : split_list(s.ops, "ops")) {
-      static const std::set<std::string> known{"send",     "pingpong",  "bcast",    "alltoall", "put",
-                                               "get",      "put_lock",  "put_flush", "get_lock", "get_flush"};
+      static const std::set<std::string> known{"send", "pingpong", "bcast",     "alltoall", "put",
+                                               "get",  "put_lock", "put_flush", "get_lock", "get_flush"};
       if (!known.count(op)) {
-        throw po::error("--ops: unknown operation '" + op + "' (send, pingpong, bcast, alltoall, put, get, put_lock, "
+        throw po::error("--ops: unknown operation '" + op +
+                        "' (send, pingpong, bcast, alltoall, put, get, put_lock, "
                         "put_flush, get_lock, get_flush)");
       }
     }

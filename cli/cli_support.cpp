@@ -26,7 +26,9 @@ bool is_unsigned(const po::option_description& d) {
          holds<std::vector<unsigned>>(d);
 }
 
-bool is_signed_integer(const po::option_description& d) { return holds<int>(d) || holds<long>(d) || holds<long long>(d); }
+bool is_signed_integer(const po::option_description& d) {
+  return holds<int>(d) || holds<long>(d) || holds<long long>(d);
+}
 
 // What an option's value must look like, from its type.
 std::string expected_value(const po::option_description& d) {
@@ -103,10 +105,12 @@ int usage_error(const Command& cmd, const char* what) {
 // Every kind of error and its exit code, in one place (docs/cli.md, "Exit codes").
 int exit_code_of(Error::Kind kind) {
   switch (kind) {
-    case Error::Kind::usage: return kExitUsage;
+    case Error::Kind::usage:
+      return kExitUsage;
     case Error::Kind::input:
     case Error::Kind::format:
-    case Error::Kind::system: return kExitFailure;
+    case Error::Kind::system:
+      return kExitFailure;
   }
   return kExitFailure;
 }
@@ -132,7 +136,8 @@ std::vector<std::uint32_t> split_positive_list(const std::string& text, const st
   for (const auto& item : split_list(text, option)) {
     const bool digits = item.find_first_not_of("0123456789") == std::string::npos && item.size() <= 9;
     if (!digits || std::stoul(item) == 0) {
-      throw po::error("--" + option + ": '" + item + "' is not a positive integer (expected a comma-separated list "
+      throw po::error("--" + option + ": '" + item +
+                      "' is not a positive integer (expected a comma-separated list "
                       "such as 2,4)");
     }
     out.push_back(static_cast<std::uint32_t>(std::stoul(item)));
@@ -178,7 +183,8 @@ AtomicOutput::AtomicOutput(std::string path) : path_(std::move(path)) {
   check_output_path(path_);
   temporary_ = path_ + ".tmp-XXXXXX";
   int fd = mkstemp(temporary_.data());
-  if (fd < 0) raise_error(Error::Kind::system, path_, std::string("cannot create a file here: ") + std::strerror(errno));
+  if (fd < 0)
+    raise_error(Error::Kind::system, path_, std::string("cannot create a file here: ") + std::strerror(errno));
   const mode_t mask = umask(0);  // mkstemp makes the file private; give it the usual permissions
   umask(mask);
   fchmod(fd, 0666 & ~mask);
@@ -226,7 +232,8 @@ std::vector<TrafficClass> parse_classes(const std::string& text, const std::stri
   std::vector<TrafficClass> classes;
   for (const auto& item : split_list(text, option.substr(2))) {
     auto c = parse_class(item);
-    if (!c) throw po::error("unknown class '" + item + "' in " + option + " (external, internal, osc_sent, osc_recv, coll)");
+    if (!c)
+      throw po::error("unknown class '" + item + "' in " + option + " (external, internal, osc_sent, osc_recv, coll)");
     classes.push_back(*c);
   }
   return classes;

@@ -8,11 +8,11 @@
 #include <functional>
 #include <ostream>
 
+#include <string>
+#include <vector>
 #include "mpimon/error.hpp"
 #include "mpimon/matrix.hpp"
 #include "mpimon/matrix_file.hpp"
-#include <string>
-#include <vector>
 
 namespace mpimon::cli {
 

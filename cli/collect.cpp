@@ -22,7 +22,8 @@ void print_written(const std::string& path) {
   std::printf("wrote %s: %zu phase%s (%s)\n", path.c_str(), dumps.size(), dumps.size() == 1 ? "" : "s",
               joined(dumps).c_str());
   std::printf("collected: %s\nnot collected (this MPI library cannot deliver them): %s\n",
-              joined(file.root_strings("collected_classes")).c_str(), joined(file.root_strings("missing_classes")).c_str());
+              joined(file.root_strings("collected_classes")).c_str(),
+              joined(file.root_strings("missing_classes")).c_str());
 }
 
 }  // namespace

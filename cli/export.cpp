@@ -19,8 +19,8 @@ struct GraphExportOptions {
 };
 
 /// Parses them (with --force when `dense`); false after --help.
-bool parse_graph_export(const Command& cmd, const std::vector<std::string>& args, const char* output_help,
-                        bool dense, GraphExportOptions& o) {
+bool parse_graph_export(const Command& cmd, const std::vector<std::string>& args, const char* output_help, bool dense,
+                        GraphExportOptions& o) {
   po::options_description options("Options");
   options.add_options()("dump", po::value(&o.dump), "dump to export (required when the file holds several)")(
       "classes", po::value(&o.classes)->default_value("external,internal"), "classes to add up")(
@@ -134,8 +134,8 @@ int export_mat_command(const std::string& name, const std::vector<std::string>& 
     options.add_options()("compat", po::value(&compat)->default_value("profile2mat"), "output convention: profile2mat")(
         "force", po::bool_switch(&force), "write the dense matrices even above the size limit (docs/exports.md)")(
         "dump", po::value(&dump), "export only this dump")("output,o", po::value(&dir)->default_value("."),
-                                                           "output directory")(
-        "input", po::value(&input)->required(), "merged HDF5 file");
+                                                           "output directory")("input", po::value(&input)->required(),
+                                                                               "merged HDF5 file");
     po::positional_options_description positional;
     positional.add("input", 1);
     po::variables_map vm;

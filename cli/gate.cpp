@@ -20,12 +20,12 @@
 
 #include "cli_support.hpp"
 #include "commands.hpp"
-#include "mpimon/harness/launch.hpp"
 #include "mpimon/error.hpp"
 #include "mpimon/gate.hpp"
+#include "mpimon/harness/launch.hpp"
+#include "mpimon/harness/overhead_sweep.hpp"
 #include "mpimon/overhead.hpp"
 #include "mpimon/version.hpp"
-#include "mpimon/harness/overhead_sweep.hpp"
 
 namespace mpimon::cli {
 
@@ -97,8 +97,12 @@ MpiLaunch probe_launch(const GateOptions& o, const fs::path& out_file) {
   for (const auto& kv : o.environment) l.option({"-x", kv});
   for (const auto& kv : o.on_environment) l.option({"-x", kv});
   for (const auto& kv : o.mca) l.mca(kv.substr(0, kv.find('=')), kv.substr(kv.find('=') + 1));
-  std::vector<std::string> args{"--tool=callgrind", "--collect-atstart=no", "--compress-strings=no",
-                                "--compress-pos=no", "--callgrind-out-file=" + out_file.string(), o.probe};
+  std::vector<std::string> args{"--tool=callgrind",
+                                "--collect-atstart=no",
+                                "--compress-strings=no",
+                                "--compress-pos=no",
+                                "--callgrind-out-file=" + out_file.string(),
+                                o.probe};
   const auto pa = probe_args(o);
   args.insert(args.end(), pa.begin(), pa.end());
   args.insert(args.end(), {":", "-np", "1", o.probe});
@@ -116,7 +120,8 @@ InstructionRun run_probe(const GateOptions& o, const fs::path& dir, std::uint32_
   LaunchResult r = l.run(std::chrono::seconds(o.timeout));
   if (r.timed_out || r.exit_code != 0) {
     raise_error(Error::Kind::input, o.probe,
-                "the callgrind run failed (" + (r.timed_out ? std::string("timeout") : "exit code " + std::to_string(r.exit_code)) +
+                "the callgrind run failed (" +
+                    (r.timed_out ? std::string("timeout") : "exit code " + std::to_string(r.exit_code)) +
                     "): " + r.output.substr(r.output.size() > 600 ? r.output.size() - 600 : 0));
   }
   // cg.out.1, cg.out.2, ...: one per client-request dump, in the probe's order.
@@ -124,7 +129,8 @@ InstructionRun run_probe(const GateOptions& o, const fs::path& dir, std::uint32_
   for (int k = 1; fs::exists(run_dir / ("cg.out." + std::to_string(k))); ++k) {
     dumps.push_back(read_callgrind_dump((run_dir / ("cg.out." + std::to_string(k))).string()));
   }
-  if (dumps.empty()) raise_error(Error::Kind::input, run_dir.string(), "callgrind wrote no dump (is valgrind working?)");
+  if (dumps.empty())
+    raise_error(Error::Kind::input, run_dir.string(), "callgrind wrote no dump (is valgrind working?)");
   InstructionRun run;
   for (const auto& d : dumps) run.objects.insert(run.objects.end(), d.objects.begin(), d.objects.end());
   run.counts = instructions_per_operation(dumps);
@@ -157,9 +163,10 @@ InstructionMeasure measure_instructions(const GateOptions& o, const fs::path& di
       {"launch", "rank 0 under valgrind --tool=callgrind, rank 1 native (MPMD), pml_monitoring_enable " +
                      std::to_string(o.monitoring_mode) + (o.mca.empty() ? "" : ", " + joined(o.mca, " "))},
       {"runs", std::to_string(o.runs)},
-      {"summary", "instructions of the monitoring's own code (calls into the monitoring objects from libmpi and "
-                  "components, minus the wrapped component calls), (cost of 2N operations - cost of N) / N; "
-                  "every run must give the same counts"}};
+      {"summary",
+       "instructions of the monitoring's own code (calls into the monitoring objects from libmpi and "
+       "components, minus the wrapped component calls), (cost of 2N operations - cost of N) / N; "
+       "every run must give the same counts"}};
   return m;
 }
 
@@ -202,8 +209,9 @@ std::map<std::string, std::string> timing_settings(const GateOptions& o) {
           {"seed", std::to_string(s.h.seed)},
           {"binding", "--bind-to core when np <= cpus, else --bind-to none --oversubscribe"},
           {"monitoring_mode", std::to_string(s.h.monitoring_mode)},
-          {"summary", "per launch and benchmark: interquartile mean over iterations of the per-iteration maximum "
-                      "over ranks; per cell: mean and sd of the on - off differences over the pairs"}};
+          {"summary",
+           "per launch and benchmark: interquartile mean over iterations of the per-iteration maximum "
+           "over ranks; per cell: mean and sd of the on - off differences over the pairs"}};
 }
 
 // Re-runs the regressed cells with fresh pairs (another seed); a cell stays a regression only if
@@ -286,10 +294,14 @@ std::set<Verdict> accepted_verdicts(const GateOptions& o) {
   std::set<Verdict> out;
   std::stringstream list(o.accept);
   for (std::string item; std::getline(list, item, ',');) {
-    if (item == "rerecord") out.insert(Verdict::rerecord);
-    else if (item == "missing") out.insert(Verdict::missing);
-    else if (item == "unstable") out.insert(Verdict::unstable);
-    else throw po::error("--accept takes a comma-separated list of rerecord, missing and unstable, not '" + item + "'");
+    if (item == "rerecord")
+      out.insert(Verdict::rerecord);
+    else if (item == "missing")
+      out.insert(Verdict::missing);
+    else if (item == "unstable")
+      out.insert(Verdict::unstable);
+    else
+      throw po::error("--accept takes a comma-separated list of rerecord, missing and unstable, not '" + item + "'");
   }
   return out;
 }
@@ -306,7 +318,8 @@ std::string advice_for(int code) {
     case kExitUnstable:
       return "two runs of the same build counted different instructions: the count is not deterministic here "
              "(check ASLR, valgrind, the environment; more --runs) (or --accept unstable)";
-    default: return "";
+    default:
+      return "";
   }
 }
 
@@ -319,11 +332,12 @@ std::map<std::string, std::string> provenance_of(const GateOptions& o) {
           {"cpu_model", cpu_model()},
           {"cpus", std::to_string(std::thread::hardware_concurrency())},
           {"open_mpi", launcher_version_line(o.launcher)},
-          {"monitoring_components", "pml, osc, coll monitoring (pml_monitoring_enable " +
-                                        std::to_string(o.monitoring_mode) + ")"},
+          {"monitoring_components",
+           "pml, osc, coll monitoring (pml_monitoring_enable " + std::to_string(o.monitoring_mode) + ")"},
           {"launcher", o.launcher},
           {"mca", joined(o.mca, " ")},
-          {"environment", joined(o.environment, " ") + (o.on_environment.empty() ? "" : " | monitored: " + joined(o.on_environment, " "))},
+          {"environment", joined(o.environment, " ") +
+                              (o.on_environment.empty() ? "" : " | monitored: " + joined(o.on_environment, " "))},
           {"np", "2"},
           {"measure", o.measure}};
 }
@@ -341,10 +355,12 @@ void add_options(po::options_description& options, GateOptions& o) {
       "on-env", po::value(&o.on_environment)->composing(), "VAR=VALUE exported to the monitored launches only")(
       "monitoring-mode", po::value(&o.monitoring_mode)->default_value(1), "pml_monitoring_enable")(
       "timeout", po::value(&o.timeout)->default_value(900), "seconds before a launch is killed")(
-      "accept", po::value(&o.accept), "rows not judged that do not fail the gate: comma-separated rerecord, "
-                                      "missing, unstable (default: none; each fails with its own exit code)")(
-      "work-dir", po::value(&o.work_dir), "keep the callgrind dumps and timing results here (default: a "
-                                           "temporary directory, removed)");
+      "accept", po::value(&o.accept),
+      "rows not judged that do not fail the gate: comma-separated rerecord, "
+      "missing, unstable (default: none; each fails with its own exit code)")(
+      "work-dir", po::value(&o.work_dir),
+      "keep the callgrind dumps and timing results here (default: a "
+      "temporary directory, removed)");
   po::options_description ins("Instructions (callgrind)");
   ins.add_options()("probe-ops", po::value(&o.probe_ops)->default_value(o.probe_ops),
                     "operations: send, put, get, bcast, allreduce, alltoall")(
@@ -353,7 +369,10 @@ void add_options(po::options_description& options, GateOptions& o) {
       "runs", po::value(&o.runs)->default_value(2), "callgrind runs; their counts must agree")(
       "tolerance", po::value(&o.tolerance)->default_value(0, "0"), "fraction above the baseline tolerated")(
       "valgrind", po::value(&o.valgrind)->default_value("valgrind"), "valgrind executable")(
-      "probe", po::value(&o.probe)->default_value(default_dir("bench") + "/mpimon-gate-probe", "mpimon-gate-probe of this build"), "the probe program");
+      "probe",
+      po::value(&o.probe)->default_value(default_dir("bench") + "/mpimon-gate-probe",
+                                         "mpimon-gate-probe of this build"),
+      "the probe program");
   po::options_description tim("Timing (paired launches, np 2)");
   tim.add_options()("ops", po::value(&s.ops)->default_value("send,bcast,alltoall,put,get"), "operations")(
       "sizes", po::value(&s.sizes)->default_value("8,65536"), "message sizes in bytes")(
@@ -366,7 +385,9 @@ void add_options(po::options_description& options, GateOptions& o) {
       "margin-relative", po::value(&o.margin.relative)->default_value(0.05, "0.05"),
       "or this fraction of the baseline's off time, whichever is larger")(
       "no-confirm", "do not re-run the regressed cells (report them unconfirmed)")(
-      "program", po::value(&s.program)->default_value(default_dir("bench") + "/mpimon-overhead-bench", "mpimon-overhead-bench of this build"),
+      "program",
+      po::value(&s.program)
+          ->default_value(default_dir("bench") + "/mpimon-overhead-bench", "mpimon-overhead-bench of this build"),
       "the benchmark program");
   options.add(ins).add(tim);
 }
@@ -377,7 +398,8 @@ void check_options(const GateOptions& o) {
   }
   for (const auto* list : {&o.mca, &o.environment, &o.on_environment}) {
     for (const auto& kv : *list) {
-      if (kv.find('=') == std::string::npos || kv.front() == '=') throw po::error("expected KEY=VALUE, not '" + kv + "'");
+      if (kv.find('=') == std::string::npos || kv.front() == '=')
+        throw po::error("expected KEY=VALUE, not '" + kv + "'");
     }
   }
   if (o.runs < 1) throw po::error("--runs must be at least 1");
@@ -389,7 +411,8 @@ void check_options(const GateOptions& o) {
   if (o.margin.relative < 0) throw po::error("--margin-relative must be >= 0");
   if (o.sweep.pairs < 2) throw po::error("--pairs must be at least 2");
   accepted_verdicts(o);
-  if (!is_open_mpi_launcher(o.launcher)) throw po::error("--launcher: the gate needs Open MPI's mpirun (MPMD line, -x)");
+  if (!is_open_mpi_launcher(o.launcher))
+    throw po::error("--launcher: the gate needs Open MPI's mpirun (MPMD line, -x)");
 }
 
 // A temporary directory removed at the end, unless --work-dir names one to keep.
@@ -442,8 +465,10 @@ int gate_command(const std::string& name, const std::vector<std::string>& args) 
     s.h.monitoring_mode = o.monitoring_mode;
     s.h.timeout = o.timeout;
     const bool instructions = o.measure != "timing", timing = o.measure != "instructions";
-    if (instructions && !fs::exists(o.probe)) raise_error(Error::Kind::input, o.probe, "probe program not found (--probe)");
-    if (timing && !fs::exists(s.program)) raise_error(Error::Kind::input, s.program, "benchmark program not found (--program)");
+    if (instructions && !fs::exists(o.probe))
+      raise_error(Error::Kind::input, o.probe, "probe program not found (--probe)");
+    if (timing && !fs::exists(s.program))
+      raise_error(Error::Kind::input, s.program, "benchmark program not found (--program)");
 
     GateBaseline baseline;
     const bool have_baseline = fs::exists(o.baseline);
@@ -481,8 +506,8 @@ int gate_command(const std::string& name, const std::vector<std::string>& args) 
     if (ins) {
       if (!baseline.instructions) {
         report.notes.push_back("the baseline has no instruction counts: record them with --update-baseline");
-        report.instructions = judge_instructions(ins->now.operations, InstructionBaseline{}, o.tolerance, true,
-                                                 ins->stable, "");
+        report.instructions =
+            judge_instructions(ins->now.operations, InstructionBaseline{}, o.tolerance, true, ins->stable, "");
       } else {
         std::string differs;
         for (const auto& [k, v] : ins->now.build) {
@@ -494,7 +519,8 @@ int gate_command(const std::string& name, const std::vector<std::string>& args) 
         }
         report.instructions = judge_instructions(ins->now.operations, *baseline.instructions, o.tolerance,
                                                  differs.empty(), ins->stable, differs);
-        if (!differs.empty()) report.notes.push_back("instructions: baseline from another build: re-record (" + differs + ")");
+        if (!differs.empty())
+          report.notes.push_back("instructions: baseline from another build: re-record (" + differs + ")");
       }
     }
     if (timing) {
@@ -522,7 +548,7 @@ int gate_command(const std::string& name, const std::vector<std::string>& args) 
     print_report(report);
     write_file_atomically(o.json, [&](std::ostream& out) { write_gate_json(report, out); });
     write_file_atomically(o.junit, [&](std::ostream& out) { write_gate_junit(report, out); });
-    const char* verdict = report.exit_code == kExitOk       ? "no confirmed regression"
+    const char* verdict = report.exit_code == kExitOk         ? "no confirmed regression"
                           : report.exit_code == kExitRerecord ? "NOT JUDGED: re-record"
                           : report.exit_code == kExitMissing  ? "NOT JUDGED: missing"
                           : report.exit_code == kExitUnstable ? "NOT JUDGED: unstable"

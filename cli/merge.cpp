@@ -85,7 +85,8 @@ int parallel_merge_command(const std::string& name, const std::vector<std::strin
     options.add_options()("output,o", po::value(&output)->default_value("matrices.h5"), "output HDF5 file")(
         "layout", po::value(&layout)->default_value("auto"),
         "matrix layout: dense, csr (compressed sparse rows), or auto")(
-        "csr-above", po::value(&csr_above)->default_value(2048), "with --layout auto, use csr above this many processes")(
+        "csr-above", po::value(&csr_above)->default_value(2048),
+        "with --layout auto, use csr above this many processes")(
         "threads", po::value(&threads)->default_value(0),
         "threads that read and parse the input files (0: one per core, at most 4)")(
         "files-from", po::value(&files_from), "read input paths from this file, one per line ('-': standard input)")(
@@ -106,8 +107,8 @@ int parallel_merge_command(const std::string& name, const std::vector<std::strin
         continue;
       }
       option_args.push_back(a);
-      const bool takes_value = a == "-o" || a == "--output" || a == "--layout" || a == "--csr-above" || a == "--threads" ||
-                               a == "--files-from";
+      const bool takes_value = a == "-o" || a == "--output" || a == "--layout" || a == "--csr-above" ||
+                               a == "--threads" || a == "--files-from";
       if (takes_value && i + 1 < args.size()) option_args.push_back(args[++i]);
     }
     po::variables_map vm;

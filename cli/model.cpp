@@ -15,8 +15,8 @@
 
 #include "cli_support.hpp"
 #include "commands.hpp"
-#include "mpimon/harness/launch.hpp"
 #include "mpimon/error.hpp"
+#include "mpimon/harness/launch.hpp"
 #include "mpimon/matrix_file.hpp"
 
 namespace mpimon::cli {
@@ -27,12 +27,13 @@ void add_collective_options(po::options_description& options, CollectiveOptions&
   options.add_options()("op", po::value(&v.op)->required(),
                         "operation: bcast, reduce, allreduce, alltoall, allgather, gather, scatter, barrier")(
       "algorithm", po::value(&v.algorithm)->required(),
-      "coll_tuned_<op>_algorithm: Open MPI's name or number (see --list)")(
-      "np", po::value(&v.np)->required(), "number of processes (MPI_COMM_WORLD)")(
+      "coll_tuned_<op>_algorithm: Open MPI's name or number (see --list)")("np", po::value(&v.np)->required(),
+                                                                           "number of processes (MPI_COMM_WORLD)")(
       "root", po::value(&v.root)->default_value(0), "root of bcast, reduce, gather, scatter")(
-      "count", po::value(&v.count), "element count passed to the call (per rank for alltoall, allgather, gather, "
-                                    "scatter); required except for barrier")(
-      "type-size", po::value(&v.type_size)->default_value(1), "bytes per element (MPI_Type_size)")(
+      "count", po::value(&v.count),
+      "element count passed to the call (per rank for alltoall, allgather, gather, "
+      "scatter); required except for barrier")("type-size", po::value(&v.type_size)->default_value(1),
+                                               "bytes per element (MPI_Type_size)")(
       "segsize", po::value(&v.segsize)->default_value(0), "coll_tuned_<op>_algorithm_segmentsize in bytes, 0: none")(
       "tree-fanout", po::value(&v.tree_fanout)->default_value(4), "coll_tuned_<op>_algorithm_tree_fanout")(
       "chain-fanout", po::value(&v.chain_fanout)->default_value(4), "coll_tuned_<op>_algorithm_chain_fanout")(

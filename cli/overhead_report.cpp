@@ -23,11 +23,16 @@ std::string cost_words(CostVerdict verdict, double threshold) {
   char limit[32];
   std::snprintf(limit, sizeof limit, "%g %%", 100 * threshold);
   switch (verdict) {
-    case CostVerdict::below: return std::string("< ") + limit;
-    case CostVerdict::above: return std::string("> ") + limit;
-    case CostVerdict::nonzero: return "> 0";
-    case CostVerdict::inconclusive: return "inconclusive";
-    case CostVerdict::no_interval: break;
+    case CostVerdict::below:
+      return std::string("< ") + limit;
+    case CostVerdict::above:
+      return std::string("> ") + limit;
+    case CostVerdict::nonzero:
+      return "> 0";
+    case CostVerdict::inconclusive:
+      return "inconclusive";
+    case CostVerdict::no_interval:
+      break;
   }
   return "-";
 }
@@ -35,8 +40,8 @@ std::string cost_words(CostVerdict verdict, double threshold) {
 void print_inconclusive(const std::string& label, const PairedAnalysis& a, double threshold) {
   const CostDecision d = decide_cost(a, threshold, threshold / 2);
   if (d.verdict != CostVerdict::inconclusive) return;
-  std::printf("  %s: inconclusive: the 95 %% CI [%+.1f %%, %+.1f %%] spans both no cost and a %g %% cost", label.c_str(),
-              100 * a.relative->ci->low, 100 * a.relative->ci->high, 100 * threshold);
+  std::printf("  %s: inconclusive: the 95 %% CI [%+.1f %%, %+.1f %%] spans both no cost and a %g %% cost",
+              label.c_str(), 100 * a.relative->ci->low, 100 * a.relative->ci->high, 100 * threshold);
   if (d.pairs_needed) {
     std::printf("; about %zu pairs would narrow it to +-%g %% (from the observed spread, sd %.1f %% of the off time)",
                 *d.pairs_needed, 50 * threshold, 100 * *a.sd_difference / a.mean_off);
@@ -69,9 +74,10 @@ void print_analysis(const std::vector<OverheadCell>& cells) {
                 c.np, static_cast<unsigned long long>(c.size), a.n, diff.c_str(), rel, p,
                 cost_words(decide_cost(a).verdict, 0.05).c_str());
   }
-  std::printf("(* significant at 5 %% after Benjamini-Hochberg within each transport, arm and operation; vs 5 %%: the\n"
-              " relative 95 %% CI below or above a 5 %% cost, above 0 (a cost, its size open), or inconclusive: spanning\n"
-              " both no cost and 5 %%)\n");
+  std::printf(
+      "(* significant at 5 %% after Benjamini-Hochberg within each transport, arm and operation; vs 5 %%: the\n"
+      " relative 95 %% CI below or above a 5 %% cost, above 0 (a cost, its size open), or inconclusive: spanning\n"
+      " both no cost and 5 %%)\n");
   std::size_t inconclusive = 0;
   std::optional<std::size_t> most_pairs;
   for (const auto& c : cells) {
@@ -105,11 +111,11 @@ void write_analysis_csv(const std::vector<OverheadCell>& cells, std::ostream& ou
         << num(t ? std::optional(t->ci.low) : std::nullopt) << ',' << num(t ? std::optional(t->ci.high) : std::nullopt)
         << ',' << num(t ? std::optional(t->t) : std::nullopt) << ',' << num(t ? std::optional(t->df) : std::nullopt)
         << ',' << num(t ? std::optional(t->p_value) : std::nullopt) << ',' << num(c.p_adjusted) << ','
-        << num(c.per_process.value) << ',' << num(c.per_process.ci ? std::optional(c.per_process.ci->low) : std::nullopt)
-        << ',' << num(c.per_process.ci ? std::optional(c.per_process.ci->high) : std::nullopt) << ','
-        << num(a.relative ? std::optional(a.relative->value) : std::nullopt) << ','
-        << num(rel_low) << ',' << num(rel_high) << ','
-        << num(a.wilcoxon ? std::optional(a.wilcoxon->v) : std::nullopt) << ','
+        << num(c.per_process.value) << ','
+        << num(c.per_process.ci ? std::optional(c.per_process.ci->low) : std::nullopt) << ','
+        << num(c.per_process.ci ? std::optional(c.per_process.ci->high) : std::nullopt) << ','
+        << num(a.relative ? std::optional(a.relative->value) : std::nullopt) << ',' << num(rel_low) << ','
+        << num(rel_high) << ',' << num(a.wilcoxon ? std::optional(a.wilcoxon->v) : std::nullopt) << ','
         << num(a.wilcoxon ? std::optional(a.wilcoxon->p_value) : std::nullopt) << ',' << (a.significant() ? 1 : 0)
         << ',' << cost_verdict_name(decision.verdict) << ','
         << (decision.pairs_needed ? std::to_string(*decision.pairs_needed) : "") << '\n';

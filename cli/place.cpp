@@ -30,9 +30,7 @@ struct PlaceOptions {
 
 // The column name of traffic crossing level l: what the level's subtrees are.
 std::string level_label(const TreeTopology& topo, std::uint32_t l) {
-  const char* role = l < topo.node_levels                        ? "node"
-                     : l < topo.node_levels + topo.socket_levels ? "socket"
-                                                                 : "core";
+  const char* role = l < topo.node_levels ? "node" : l < topo.node_levels + topo.socket_levels ? "socket" : "core";
   return "L" + std::to_string(l) + " " + role;
 }
 
@@ -99,7 +97,8 @@ void print_table(std::ostream& out, const std::vector<MethodResult>& rows, const
     if (!r.started_from.empty()) out << "refine: pairwise swaps starting from " << r.started_from << "\n";
     if (!r.unavailable.empty()) out << r.method << ": " << r.unavailable << "\n";
   }
-  out << "* the mapping --mapping-out and --rankfile write: the cheapest on the traffic the mappings are computed from\n";
+  out << "* the mapping --mapping-out and --rankfile write: the cheapest on the traffic the mappings are computed "
+         "from\n";
   for (const auto& r : rows) {
     if (r.draws > 1) out << "(random's traffic columns are those of its first draw)\n";
   }
@@ -135,7 +134,8 @@ void write_json(std::ostream& out, const std::vector<MethodResult>& rows, const 
     }
     out << ", \"gain_vs_packed_percent\": " << optional_number(r.gain_vs_packed)
         << ", \"gain_vs_random_percent\": " << optional_number(r.gain_vs_random) << ", \"crossing\": [";
-    for (std::size_t l = 0; l < r.metrics.crossing.size(); ++l) out << (l ? ", " : "") << to_decimal(r.metrics.crossing[l]);
+    for (std::size_t l = 0; l < r.metrics.crossing.size(); ++l)
+      out << (l ? ", " : "") << to_decimal(r.metrics.crossing[l]);
     out << "], \"busiest_node_off_node\": " << to_decimal(r.metrics.busiest_node_off_node);
     if (!r.started_from.empty()) out << ", \"started_from\": \"" << r.started_from << "\"";
     out << ", \"mapping\": [";
@@ -153,7 +153,8 @@ PlacementRequest request_of(const PlaceOptions& o, const po::variables_map& vm) 
     request.methods_explicit = true;
     for (const auto& m : request.methods) {
       if (std::find(kPlacementMethods.begin(), kPlacementMethods.end(), m) == kPlacementMethods.end()) {
-        throw po::error("unknown method '" + m + "' in --method (treematch, scotch, packed, cyclic, random, refine, all)");
+        throw po::error("unknown method '" + m +
+                        "' in --method (treematch, scotch, packed, cyclic, random, refine, all)");
       }
     }
   }

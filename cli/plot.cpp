@@ -15,9 +15,9 @@
 
 #include "cli_support.hpp"
 #include "commands.hpp"
-#include "mpimon/harness/launch.hpp"
 #include "mpimon/apps.hpp"
 #include "mpimon/error.hpp"
+#include "mpimon/harness/launch.hpp"
 #include "mpimon/matrix_file.hpp"
 #include "mpimon/matrix_view.hpp"
 #include "mpimon/overhead.hpp"
@@ -86,8 +86,9 @@ void draw_heatmaps(const std::string& table, const std::string& output, const st
   std::filesystem::remove(path);
   remove_on_interrupt("");
   if (r.exit_code != 0) {
-    raise_error(Error::Kind::system, script, "plotting failed (exit code " + std::to_string(r.exit_code) +
-                                                 "; is python3-matplotlib installed?): " + r.output);
+    raise_error(Error::Kind::system, script,
+                "plotting failed (exit code " + std::to_string(r.exit_code) +
+                    "; is python3-matplotlib installed?): " + r.output);
   }
   std::cout << r.output;
 }
@@ -125,23 +126,26 @@ int plot_collective_command(const std::string& name, const std::vector<std::stri
         "metric", po::value(&metric), "bytes (default; messages for barrier) or count")(
         "table", "print the table of both views and draw nothing")(
         "python", po::value(&python)->default_value(default_python()), "Python interpreter")(
-        "script", po::value(&script)->default_value(default_plot_script(), "plot_heatmaps.py of this source tree"), "the plotting script");
+        "script", po::value(&script)->default_value(default_plot_script(), "plot_heatmaps.py of this source tree"),
+        "the plotting script");
     po::variables_map vm;
     if (!parse_options(cmd, args, options, {}, vm)) return kExitOk;
     const CollectiveSpec spec = collective_spec(values, vm);
     Metric m = spec.op == CollectiveOp::barrier ? Metric::count : Metric::bytes;
-    if (metric == "bytes") m = Metric::bytes;
-    else if (metric == "count") m = Metric::count;
-    else if (!metric.empty()) throw po::error("--metric must be bytes or count, not '" + metric + "'");
+    if (metric == "bytes")
+      m = Metric::bytes;
+    else if (metric == "count")
+      m = Metric::count;
+    else if (!metric.empty())
+      throw po::error("--metric must be bytes or count, not '" + metric + "'");
     const std::string table = heatmap_table(spec, m);
     if (vm.count("table")) {
       std::cout << table;
       return kExitOk;
     }
     if (output.empty()) throw po::error("the option '--output' is required (or give --table)");
-    std::string title = mpi_name(spec.op) + ", coll/tuned " +
-                        std::string(algorithm_name(spec.op, spec.algorithm)) + ", " + std::to_string(spec.nprocs) +
-                        " processes";
+    std::string title = mpi_name(spec.op) + ", coll/tuned " + std::string(algorithm_name(spec.op, spec.algorithm)) +
+                        ", " + std::to_string(spec.nprocs) + " processes";
     if (has_root(spec.op)) title += ", root " + std::to_string(spec.root);
     if (spec.op != CollectiveOp::barrier) title += ", " + std::to_string(spec.count * spec.type_size) + " B";
     if (spec.segment_size > 0) title += ", segments of " + std::to_string(spec.segment_size) + " B";
@@ -198,7 +202,6 @@ void run_with_view(const std::string& script, const std::string& view, std::vect
   }
 }
 
-
 int plot_results_command(const std::string& name, const std::vector<std::string>& args) {
   Command cmd{name, "FILE.h5 [--dump NAME] [--classes LIST] [--metric bytes|count] [-o DIR]",
               "Draws the figures of an overhead results file (mpimon bench overhead): the Fig. 1 heatmaps\n"
@@ -208,9 +211,11 @@ int plot_results_command(const std::string& name, const std::vector<std::string>
               "communication share, median and quartiles per share bin.\n"
               "Of a matrices file (mpimon-merge): one heatmap per class, one of the classes combined and the\n"
               "PML view (external,internal) beside the PMPI view (external,coll), sender rows, receiver columns,\n"
-              "log colour scale, with the summed message-size histogram; above " + std::to_string(kHeatmapMaxSide) +
+              "log colour scale, with the summed message-size histogram; above " +
+                  std::to_string(kHeatmapMaxSide) +
                   " ranks as blocks of ranks.\n"
-              "For the pattern of a forced collective: " + name + " collective --help."};
+                  "For the pattern of a forced collective: " +
+                  name + " collective --help."};
   return run_command(cmd, [&] {
     po::options_description options("Options");
     std::string input, dir, dump, classes, metric;
@@ -224,7 +229,8 @@ int plot_results_command(const std::string& name, const std::vector<std::string>
     po::variables_map vm;
     if (!parse_options(cmd, args, options, positional, vm)) return kExitOk;
     const std::string format = hdf5_format_of(input);
-    if (metric != "bytes" && metric != "count") throw po::error("--metric must be bytes or count, not '" + metric + "'");
+    if (metric != "bytes" && metric != "count")
+      throw po::error("--metric must be bytes or count, not '" + metric + "'");
     if (format == kMatricesFormat) {
       std::filesystem::create_directories(dir);
       const std::string view = write_heatmap_view(input, {dump, parse_class_list(classes)});
@@ -233,8 +239,9 @@ int plot_results_command(const std::string& name, const std::vector<std::string>
     }
     if (!vm["dump"].empty() || !vm["classes"].empty()) throw po::error("--dump and --classes need a matrices file");
     if (format != kOverheadFormat && format != kAppsFormat) {
-      raise_error(Error::Kind::input, input,
-                  "not a matrices, overhead or application results file (made by mpimon-merge, mpimon bench overhead or app)");
+      raise_error(
+          Error::Kind::input, input,
+          "not a matrices, overhead or application results file (made by mpimon-merge, mpimon bench overhead or app)");
     }
     if (format == kAppsFormat) require_stencil_pairs(input);
     const std::string python = access("/usr/bin/python3", X_OK) == 0 ? "/usr/bin/python3" : "python3";

@@ -43,8 +43,9 @@ int report(const std::string& name, const RecordPlan& plan, const RecordOutcome&
                  failed ? "nothing recorded" : "error", no_dump_explanation(plan, o).c_str(), output.c_str());
   }
   if (!o.missing_ranks.empty() && !o.present_ranks.empty()) {
-    std::fprintf(stderr, "%s: %s%s %s wrote no dump (of %u)%s\n", name.c_str(), failed ? "" : "error: ",
-                 ranks_word(o.missing_ranks.size()).c_str(), rank_ranges(o.missing_ranks).c_str(), o.expected_ranks,
+    std::fprintf(stderr, "%s: %s%s %s wrote no dump (of %u)%s\n", name.c_str(),
+                 failed ? "" : "error: ", ranks_word(o.missing_ranks.size()).c_str(),
+                 rank_ranges(o.missing_ranks).c_str(), o.expected_ranks,
                  failed ? ": they ended before MPI_Finalize" : "");
   }
   if (o.dumps_kept && !o.present_ranks.empty()) {

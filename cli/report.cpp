@@ -38,7 +38,8 @@ std::string json_kind(const std::string& path) {
   std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
   const auto first = text.find_first_not_of(" \t\r\n");
   if (first == std::string::npos || text[first] != '{') {
-    raise_error(Error::Kind::input, path, "neither HDF5 nor a JSON object (mpimon validate --json, mpimon place --json)");
+    raise_error(Error::Kind::input, path,
+                "neither HDF5 nor a JSON object (mpimon validate --json, mpimon place --json)");
   }
   if (text.find("\"cases\"") != std::string::npos) return "validate";
   return "place";
@@ -100,8 +101,15 @@ int report_command(const std::string& name, const std::vector<std::string>& args
       AtomicOutput atomic(output);
       const std::string script = std::string(MPIMON_SOURCE_DIR) + "/analysis/scripts/make_report.py";
       std::vector<std::string> command = {access("/usr/bin/python3", X_OK) == 0 ? "/usr/bin/python3" : "python3",
-                                          script, "--source-dir", MPIMON_SOURCE_DIR, "--output",
-                                          atomic.temporary(), "--title", title, "--inputs", names};
+                                          script,
+                                          "--source-dir",
+                                          MPIMON_SOURCE_DIR,
+                                          "--output",
+                                          atomic.temporary(),
+                                          "--title",
+                                          title,
+                                          "--inputs",
+                                          names};
       command.insert(command.end(), script_args.begin(), script_args.end());
       LaunchResult r = run_process(command, {}, std::chrono::seconds(600));
       if (r.exit_code != 0) {

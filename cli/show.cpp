@@ -185,8 +185,8 @@ int show_command(const std::string& name, const std::vector<std::string>& args) 
     std::string input, dump;
     std::size_t top = 0;
     std::string csv, launches_csv;
-    options.add_options()("dump", po::value(&dump), "show only this dump")(
-        "top", po::value(&top)->default_value(10), "how many top talkers to list")(
+    options.add_options()("dump", po::value(&dump), "show only this dump")("top", po::value(&top)->default_value(10),
+                                                                           "how many top talkers to list")(
         "csv", po::value(&csv), "overhead or application results: write the analysis table as CSV")(
         "launches-csv", po::value(&launches_csv), "overhead or application results: write one line per launch as CSV")(
         "input", po::value(&input)->required(), "merged HDF5 file or overhead results");

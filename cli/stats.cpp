@@ -75,8 +75,8 @@ std::string disagreement(const PairedAnalysis& a) {
   const auto n = static_cast<double>(w.n);
   if (w.v == 0 || w.v == n * (n + 1) / 2) {
     return "note: the Wilcoxon test cannot reach p < " + alpha_text(a.confidence) + " with " + std::to_string(w.n) +
-           " non-zero difference" + (w.n == 1 ? "" : "s") + " (all of one sign give p = " +
-           statistic_text(w.p_value) + "); more launch pairs are needed";
+           " non-zero difference" + (w.n == 1 ? "" : "s") + " (all of one sign give p = " + statistic_text(w.p_value) +
+           "); more launch pairs are needed";
   }
   return "note: the Wilcoxon test disagrees (p = " + statistic_text(w.p_value) +
          "): the differences may be skewed or have outliers; look at them";
@@ -107,15 +107,16 @@ void print_report(const PairedAnalysis& a, const PairedSamples& samples, const R
   if (a.relative) {
     std::string relative = percent_text(a.relative->value, "%+.4g") + " % of mean off";
     if (a.relative->ci)
-      relative += level + percent_text(a.relative->ci->low, "%.4g") + ".." + percent_text(a.relative->ci->high, "%.4g") + " %";
+      relative +=
+          level + percent_text(a.relative->ci->low, "%.4g") + ".." + percent_text(a.relative->ci->high, "%.4g") + " %";
     print_row("relative", relative);
   } else {
     print_row("relative", "none: the mean of off is not positive");
   }
   if (o.processes) {
     Estimate p = per_process(a, *o.processes);
-    std::string text = with_unit(signed_text(p.value), o.unit) + " per process (difference / " +
-                       std::to_string(*o.processes) + ")";
+    std::string text =
+        with_unit(signed_text(p.value), o.unit) + " per process (difference / " + std::to_string(*o.processes) + ")";
     if (p.ci) text += level + interval_text(*p.ci, unit_suffix(o.unit));
     print_row("per process", text);
   }
@@ -170,7 +171,8 @@ void print_json(const PairedAnalysis& a, const ReportOptions& o) {
   out << ",\n  \"relative\": " << json_estimate(a.relative);
   out << ",\n  \"per_process\": ";
   if (o.processes) {
-    out << "{\"processes\": " << *o.processes << ", \"estimate\": " << json_estimate(per_process(a, *o.processes)) << "}";
+    out << "{\"processes\": " << *o.processes << ", \"estimate\": " << json_estimate(per_process(a, *o.processes))
+        << "}";
   } else {
     out << "null";
   }

@@ -12,11 +12,11 @@
 
 #include "cli_support.hpp"
 #include "commands.hpp"
-#include "mpimon/harness/launch.hpp"
 #include "mpimon/error.hpp"
+#include "mpimon/harness/launch.hpp"
+#include "mpimon/harness/validation_suite.hpp"
 #include "mpimon/json.hpp"
 #include "mpimon/version.hpp"
-#include "mpimon/harness/validation_suite.hpp"
 
 namespace mpimon::cli {
 
@@ -88,8 +88,8 @@ void write_ctest_script(const std::string& path, const std::vector<Selection>& s
   std::ofstream out(path, std::ios::trunc);
   for (const auto& s : selection) {
     std::string name = test_name(s);
-    out << "add_test([=[" << name << "]=] [=[" << self << "]=] validate --case [=[" << s.c->name << "]=] --np "
-        << s.np << " --mode " << s.mode << " --programs [=[" << programs << "]=])\n";
+    out << "add_test([=[" << name << "]=] [=[" << self << "]=] validate --case [=[" << s.c->name << "]=] --np " << s.np
+        << " --mode " << s.mode << " --programs [=[" << programs << "]=])\n";
     out << "set_tests_properties([=[" << name << "]=] PROPERTIES LABELS [=[validation;mpi;suite"
         << (s.c->defect.empty() ? "" : ";defect") << "]=] PROCESSORS " << s.np << " TIMEOUT 300)\n";
   }
@@ -133,21 +133,23 @@ void write_json(const std::string& path, const std::vector<std::pair<Selection, 
       << "\",\n  \"defects_expected_as_on\": \"" << json_escape(options.mpi_series)
       << "\",\n  \"monitoring_components\": [";
   auto components = monitoring_components();
-  for (std::size_t i = 0; i < components.size(); ++i) out << (i ? ", " : "") << "\"" << json_escape(components[i]) << "\"";
+  for (std::size_t i = 0; i < components.size(); ++i)
+    out << (i ? ", " : "") << "\"" << json_escape(components[i]) << "\"";
   out << "],\n  \"launcher\": \"" << json_escape(options.launcher) << "\",\n  \"cases\": [\n";
   for (std::size_t i = 0; i < results.size(); ++i) {
     const auto& [s, r] = results[i];
-    out << "    {\"case\": \"" << json_escape(r.name) << "\", \"np\": " << r.np << ", \"pml_monitoring_enable\": "
-        << r.mode << ", \"mca\": {";
+    out << "    {\"case\": \"" << json_escape(r.name) << "\", \"np\": " << r.np
+        << ", \"pml_monitoring_enable\": " << r.mode << ", \"mca\": {";
     for (std::size_t k = 0; k < s.c->mca.size(); ++k) {
       out << (k ? ", " : "") << "\"" << json_escape(s.c->mca[k].first) << "\": \"" << json_escape(s.c->mca[k].second)
           << "\"";
     }
-    out << "}, \"outcome\": \"" << outcome_name(r.outcome) << "\", \"expected\": "
-        << (outcome_expected(r.outcome) ? "true" : "false") << ", \"defect\": \"" << json_escape(r.defect)
+    out << "}, \"outcome\": \"" << outcome_name(r.outcome)
+        << "\", \"expected\": " << (outcome_expected(r.outcome) ? "true" : "false") << ", \"defect\": \""
+        << json_escape(r.defect)
         << "\", \"defect_expected\": " << (defect_expected(*s.c, options.mpi_series) ? "true" : "false")
-        << ", \"defect_present_on\": \"" << json_escape(join_series(s.c->defect_present_on))
-        << "\", \"summary\": \"" << json_escape(r.summary) << "\", \"seconds\": " << r.seconds << ", \"details\": [";
+        << ", \"defect_present_on\": \"" << json_escape(join_series(s.c->defect_present_on)) << "\", \"summary\": \""
+        << json_escape(r.summary) << "\", \"seconds\": " << r.seconds << ", \"details\": [";
     for (std::size_t k = 0; k < r.details.size() && k < 50; ++k) {
       out << (k ? ", " : "") << "\"" << json_escape(r.details[k]) << "\"";
     }
@@ -170,7 +172,8 @@ void print_case_lines(const CaseResult& r) {
     std::string line = r.details[k].substr(0, r.details[k].find('\n'));
     std::printf("    %s\n", line.c_str());
   }
-  if (r.details.size() > kShown) std::printf("    ... and %zu more difference lines (--json FILE has them all)\n", r.details.size() - kShown);
+  if (r.details.size() > kShown)
+    std::printf("    ... and %zu more difference lines (--json FILE has them all)\n", r.details.size() - kShown);
 }
 
 // The closing counts: exact runs, runs showing a known defect of the MPI library (by id), failing runs.
@@ -178,9 +181,12 @@ void print_counts(const std::vector<std::pair<Selection, CaseResult>>& results) 
   std::size_t exact = 0, failing = 0;
   std::map<std::string, std::size_t> defects;
   for (const auto& [s, r] : results) {
-    if (r.outcome == Outcome::holds) ++exact;
-    else if (r.outcome == Outcome::defect_present) ++defects[r.defect];
-    else ++failing;
+    if (r.outcome == Outcome::holds)
+      ++exact;
+    else if (r.outcome == Outcome::defect_present)
+      ++defects[r.defect];
+    else
+      ++failing;
   }
   std::size_t defective = 0;
   std::string ids;
@@ -200,8 +206,10 @@ std::string default_programs_dir() {
 }  // namespace
 
 int validate_command(const std::string& name, const std::vector<std::string>& args) {
-  Command cmd{name, "[--case PATTERN]... [--np N]... [--mode 1|2]... [--json FILE] [--list]\n"
-                    "       (and: " + name + " collective --help, the decomposition of one forced collective)",
+  Command cmd{name,
+              "[--case PATTERN]... [--np N]... [--mode 1|2]... [--json FILE] [--list]\n"
+              "       (and: " +
+                  name + " collective --help, the decomposition of one forced collective)",
               "Runs the validation suite: MPI programs that keep a ledger of what they send run under\n"
               "mpirun with Open MPI's monitoring on, and what the monitoring recorded must equal the ledger\n"
               "exactly. Prints what holds, what does not and why; known defects of the monitoring are\n"
@@ -218,7 +226,8 @@ int validate_command(const std::string& name, const std::vector<std::string>& ar
         "np", po::value(&nps), "process count (repeatable; default: each case's own)")(
         "mode", po::value(&modes), "pml_monitoring_enable value (repeatable; default: each case's own)")(
         "launcher", po::value(&suite.launcher)->default_value("mpirun"), "MPI launcher command")(
-        "programs", po::value(&suite.programs_dir)->default_value(default_programs_dir(), "the validation programs of this build"),
+        "programs",
+        po::value(&suite.programs_dir)->default_value(default_programs_dir(), "the validation programs of this build"),
         "directory of the validation programs")("work-dir", po::value(&work_dir),
                                                 "keep runs (dumps, ledgers) here instead of a temporary directory")(
         "timeout", po::value(&suite.timeout_seconds)->default_value(120), "seconds before a run is killed")(
@@ -256,7 +265,8 @@ int validate_command(const std::string& name, const std::vector<std::string>& ar
       if (stderr_is_terminal()) std::fprintf(stderr, "\r[%zu/%zu] %s ", i + 1, selection.size(), s.c->name.c_str());
       CaseResult r = run_case(*s.c, s.np, s.mode, suite);
       if (stderr_is_terminal()) std::fprintf(stderr, "\r\033[K");
-      std::printf("%-34s %3d %4d  %-15s %s\n", r.name.c_str(), r.np, r.mode, outcome_name(r.outcome), r.summary.c_str());
+      std::printf("%-34s %3d %4d  %-15s %s\n", r.name.c_str(), r.np, r.mode, outcome_name(r.outcome),
+                  r.summary.c_str());
       print_case_lines(r);
       if (!outcome_expected(r.outcome)) ++unexpected;
       std::fflush(stdout);

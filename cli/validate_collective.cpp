@@ -17,9 +17,9 @@
 
 #include "cli_support.hpp"
 #include "commands.hpp"
+#include "mpimon/error.hpp"
 #include "mpimon/harness/launch.hpp"
 #include "mpimon/harness/validation_suite.hpp"
-#include "mpimon/error.hpp"
 
 namespace mpimon::cli {
 
@@ -139,8 +139,8 @@ MpiLaunch build_launch(const CollectiveSpec& spec, const RunOptions& run, const 
   MpiLaunch l(run.launcher, spec.nprocs);
   if (l.open_mpi() && (run.force_oversubscribe || spec.nprocs > physical_cores())) l.option({"--oversubscribe"});
   for (const auto& [key, value] : mca_parameters(spec, dump)) l.mca(key, value);
-  std::vector<std::string> args{"--op", std::string(op_name(spec.op)), "--count", std::to_string(spec.count),
-                                "--type-size", std::to_string(spec.type_size), "--root", std::to_string(spec.root)};
+  std::vector<std::string> args{"--op",        std::string(op_name(spec.op)),  "--count", std::to_string(spec.count),
+                                "--type-size", std::to_string(spec.type_size), "--root",  std::to_string(spec.root)};
   if (control) args.push_back("--skip");
   return l.program(run.program, args);
 }
@@ -200,12 +200,13 @@ std::string describe(const CollectiveSpec& s) {
 }
 
 void print_differences(const std::vector<EdgeDifference>& differences) {
-  std::printf("%-5s %5s %5s  %14s %10s  %14s %10s\n", "class", "src", "dst", "predicted B", "msgs", "recorded B", "msgs");
+  std::printf("%-5s %5s %5s  %14s %10s  %14s %10s\n", "class", "src", "dst", "predicted B", "msgs", "recorded B",
+              "msgs");
   for (const auto& d : differences) {
-    std::printf("%-5c %5u %5u  %14llu %10llu  %14llu %10llu\n", class_letter(d.edge.traffic_class), d.edge.src,
-                d.edge.dst, static_cast<unsigned long long>(d.predicted.bytes),
-                static_cast<unsigned long long>(d.predicted.messages), static_cast<unsigned long long>(d.recorded.bytes),
-                static_cast<unsigned long long>(d.recorded.messages));
+    std::printf(
+        "%-5c %5u %5u  %14llu %10llu  %14llu %10llu\n", class_letter(d.edge.traffic_class), d.edge.src, d.edge.dst,
+        static_cast<unsigned long long>(d.predicted.bytes), static_cast<unsigned long long>(d.predicted.messages),
+        static_cast<unsigned long long>(d.recorded.bytes), static_cast<unsigned long long>(d.recorded.messages));
   }
 }
 
@@ -286,8 +287,9 @@ int validate_collective_command(const std::string& name, const std::vector<std::
     add_collective_options(options, values);
     options.add_options()("launcher", po::value(&run.launcher)->default_value("mpirun"),
                           "MPI launcher command (words split on spaces)")(
-        "program", po::value(&run.program)->default_value(default_program(), "mpimon-run-collective of this build"), "the mpimon-run-collective program")(
-        "timeout", po::value(&run.timeout_seconds)->default_value(120), "seconds before a run is killed")(
+        "program", po::value(&run.program)->default_value(default_program(), "mpimon-run-collective of this build"),
+        "the mpimon-run-collective program")("timeout", po::value(&run.timeout_seconds)->default_value(120),
+                                             "seconds before a run is killed")(
         "oversubscribe", po::bool_switch(&run.force_oversubscribe),
         "always pass --oversubscribe (it is passed when N exceeds the cores)")(
         "keep", po::bool_switch(&run.keep), "keep the dumps (their directory is printed)")(
@@ -301,7 +303,8 @@ int validate_collective_command(const std::string& name, const std::vector<std::
     if (run.timeout_seconds <= 0) throw po::error("--timeout must be positive");
     const std::string launcher = split_words(run.launcher).at(0);
     if (!found_in_path(launcher)) {
-      raise_error(Error::Kind::input, launcher, "not found: install Open MPI (openmpi-bin) or name the launcher with --launcher");
+      raise_error(Error::Kind::input, launcher,
+                  "not found: install Open MPI (openmpi-bin) or name the launcher with --launcher");
     }
     if (access(run.program.c_str(), X_OK) != 0) {
       raise_error(Error::Kind::input, run.program, "not an executable; build mpimon-run-collective or give --program");

@@ -23,8 +23,8 @@
 namespace {
 
 // Stops the run with a crash report that points at the failed invariant.
-#define FUZZ_CHECK(cond)          \
-  do {                            \
+#define FUZZ_CHECK(cond)           \
+  do {                             \
     if (!(cond)) __builtin_trap(); \
   } while (0)
 
@@ -72,8 +72,7 @@ void check_profile(const mpimon::RankProfile& p, std::uint32_t rank, std::string
     // A histogram rides on an E or I line to the same peer, and there is one per peer.
     bool carried = std::any_of(p.pairs.begin(), p.pairs.end(), [&](const mpimon::PairRecord& r) {
       return r.line == h.line && r.peer == h.peer &&
-             (r.traffic_class == mpimon::TrafficClass::external ||
-              r.traffic_class == mpimon::TrafficClass::internal);
+             (r.traffic_class == mpimon::TrafficClass::external || r.traffic_class == mpimon::TrafficClass::internal);
     });
     FUZZ_CHECK(carried);
     for (std::size_t j = 0; j < i; ++j) FUZZ_CHECK(p.histograms[j].peer != h.peer);

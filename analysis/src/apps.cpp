@@ -109,8 +109,7 @@ std::vector<AppPair> app_pairs(const std::vector<AppLaunchRecord>& launches) {
     if (off == by_key.end()) continue;
     const double o = off->second->seconds;
     pairs.push_back({key.app, key.np, key.pair, o, on->seconds,
-                     o > 0 ? on->seconds / o - 1 : std::numeric_limits<double>::quiet_NaN(),
-                     off->second->comm_share});
+                     o > 0 ? on->seconds / o - 1 : std::numeric_limits<double>::quiet_NaN(), off->second->comm_share});
   }
   return pairs;
 }
@@ -215,7 +214,9 @@ AppLaunchRecord read_launch(hid_t g, const std::string& where) {
 
 }  // namespace
 
-std::vector<AppLaunchRecord> AppResults::launches() const { return results::read_launches<AppLaunchRecord>(path_, read_launch); }
+std::vector<AppLaunchRecord> AppResults::launches() const {
+  return results::read_launches<AppLaunchRecord>(path_, read_launch);
+}
 
 std::set<AppLaunchKey> AppResults::completed() const { return results::completed_keys(launches()); }
 

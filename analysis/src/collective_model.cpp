@@ -13,27 +13,34 @@ namespace mpimon {
 namespace {
 
 // Open MPI 4.1's enums (coll_tuned_<op>_decision.c); numbering is identical in 5.0.
-constexpr CollectiveAlgorithm kBcast[] = {
-    {1, "basic_linear", true}, {2, "chain", true},    {3, "pipeline", true},
-    {4, "split_binary_tree", true}, {5, "binary_tree", true}, {6, "binomial", true},
-    {7, "knomial", true},      {8, "scatter_allgather", false}, {9, "scatter_allgather_ring", false}};
-constexpr CollectiveAlgorithm kReduce[] = {{1, "linear", true},   {2, "chain", true},
-                                           {3, "pipeline", true}, {4, "binary", true},
-                                           {5, "binomial", true}, {6, "in-order_binary", true},
-                                           {7, "rabenseifner", false}};
+constexpr CollectiveAlgorithm kBcast[] = {{1, "basic_linear", true},
+                                          {2, "chain", true},
+                                          {3, "pipeline", true},
+                                          {4, "split_binary_tree", true},
+                                          {5, "binary_tree", true},
+                                          {6, "binomial", true},
+                                          {7, "knomial", true},
+                                          {8, "scatter_allgather", false},
+                                          {9, "scatter_allgather_ring", false}};
+constexpr CollectiveAlgorithm kReduce[] = {
+    {1, "linear", true},   {2, "chain", true},           {3, "pipeline", true},     {4, "binary", true},
+    {5, "binomial", true}, {6, "in-order_binary", true}, {7, "rabenseifner", false}};
 constexpr CollectiveAlgorithm kAllreduce[] = {{1, "basic_linear", true},       {2, "nonoverlapping", true},
                                               {3, "recursive_doubling", true}, {4, "ring", true},
                                               {5, "segmented_ring", true},     {6, "rabenseifner", false}};
-constexpr CollectiveAlgorithm kAlltoall[] = {{1, "linear", true},      {2, "pairwise", true},
-                                             {3, "modified_bruck", true}, {4, "linear_sync", true},
+constexpr CollectiveAlgorithm kAlltoall[] = {{1, "linear", true},
+                                             {2, "pairwise", true},
+                                             {3, "modified_bruck", true},
+                                             {4, "linear_sync", true},
                                              {5, "two_proc", true}};
-constexpr CollectiveAlgorithm kAllgather[] = {{1, "linear", true}, {2, "bruck", true},    {3, "recursive_doubling", true},
-                                              {4, "ring", true},   {5, "neighbor", true}, {6, "two_proc", true}};
+constexpr CollectiveAlgorithm kAllgather[] = {
+    {1, "linear", true}, {2, "bruck", true},    {3, "recursive_doubling", true},
+    {4, "ring", true},   {5, "neighbor", true}, {6, "two_proc", true}};
 constexpr CollectiveAlgorithm kGather[] = {{1, "basic_linear", true}, {2, "binomial", true}, {3, "linear_sync", true}};
 constexpr CollectiveAlgorithm kScatter[] = {{1, "basic_linear", true}, {2, "binomial", true}, {3, "linear_nb", true}};
-constexpr CollectiveAlgorithm kBarrier[] = {{1, "linear", true},             {2, "double_ring", true},
-                                            {3, "recursive_doubling", true}, {4, "bruck", true},
-                                            {5, "two_proc", true},           {6, "tree", true}};
+constexpr CollectiveAlgorithm kBarrier[] = {
+    {1, "linear", true}, {2, "double_ring", true}, {3, "recursive_doubling", true},
+    {4, "bruck", true},  {5, "two_proc", true},    {6, "tree", true}};
 
 std::string list_algorithms(CollectiveOp op) {
   std::string text;
@@ -52,14 +59,22 @@ std::string list_algorithms(CollectiveOp op) {
 
 std::string_view op_name(CollectiveOp op) {
   switch (op) {
-    case CollectiveOp::bcast: return "bcast";
-    case CollectiveOp::reduce: return "reduce";
-    case CollectiveOp::allreduce: return "allreduce";
-    case CollectiveOp::alltoall: return "alltoall";
-    case CollectiveOp::allgather: return "allgather";
-    case CollectiveOp::gather: return "gather";
-    case CollectiveOp::scatter: return "scatter";
-    case CollectiveOp::barrier: return "barrier";
+    case CollectiveOp::bcast:
+      return "bcast";
+    case CollectiveOp::reduce:
+      return "reduce";
+    case CollectiveOp::allreduce:
+      return "allreduce";
+    case CollectiveOp::alltoall:
+      return "alltoall";
+    case CollectiveOp::allgather:
+      return "allgather";
+    case CollectiveOp::gather:
+      return "gather";
+    case CollectiveOp::scatter:
+      return "scatter";
+    case CollectiveOp::barrier:
+      return "barrier";
   }
   return "?";
 }
@@ -79,14 +94,22 @@ bool has_root(CollectiveOp op) {
 
 std::span<const CollectiveAlgorithm> collective_algorithms(CollectiveOp op) {
   switch (op) {
-    case CollectiveOp::bcast: return kBcast;
-    case CollectiveOp::reduce: return kReduce;
-    case CollectiveOp::allreduce: return kAllreduce;
-    case CollectiveOp::alltoall: return kAlltoall;
-    case CollectiveOp::allgather: return kAllgather;
-    case CollectiveOp::gather: return kGather;
-    case CollectiveOp::scatter: return kScatter;
-    case CollectiveOp::barrier: return kBarrier;
+    case CollectiveOp::bcast:
+      return kBcast;
+    case CollectiveOp::reduce:
+      return kReduce;
+    case CollectiveOp::allreduce:
+      return kAllreduce;
+    case CollectiveOp::alltoall:
+      return kAlltoall;
+    case CollectiveOp::allgather:
+      return kAllgather;
+    case CollectiveOp::gather:
+      return kGather;
+    case CollectiveOp::scatter:
+      return kScatter;
+    case CollectiveOp::barrier:
+      return kBarrier;
   }
   return {};
 }
@@ -106,14 +129,15 @@ std::string_view algorithm_name(CollectiveOp op, int number) {
   for (const auto& a : collective_algorithms(op)) {
     if (a.number == number) return a.name;
   }
-  reject("--algorithm", std::to_string(number) + " is not a " + std::string(op_name(op)) + " algorithm (" +
-                            list_algorithms(op) + ")");
+  reject("--algorithm",
+         std::to_string(number) + " is not a " + std::string(op_name(op)) + " algorithm (" + list_algorithms(op) + ")");
 }
 
 void check_spec(const CollectiveSpec& spec) {
   const std::string_view name = algorithm_name(spec.op, spec.algorithm);  // throws when unknown
   bool modelled = false;
-  for (const auto& a : collective_algorithms(spec.op)) modelled = modelled || (a.number == spec.algorithm && a.modelled);
+  for (const auto& a : collective_algorithms(spec.op))
+    modelled = modelled || (a.number == spec.algorithm && a.modelled);
   if (!modelled) {
     reject("--algorithm", std::string(op_name(spec.op)) + " " + std::string(name) +
                               " is an Open MPI algorithm the model does not cover (docs/collectives.md)");
@@ -127,7 +151,8 @@ void check_spec(const CollectiveSpec& spec) {
   if (spec.segment_size > INT_MAX) reject("--segsize", "exceeds INT_MAX, the largest value of the MCA parameter");
   if (spec.tree_fanout < 1 || spec.tree_fanout > INT_MAX) reject("--tree-fanout", "must be at least 1");
   if (spec.chain_fanout > INT_MAX) reject("--chain-fanout", "exceeds INT_MAX");
-  if (spec.knomial_radix < 2 || spec.knomial_radix > INT_MAX) reject("--radix", "the k-nomial radix must be at least 2");
+  if (spec.knomial_radix < 2 || spec.knomial_radix > INT_MAX)
+    reject("--radix", "the k-nomial radix must be at least 2");
   if (spec.monitoring_mode != 1 && spec.monitoring_mode != 2) reject("--mode", "pml_monitoring_enable must be 1 or 2");
   if (name == "two_proc" && spec.nprocs > 2) {
     reject("--algorithm", "two_proc works on 2 processes only (Open MPI returns MPI_ERR_UNSUPPORTED_OPERATION)");

@@ -127,14 +127,22 @@ void predict_bcast(Messages& m, int algorithm) {
   const CollectiveSpec& s = m.spec();
   const std::uint32_t p = m.size();
   switch (algorithm) {
-    case 1: return bcast_linear(m, s.root);
-    case 2: return tree_down(m, chain_tree(s.chain_fanout, p, s.root), spec_segment(s));
-    case 3: return tree_down(m, chain_tree(1, p, s.root), spec_segment(s));
-    case 4: return bcast_split_binary(m);
-    case 5: return tree_down(m, kary_tree(2, p, s.root), spec_segment(s));
-    case 6: return tree_down(m, binomial_tree(p, s.root), spec_segment(s));
-    case 7: return tree_down(m, knomial_tree(s.knomial_radix, p, s.root), spec_segment(s));
-    default: not_modelled("bcast algorithm " + std::to_string(algorithm));
+    case 1:
+      return bcast_linear(m, s.root);
+    case 2:
+      return tree_down(m, chain_tree(s.chain_fanout, p, s.root), spec_segment(s));
+    case 3:
+      return tree_down(m, chain_tree(1, p, s.root), spec_segment(s));
+    case 4:
+      return bcast_split_binary(m);
+    case 5:
+      return tree_down(m, kary_tree(2, p, s.root), spec_segment(s));
+    case 6:
+      return tree_down(m, binomial_tree(p, s.root), spec_segment(s));
+    case 7:
+      return tree_down(m, knomial_tree(s.knomial_radix, p, s.root), spec_segment(s));
+    default:
+      not_modelled("bcast algorithm " + std::to_string(algorithm));
   }
 }
 
@@ -150,17 +158,23 @@ void predict_reduce(Messages& m, int algorithm) {
   const CollectiveSpec& s = m.spec();
   const std::uint32_t p = m.size();
   switch (algorithm) {
-    case 1: return reduce_linear(m, s.root);
-    case 2: return tree_up(m, chain_tree(s.chain_fanout, p, s.root), spec_segment(s));
-    case 3: return tree_up(m, chain_tree(1, p, s.root), spec_segment(s));
-    case 4: return tree_up(m, kary_tree(2, p, s.root), spec_segment(s));
-    case 5: return tree_up(m, in_order_binomial_tree(p, s.root), spec_segment(s));
+    case 1:
+      return reduce_linear(m, s.root);
+    case 2:
+      return tree_up(m, chain_tree(s.chain_fanout, p, s.root), spec_segment(s));
+    case 3:
+      return tree_up(m, chain_tree(1, p, s.root), spec_segment(s));
+    case 4:
+      return tree_up(m, kary_tree(2, p, s.root), spec_segment(s));
+    case 5:
+      return tree_up(m, in_order_binomial_tree(p, s.root), spec_segment(s));
     case 6:
       // The in-order tree is rooted at P-1, which then sends the result to the real root whole.
       tree_up(m, in_order_binary_tree(p), spec_segment(s));
       if (s.root != p - 1) m.internal(p - 1, s.root, m.bytes(s.count));
       return;
-    default: not_modelled("reduce algorithm " + std::to_string(algorithm));
+    default:
+      not_modelled("reduce algorithm " + std::to_string(algorithm));
   }
 }
 
@@ -182,8 +196,9 @@ int pick(std::uint64_t bytes, std::initializer_list<SizeRule> rules, int otherwi
 /// coll/tuned's fixed bcast decision of Open MPI 4.1 (coll_tuned_decision_fixed.c).
 int fixed_bcast_algorithm(std::uint32_t p, std::uint64_t bytes) {
   if (p < 4) {
-    return pick(bytes, {{32, 3}, {256, 5}, {512, 3}, {1024, 7}, {32768, 1}, {131072, 5}, {262144, 2}, {524288, 1},
-                        {1048576, 6}}, 5);
+    return pick(
+        bytes,
+        {{32, 3}, {256, 5}, {512, 3}, {1024, 7}, {32768, 1}, {131072, 5}, {262144, 2}, {524288, 1}, {1048576, 6}}, 5);
   }
   if (p < 8) return pick(bytes, {{64, 5}, {128, 6}, {2048, 5}, {8192, 6}, {1048576, 1}}, 2);
   if (p < 16) return pick(bytes, {{8, 7}, {64, 5}, {4096, 7}, {16384, 5}, {32768, 6}}, 1);
@@ -244,7 +259,8 @@ EdgeTraffic nested_call(const CollectiveSpec& outer, CollectiveOp op, std::uint6
   bool modelled = false;
   for (const auto& a : collective_algorithms(op)) modelled = modelled || (a.number == algorithm && a.modelled);
   // Algorithms the model lacks still start with a fall-back to the linear one for small counts.
-  const bool reduce_falls_back = op == CollectiveOp::reduce && algorithm == 7 && count < floor_power_of_two(outer.nprocs);
+  const bool reduce_falls_back =
+      op == CollectiveOp::reduce && algorithm == 7 && count < floor_power_of_two(outer.nprocs);
   const bool bcast_falls_back = op == CollectiveOp::bcast && (algorithm == 8 || algorithm == 9) && count < outer.nprocs;
   if (reduce_falls_back || bcast_falls_back) {
     inner.algorithm = 1;
@@ -333,10 +349,14 @@ void predict_allreduce(Messages& m, int algorithm) {
       m.merge(nested_call(s, CollectiveOp::bcast, s.count, fixed_bcast_algorithm(s.nprocs, bytes)));
       return;
     }
-    case 3: return allreduce_recursive_doubling(m);
-    case 4: return allreduce_ring(m);
-    case 5: return allreduce_segmented_ring(m);
-    default: not_modelled("allreduce algorithm " + std::to_string(algorithm));
+    case 3:
+      return allreduce_recursive_doubling(m);
+    case 4:
+      return allreduce_ring(m);
+    case 5:
+      return allreduce_segmented_ring(m);
+    default:
+      not_modelled("allreduce algorithm " + std::to_string(algorithm));
   }
 }
 
@@ -370,7 +390,8 @@ void predict_alltoall(Messages& m, int algorithm) {
           m.internal(r, ring_at(r, distance, p), indices_with_bit(p, distance) * block);
         }
         break;
-      default: not_modelled("alltoall algorithm " + std::to_string(algorithm));
+      default:
+        not_modelled("alltoall algorithm " + std::to_string(algorithm));
     }
   }
 }
@@ -388,7 +409,8 @@ void allgather_bruck(Messages& m) {
 }
 
 void allgather_ring(Messages& m) {
-  for (std::uint32_t r = 0; r < m.size(); ++r) m.internal(r, ring_next(r, m.size()), m.bytes(m.spec().count), m.size() - 1);
+  for (std::uint32_t r = 0; r < m.size(); ++r)
+    m.internal(r, ring_next(r, m.size()), m.bytes(m.spec().count), m.size() - 1);
 }
 
 /// Even ranks start with their right neighbour, odd ones with their left; then two blocks at a
@@ -415,20 +437,25 @@ void predict_allgather(Messages& m, int algorithm) {
       m.merge(nested_call(s, CollectiveOp::bcast, all, fixed_bcast_algorithm(p, m.bytes(all))));
       return;
     }
-    case 2: return allgather_bruck(m);
+    case 2:
+      return allgather_bruck(m);
     case 3:
       if (!std::has_single_bit(p)) return allgather_bruck(m);
       for (std::uint32_t r = 0; r < p; ++r) {
-        for (std::uint32_t distance = 1; distance < p; distance <<= 1) m.internal(r, r ^ distance, distance * m.bytes(s.count));
+        for (std::uint32_t distance = 1; distance < p; distance <<= 1)
+          m.internal(r, r ^ distance, distance * m.bytes(s.count));
       }
       return;
-    case 4: return allgather_ring(m);
-    case 5: return allgather_neighbor(m);
+    case 4:
+      return allgather_ring(m);
+    case 5:
+      return allgather_neighbor(m);
     case 6:
       m.internal(0, 1, m.bytes(s.count));
       m.internal(1, 0, m.bytes(s.count));
       return;
-    default: not_modelled("allgather algorithm " + std::to_string(algorithm));
+    default:
+      not_modelled("allgather algorithm " + std::to_string(algorithm));
   }
 }
 
@@ -458,8 +485,10 @@ void binomial_blocks(Messages& m, bool towards_root) {
 void predict_gather(Messages& m, int algorithm) {
   const CollectiveSpec& s = m.spec();
   switch (algorithm) {
-    case 1: return reduce_linear(m, s.root);  // same messages: one whole buffer from each rank
-    case 2: return binomial_blocks(m, true);
+    case 1:
+      return reduce_linear(m, s.root);  // same messages: one whole buffer from each rank
+    case 2:
+      return binomial_blocks(m, true);
     case 3: {
       // The root releases each rank with an empty message; each rank answers with its first
       // segment, then the rest (possibly empty).
@@ -472,16 +501,20 @@ void predict_gather(Messages& m, int algorithm) {
       }
       return;
     }
-    default: not_modelled("gather algorithm " + std::to_string(algorithm));
+    default:
+      not_modelled("gather algorithm " + std::to_string(algorithm));
   }
 }
 
 void predict_scatter(Messages& m, int algorithm) {
   switch (algorithm) {
     case 1:
-    case 3: return bcast_linear(m, m.spec().root);  // one block from the root to each rank
-    case 2: return binomial_blocks(m, false);
-    default: not_modelled("scatter algorithm " + std::to_string(algorithm));
+    case 3:
+      return bcast_linear(m, m.spec().root);  // one block from the root to each rank
+    case 2:
+      return binomial_blocks(m, false);
+    default:
+      not_modelled("scatter algorithm " + std::to_string(algorithm));
   }
 }
 
@@ -497,7 +530,9 @@ void predict_barrier(Messages& m, int algorithm) {
           m.internal(0, r, 0);
         }
         break;
-      case 2: m.internal(r, ring_next(r, p), 0, 2); break;
+      case 2:
+        m.internal(r, ring_next(r, p), 0, 2);
+        break;
       case 3: {
         const std::uint32_t base = floor_power_of_two(p);
         if (r >= base) {
@@ -511,7 +546,9 @@ void predict_barrier(Messages& m, int algorithm) {
       case 4:
         for (std::uint32_t distance = 1; distance < p; distance <<= 1) m.internal(r, ring_at(r, distance, p), 0);
         break;
-      case 5: m.internal(r, 1 - r, 0); break;
+      case 5:
+        m.internal(r, 1 - r, 0);
+        break;
       case 6:
         if (r != 0) {  // fan-in to r without its lowest set bit, fan-out back
           const std::uint32_t parent = r & (r - 1);
@@ -519,7 +556,8 @@ void predict_barrier(Messages& m, int algorithm) {
           m.internal(parent, r, 0);
         }
         break;
-      default: not_modelled("barrier algorithm " + std::to_string(algorithm));
+      default:
+        not_modelled("barrier algorithm " + std::to_string(algorithm));
     }
   }
 }
@@ -533,14 +571,30 @@ EdgeTraffic predict_collective(const CollectiveSpec& spec) {
   if (spec.nprocs == 1 || (spec.op != CollectiveOp::barrier && spec.count == 0)) return {};
   Messages messages(spec);
   switch (spec.op) {
-    case CollectiveOp::bcast: predict_bcast(messages, spec.algorithm); break;
-    case CollectiveOp::reduce: predict_reduce(messages, spec.algorithm); break;
-    case CollectiveOp::allreduce: predict_allreduce(messages, spec.algorithm); break;
-    case CollectiveOp::alltoall: predict_alltoall(messages, spec.algorithm); break;
-    case CollectiveOp::allgather: predict_allgather(messages, spec.algorithm); break;
-    case CollectiveOp::gather: predict_gather(messages, spec.algorithm); break;
-    case CollectiveOp::scatter: predict_scatter(messages, spec.algorithm); break;
-    case CollectiveOp::barrier: predict_barrier(messages, spec.algorithm); break;
+    case CollectiveOp::bcast:
+      predict_bcast(messages, spec.algorithm);
+      break;
+    case CollectiveOp::reduce:
+      predict_reduce(messages, spec.algorithm);
+      break;
+    case CollectiveOp::allreduce:
+      predict_allreduce(messages, spec.algorithm);
+      break;
+    case CollectiveOp::alltoall:
+      predict_alltoall(messages, spec.algorithm);
+      break;
+    case CollectiveOp::allgather:
+      predict_allgather(messages, spec.algorithm);
+      break;
+    case CollectiveOp::gather:
+      predict_gather(messages, spec.algorithm);
+      break;
+    case CollectiveOp::scatter:
+      predict_scatter(messages, spec.algorithm);
+      break;
+    case CollectiveOp::barrier:
+      predict_barrier(messages, spec.algorithm);
+      break;
   }
   return messages.take();
 }

@@ -30,7 +30,8 @@ class VirtualTree {
 };
 
 void check_size(std::uint32_t nprocs, std::uint32_t root) {
-  if (nprocs == 0 || root >= nprocs) raise_error(Error::Kind::input, "tree", "root must be a rank of at least one process");
+  if (nprocs == 0 || root >= nprocs)
+    raise_error(Error::Kind::input, "tree", "root must be a rank of at least one process");
 }
 
 }  // namespace
@@ -68,7 +69,8 @@ ProcessTree binomial_tree(std::uint32_t nprocs, std::uint32_t root) {
   for (std::uint64_t v = 0; v < nprocs; ++v) {
     std::uint64_t step = 1;
     while (step <= v) step <<= 1;  // the smallest power of two above v
-    for (; v + step < nprocs; step <<= 1) tree.link(static_cast<std::uint32_t>(v), static_cast<std::uint32_t>(v + step));
+    for (; v + step < nprocs; step <<= 1)
+      tree.link(static_cast<std::uint32_t>(v), static_cast<std::uint32_t>(v + step));
   }
   return tree.take();
 }
@@ -94,7 +96,8 @@ ProcessTree knomial_tree(std::uint32_t radix, std::uint32_t nprocs, std::uint32_
     while (digit < nprocs && v % (digit * radix) == 0) digit *= radix;
     for (std::uint64_t position = digit / radix; position > 0; position /= radix) {
       for (std::uint64_t d = 1; d < radix; ++d) {
-        if (v + d * position < nprocs) tree.link(static_cast<std::uint32_t>(v), static_cast<std::uint32_t>(v + d * position));
+        if (v + d * position < nprocs)
+          tree.link(static_cast<std::uint32_t>(v), static_cast<std::uint32_t>(v + d * position));
       }
     }
   }

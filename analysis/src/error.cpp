@@ -22,7 +22,8 @@ void check_output_path(const std::string& path) {
                     (fs::exists(parent, ec) ? " is not a directory" : " does not exist") +
                     " (create it first, or choose another output path)");
   }
-  if (fs::is_directory(path, ec)) raise_error(Error::Kind::input, path, "cannot write: this is a directory, not a file name");
+  if (fs::is_directory(path, ec))
+    raise_error(Error::Kind::input, path, "cannot write: this is a directory, not a file name");
 }
 
 }  // namespace mpimon

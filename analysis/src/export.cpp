@@ -62,9 +62,8 @@ void check_dense_export_size(std::uint32_t n, const std::string& what) {
   std::snprintf(count, sizeof count, "%.3g", entries);
   raise_error(Error::Kind::usage, "",
               what + " is a dense format: " + std::to_string(n) + " x " + std::to_string(n) + " = " + count +
-                  " entries, at least " +
-                  human_bytes(2 * entries) + " of text even where no traffic flows (the limit is " +
-                  std::to_string(kDenseExportLimit) +
+                  " entries, at least " + human_bytes(2 * entries) +
+                  " of text even where no traffic flows (the limit is " + std::to_string(kDenseExportLimit) +
                   " processes); use 'mpimon export scotch' or 'mpimon export metis' (a sparse graph, "
                   "as large as the traffic), or --force to write it anyway");
 }
@@ -77,7 +76,8 @@ GraphWeights graph_weights_for_int32_tools(const SparseMatrix& graph) {
   w.values = graph.values;
   if (static_cast<double>(total) <= kMaxTotal) return w;
   w.factor = kMaxTotal / static_cast<double>(total);
-  for (auto& v : w.values) v = std::max<std::uint64_t>(1, static_cast<std::uint64_t>(std::ceil(static_cast<double>(v) * w.factor)));
+  for (auto& v : w.values)
+    v = std::max<std::uint64_t>(1, static_cast<std::uint64_t>(std::ceil(static_cast<double>(v) * w.factor)));
   return w;
 }
 
@@ -130,8 +130,9 @@ void write_treematch(const SparseMatrix& directed, std::ostream& out) {
       if (k < folded.indptr[i + 1] && folded.indices[k] == j) v = folded.values[k++];
       if (i == j) v = 0;  // TreeMatch's grouping cost ignores the diagonal
       if (v >= kExactInDouble) {
-        raise_error(Error::Kind::input, "", "entry (" + std::to_string(i) + ", " + std::to_string(j) +
-                                                ") reaches 2^53, which TreeMatch cannot read exactly; use --metric count");
+        raise_error(Error::Kind::input, "",
+                    "entry (" + std::to_string(i) + ", " + std::to_string(j) +
+                        ") reaches 2^53, which TreeMatch cannot read exactly; use --metric count");
       }
       if (j > 0) line += ' ';
       line += std::to_string(v);

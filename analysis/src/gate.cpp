@@ -81,8 +81,9 @@ CallgrindDump read_callgrind_dump(const std::string& path) {
       note_object(cob);
     } else if (line.starts_with("calls=")) {
       call_cost_next = true;
-    } else if (call_cost_next && !line.empty() && (std::isdigit(static_cast<unsigned char>(line[0])) ||
-                                                   line[0] == '+' || line[0] == '-' || line[0] == '*')) {
+    } else if (call_cost_next && !line.empty() &&
+               (std::isdigit(static_cast<unsigned char>(line[0])) || line[0] == '+' || line[0] == '-' ||
+                line[0] == '*')) {
       std::istringstream fields(line);
       std::string position;
       std::uint64_t cost = 0;
@@ -267,12 +268,18 @@ GateBaseline read_gate_baseline(const std::string& path) {
 
 const char* verdict_name(Verdict v) {
   switch (v) {
-    case Verdict::pass: return "pass";
-    case Verdict::regression: return "REGRESSION";
-    case Verdict::inconclusive: return "inconclusive";
-    case Verdict::rerecord: return "re-record";
-    case Verdict::unstable: return "unstable";
-    case Verdict::missing: return "missing";
+    case Verdict::pass:
+      return "pass";
+    case Verdict::regression:
+      return "REGRESSION";
+    case Verdict::inconclusive:
+      return "inconclusive";
+    case Verdict::rerecord:
+      return "re-record";
+    case Verdict::unstable:
+      return "unstable";
+    case Verdict::missing:
+      return "missing";
   }
   return "?";
 }
@@ -356,9 +363,8 @@ std::vector<TimingVerdict> judge_timing(const std::vector<TimingCell>& now, cons
   // A baseline cell this run did not measure is not a pass by omission.
   for (const auto& b : baseline.cells) {
     if (!same_machine) break;
-    const bool measured = std::any_of(now.begin(), now.end(), [&](const TimingCell& c) {
-      return c.op == b.op && c.np == b.np && c.size == b.size;
-    });
+    const bool measured = std::any_of(
+        now.begin(), now.end(), [&](const TimingCell& c) { return c.op == b.op && c.np == b.np && c.size == b.size; });
     if (measured) continue;
     TimingVerdict v;
     v.op = b.op;
@@ -414,12 +420,18 @@ int gate_exit_code(const GateReport& r, const std::set<Verdict>& accepted) {
     seen.insert(v.verdict);
   }
   GateExit code = GateExit::ok;
-  if (instructions && timing) code = GateExit::both;
-  else if (instructions) code = GateExit::instructions;
-  else if (timing) code = GateExit::timing;
-  else if (seen.count(Verdict::rerecord) && !accepted.count(Verdict::rerecord)) code = GateExit::rerecord;
-  else if ((seen.count(Verdict::missing) || seen.empty()) && !accepted.count(Verdict::missing)) code = GateExit::missing;
-  else if (seen.count(Verdict::unstable) && !accepted.count(Verdict::unstable)) code = GateExit::unstable;
+  if (instructions && timing)
+    code = GateExit::both;
+  else if (instructions)
+    code = GateExit::instructions;
+  else if (timing)
+    code = GateExit::timing;
+  else if (seen.count(Verdict::rerecord) && !accepted.count(Verdict::rerecord))
+    code = GateExit::rerecord;
+  else if ((seen.count(Verdict::missing) || seen.empty()) && !accepted.count(Verdict::missing))
+    code = GateExit::missing;
+  else if (seen.count(Verdict::unstable) && !accepted.count(Verdict::unstable))
+    code = GateExit::unstable;
   return static_cast<int>(code);
 }
 
@@ -444,9 +456,9 @@ void write_gate_json(const GateReport& r, std::ostream& out) {
         << ", \"now_ns\": " << number(v.now_ns) << ", \"regression_ns\": " << number(v.regression_ns)
         << ", \"regression_low_ns\": " << optional_number(v.low_ns)
         << ", \"regression_high_ns\": " << optional_number(v.high_ns) << ", \"margin_ns\": " << number(v.margin_ns)
-        << ", \"p\": " << optional_number(v.p) << ", \"p_holm\": " << optional_number(v.p_holm)
-        << ", \"verdict\": \"" << verdict_name(v.verdict) << "\", \"confirmed\": " << (v.confirmed ? "true" : "false")
-        << ", \"note\": \"" << json_escape(v.note) << "\"}";
+        << ", \"p\": " << optional_number(v.p) << ", \"p_holm\": " << optional_number(v.p_holm) << ", \"verdict\": \""
+        << verdict_name(v.verdict) << "\", \"confirmed\": " << (v.confirmed ? "true" : "false") << ", \"note\": \""
+        << json_escape(v.note) << "\"}";
   }
   out << "\n  ],\n  \"notes\": [";
   for (std::size_t i = 0; i < r.notes.size(); ++i) out << (i ? ", " : "") << "\"" << json_escape(r.notes[i]) << "\"";
@@ -459,11 +471,20 @@ std::string xml_escape(const std::string& text) {
   std::string out;
   for (char c : text) {
     switch (c) {
-      case '&': out += "&amp;"; break;
-      case '<': out += "&lt;"; break;
-      case '>': out += "&gt;"; break;
-      case '"': out += "&quot;"; break;
-      default: out += c;
+      case '&':
+        out += "&amp;";
+        break;
+      case '<':
+        out += "&lt;";
+        break;
+      case '>':
+        out += "&gt;";
+        break;
+      case '"':
+        out += "&quot;";
+        break;
+      default:
+        out += c;
     }
   }
   return out;
@@ -529,9 +550,7 @@ std::string percent(std::optional<double> v) {
 }
 
 // The application gate's words: "above" the limit rather than the library gate's "REGRESSION".
-const char* app_verdict_name(Verdict v) {
-  return v == Verdict::regression ? "above" : verdict_name(v);
-}
+const char* app_verdict_name(Verdict v) { return v == Verdict::regression ? "above" : verdict_name(v); }
 
 std::string app_gate_note(const AppGateRow& r, double fail_above) {
   const std::string limit = percent(fail_above).substr(1);  // without the sign
@@ -540,13 +559,16 @@ std::string app_gate_note(const AppGateRow& r, double fail_above) {
                                                 " pairs would narrow it to +-" + percent(fail_above / 2).substr(1)
                                           : "";
   switch (r.cost) {
-    case CostVerdict::below: return "the whole 95 % CI " + ci + " lies below " + limit;
-    case CostVerdict::above: return "the whole 95 % CI " + ci + " lies above " + limit;
+    case CostVerdict::below:
+      return "the whole 95 % CI " + ci + " lies below " + limit;
+    case CostVerdict::above:
+      return "the whole 95 % CI " + ci + " lies above " + limit;
     case CostVerdict::nonzero:
       return "a cost is established (95 % CI " + ci + " above 0) and may exceed " + limit + more;
     case CostVerdict::inconclusive:
       return "inconclusive: the 95 % CI " + ci + " spans both no cost and " + limit + more;
-    case CostVerdict::no_interval: break;
+    case CostVerdict::no_interval:
+      break;
   }
   return "inconclusive: no confidence interval (fewer than 2 pairs, or constant differences)";
 }
@@ -572,9 +594,9 @@ AppGateReport judge_app_overhead(const std::vector<AppRow>& rows, double fail_ab
     const CostDecision d = decide_cost(a, fail_above, fail_above / 2);
     r.cost = d.verdict;
     r.pairs_needed = d.pairs_needed;
-    r.verdict = r.cost == CostVerdict::below ? Verdict::pass
+    r.verdict = r.cost == CostVerdict::below                                     ? Verdict::pass
                 : r.cost == CostVerdict::above || r.cost == CostVerdict::nonzero ? Verdict::regression
-                                                                                  : Verdict::inconclusive;
+                                                                                 : Verdict::inconclusive;
     r.note = app_gate_note(r, fail_above);
     above |= r.verdict == Verdict::regression;
     inconclusive |= r.verdict == Verdict::inconclusive;
@@ -596,9 +618,8 @@ void write_app_gate_json(const AppGateReport& r, std::ostream& out) {
         << ", \"pairs\": " << v.pairs << ", \"overhead\": " << optional_number(v.overhead)
         << ", \"overhead_ci_low\": " << optional_number(v.low) << ", \"overhead_ci_high\": " << optional_number(v.high)
         << ", \"interval\": \"" << cost_verdict_name(v.cost) << "\", \"verdict\": \"" << app_verdict_name(v.verdict)
-        << "\", \"pairs_needed\": "
-        << (v.pairs_needed ? std::to_string(*v.pairs_needed) : std::string("null")) << ", \"note\": \""
-        << json_escape(v.note) << "\"}";
+        << "\", \"pairs_needed\": " << (v.pairs_needed ? std::to_string(*v.pairs_needed) : std::string("null"))
+        << ", \"note\": \"" << json_escape(v.note) << "\"}";
   }
   out << "\n  ]\n}\n";
 }
@@ -606,7 +627,8 @@ void write_app_gate_json(const AppGateReport& r, std::ostream& out) {
 void write_app_gate_junit(const AppGateReport& r, std::ostream& out) {
   std::vector<JunitCase> cases;
   for (const auto& v : r.rows) {
-    const bool fails = v.verdict == Verdict::regression || (v.verdict == Verdict::inconclusive && !r.allow_inconclusive);
+    const bool fails =
+        v.verdict == Verdict::regression || (v.verdict == Verdict::inconclusive && !r.allow_inconclusive);
     cases.push_back({v.app + " np " + std::to_string(v.np),
                      "overhead " + percent(v.overhead) + " [" + percent(v.low) + ", " + percent(v.high) + "] over " +
                          std::to_string(v.pairs) + " pairs; limit " + percent(r.fail_above).substr(1),

@@ -41,14 +41,30 @@ std::string join(const std::string& where, const std::string& name) {
 void Handle::reset() {
   if (id_ < 0) return;
   switch (H5Iget_type(id_)) {
-    case H5I_FILE: H5Fclose(id_); break;
-    case H5I_GROUP: H5Gclose(id_); break;
-    case H5I_DATASET: H5Dclose(id_); break;
-    case H5I_DATASPACE: H5Sclose(id_); break;
-    case H5I_DATATYPE: H5Tclose(id_); break;
-    case H5I_ATTR: H5Aclose(id_); break;
-    case H5I_GENPROP_LST: H5Pclose(id_); break;
-    default: H5Idec_ref(id_); break;
+    case H5I_FILE:
+      H5Fclose(id_);
+      break;
+    case H5I_GROUP:
+      H5Gclose(id_);
+      break;
+    case H5I_DATASET:
+      H5Dclose(id_);
+      break;
+    case H5I_DATASPACE:
+      H5Sclose(id_);
+      break;
+    case H5I_DATATYPE:
+      H5Tclose(id_);
+      break;
+    case H5I_ATTR:
+      H5Aclose(id_);
+      break;
+    case H5I_GENPROP_LST:
+      H5Pclose(id_);
+      break;
+    default:
+      H5Idec_ref(id_);
+      break;
   }
   id_ = H5I_INVALID_HID;
 }
@@ -96,8 +112,8 @@ Handle create_group(hid_t parent, const std::string& name, const std::string& wh
   Handle gcpl(check(H5Pcreate(H5P_GROUP_CREATE), where, "property list"));
   check_status(H5Pset_link_creation_order(gcpl.get(), H5P_CRT_ORDER_TRACKED | H5P_CRT_ORDER_INDEXED), where,
                "creation order");
-  return Handle(
-      check(H5Gcreate2(parent, name.c_str(), H5P_DEFAULT, gcpl.get(), H5P_DEFAULT), join(where, name), "creating group"));
+  return Handle(check(H5Gcreate2(parent, name.c_str(), H5P_DEFAULT, gcpl.get(), H5P_DEFAULT), join(where, name),
+                      "creating group"));
 }
 
 Handle open_group(hid_t parent, const std::string& name, const std::string& where) {
@@ -359,8 +375,8 @@ std::vector<std::uint64_t> read_rows(hid_t dataset, hsize_t first, hsize_t count
   Handle mem_space = simple_space(extent, where);
   std::vector<std::uint64_t> out(count * dims[1]);
   if (!out.empty()) {
-    check_status(H5Dread(dataset, H5T_NATIVE_UINT64, mem_space.get(), file_space.get(), H5P_DEFAULT, out.data()),
-                 where, "reading");
+    check_status(H5Dread(dataset, H5T_NATIVE_UINT64, mem_space.get(), file_space.get(), H5P_DEFAULT, out.data()), where,
+                 "reading");
   }
   return out;
 }
@@ -410,9 +426,9 @@ Handle create_dense(hid_t parent, const std::string& name, hsize_t rows, hsize_t
   check_status(H5Pset_fill_value(dcpl.get(), H5T_NATIVE_UINT64, &zero), path, "fill value");
   // Storage is allocated on first write: a class without traffic costs no space and reads as zeros.
   check_status(H5Pset_alloc_time(dcpl.get(), H5D_ALLOC_TIME_LATE), path, "allocation time");
-  return Handle(check(H5Dcreate2(parent, name.c_str(), H5T_STD_U64LE, space.get(), H5P_DEFAULT, dcpl.get(),
-                                 H5P_DEFAULT),
-                      path, "creating dataset"));
+  return Handle(
+      check(H5Dcreate2(parent, name.c_str(), H5T_STD_U64LE, space.get(), H5P_DEFAULT, dcpl.get(), H5P_DEFAULT), path,
+            "creating dataset"));
 }
 
 void write_rows(hid_t dataset, hsize_t first_row, hsize_t rows, hsize_t columns, std::span<const std::uint64_t> data,
@@ -423,8 +439,8 @@ void write_rows(hid_t dataset, hsize_t first_row, hsize_t rows, hsize_t columns,
   check_status(H5Sselect_hyperslab(file_space.get(), H5S_SELECT_SET, start, nullptr, extent, nullptr), where,
                "selection");
   Handle mem_space = simple_space(extent, where);
-  check_status(H5Dwrite(dataset, H5T_NATIVE_UINT64, mem_space.get(), file_space.get(), H5P_DEFAULT, data.data()),
-               where, "writing");
+  check_status(H5Dwrite(dataset, H5T_NATIVE_UINT64, mem_space.get(), file_space.get(), H5P_DEFAULT, data.data()), where,
+               "writing");
 }
 
 }  // namespace mpimon::h5

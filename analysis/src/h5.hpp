@@ -67,8 +67,7 @@ std::vector<std::string> read_strings_attribute(hid_t obj, const std::string& na
 /// Writes a whole 1-D or 2-D dataset of uint64 (dims.size() == 1 or 2).
 void write_dataset(hid_t parent, const std::string& name, std::span<const hsize_t> dims,
                    std::span<const std::uint64_t> data, const std::string& where);
-void write_dataset(hid_t parent, const std::string& name, std::span<const std::int64_t> data,
-                   const std::string& where);
+void write_dataset(hid_t parent, const std::string& name, std::span<const std::int64_t> data, const std::string& where);
 void write_strings(hid_t parent, const std::string& name, std::span<const std::string> values,
                    const std::string& where);
 void write_doubles(hid_t parent, const std::string& name, std::span<const double> values, const std::string& where);

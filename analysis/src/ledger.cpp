@@ -14,9 +14,12 @@ namespace mpimon {
 
 std::string_view collective_kind_name(CollectiveKind k) {
   switch (k) {
-    case CollectiveKind::one_to_all: return "O2A";
-    case CollectiveKind::all_to_one: return "A2O";
-    case CollectiveKind::all_to_all: return "A2A";
+    case CollectiveKind::one_to_all:
+      return "O2A";
+    case CollectiveKind::all_to_one:
+      return "A2O";
+    case CollectiveKind::all_to_all:
+      return "A2A";
   }
   return "?";
 }
@@ -107,8 +110,8 @@ SparseMatrix subtract(const SparseMatrix& a, const SparseMatrix& b, const std::s
   for (std::size_t k = 0; k < dense.size(); ++k) {
     if (minus[k] > dense[k]) {
       raise_error(Error::Kind::input, "",
-                  "control run recorded more " + what + " than the run at " +
-                      pair_name(k / a.columns, k % a.columns) + ": the runs are not comparable");
+                  "control run recorded more " + what + " than the run at " + pair_name(k / a.columns, k % a.columns) +
+                      ": the runs are not comparable");
     }
     dense[k] -= minus[k];
   }
@@ -132,8 +135,8 @@ std::map<PairKey, Histogram> histograms_by_pair(const HistogramTable& table) {
 
 RecordedTraffic RecordedTraffic::minus(const RecordedTraffic& control, const LedgerCheck& check) const {
   if (control.nprocs != nprocs) {
-    raise_error(Error::Kind::input, "", "control run has " + std::to_string(control.nprocs) + " processes, the run " +
-                                            std::to_string(nprocs));
+    raise_error(Error::Kind::input, "",
+                "control run has " + std::to_string(control.nprocs) + " processes, the run " + std::to_string(nprocs));
   }
   RecordedTraffic r = *this;
   std::vector<TrafficClass> compared = check.classes;
@@ -149,8 +152,9 @@ RecordedTraffic RecordedTraffic::minus(const RecordedTraffic& control, const Led
   for (const auto& [pair, h] : histograms_by_pair(control.histograms)) {
     Histogram& m = mine[pair];
     for (std::size_t b = 0; b < kHistogramBuckets; ++b) {
-      if (h[b] > m[b]) raise_error(Error::Kind::input, "", "control run recorded more messages in histogram " +
-                                                              pair_name(pair.first, pair.second));
+      if (h[b] > m[b])
+        raise_error(Error::Kind::input, "",
+                    "control run recorded more messages in histogram " + pair_name(pair.first, pair.second));
       m[b] -= h[b];
     }
   }
@@ -252,10 +256,9 @@ void compare_communicator_records(const RecordedTraffic& recorded, const std::ve
   for (const auto& row : table.rows) {
     const std::string& name = table.names[row.comm];
     if (!named.count(name)) continue;
-    const std::pair<CollectiveKind, const CollectiveTotals*> kinds[] = {
-        {CollectiveKind::one_to_all, &row.one_to_all},
-        {CollectiveKind::all_to_one, &row.all_to_one},
-        {CollectiveKind::all_to_all, &row.all_to_all}};
+    const std::pair<CollectiveKind, const CollectiveTotals*> kinds[] = {{CollectiveKind::one_to_all, &row.one_to_all},
+                                                                        {CollectiveKind::all_to_one, &row.all_to_one},
+                                                                        {CollectiveKind::all_to_all, &row.all_to_all}};
     for (auto [kind, totals] : kinds) {
       auto& t = actual[{name, row.rank, kind}];
       t.count += totals->calls;
@@ -274,8 +277,8 @@ void compare_communicator_records(const RecordedTraffic& recorded, const std::ve
     const auto& [name, rank, kind] = key;
     PairTotals e = expected.count(key) ? expected[key] : PairTotals{};
     PairTotals a = actual.count(key) ? actual[key] : PairTotals{};
-    std::string label = "communicator " + name + " rank " + std::to_string(rank) + " " +
-                        std::string(collective_kind_name(kind));
+    std::string label =
+        "communicator " + name + " rank " + std::to_string(rank) + " " + std::string(collective_kind_name(kind));
     if (a.count != e.count) {
       out.push_back({label + " calls: recorded " + std::to_string(a.count) + ", made " + std::to_string(e.count)});
     }
@@ -301,8 +304,8 @@ std::vector<Mismatch> histogram_consistency(const RecordedTraffic& recorded) {
         for (auto v : it->second) counted += v;
       }
       if (counted != messages) {
-        out.push_back({"histogram " + pair_name(i, j) + " counts " + std::to_string(counted) +
-                       " messages, E + I say " + std::to_string(messages)});
+        out.push_back({"histogram " + pair_name(i, j) + " counts " + std::to_string(counted) + " messages, E + I say " +
+                       std::to_string(messages)});
       }
     }
   }
@@ -323,8 +326,8 @@ std::vector<Mismatch> compare_with_ledgers(const RecordedTraffic& recorded, cons
   for (TrafficClass c : check.must_be_empty) {
     const SparseMatrix& count = recorded.count[static_cast<std::size_t>(c)];
     if (count.stored() != 0) {
-      out.push_back({std::string(class_name(c)) + " should be empty, holds " + std::to_string(count.stored()) +
-                     " pairs"});
+      out.push_back(
+          {std::string(class_name(c)) + " should be empty, holds " + std::to_string(count.stored()) + " pairs"});
     }
   }
   if (check.histograms) compare_histograms(recorded, ledgers, out);

@@ -15,8 +15,7 @@ SparseMatrix SparseMatrix::zeros(std::uint32_t rows, std::uint32_t columns) {
   return m;
 }
 
-SparseMatrix SparseMatrix::from_dense(std::uint32_t rows, std::uint32_t columns,
-                                      std::span<const std::uint64_t> dense) {
+SparseMatrix SparseMatrix::from_dense(std::uint32_t rows, std::uint32_t columns, std::span<const std::uint64_t> dense) {
   SparseMatrix m = zeros(rows, columns);
   for (std::uint32_t i = 0; i < rows; ++i) {
     for (std::uint32_t j = 0; j < columns; ++j) {
@@ -81,8 +80,8 @@ SparseMatrix add(const SparseMatrix& a, const SparseMatrix& b) {
       } else {
         col = a.indices[ka];
         if (__builtin_add_overflow(a.values[ka], b.values[kb], &v)) {
-          raise_error(Error::Kind::input, "", "sum of entries (" + std::to_string(i) + ", " + std::to_string(col) +
-                                                  ") exceeds 2^64-1");
+          raise_error(Error::Kind::input, "",
+                      "sum of entries (" + std::to_string(i) + ", " + std::to_string(col) + ") exceeds 2^64-1");
         }
         ++ka;
         ++kb;

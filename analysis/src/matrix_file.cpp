@@ -198,7 +198,8 @@ CommunicatorTable MatrixFile::communicators(const std::string& dump) const {
   t.names = h5::read_strings(h5::open_dataset(cg.get(), "names", where).get(), where + "/names");
   auto members = h5::read_int64(h5::open_dataset(cg.get(), "members", where).get(), where);
   auto indptr = h5::read_int64(h5::open_dataset(cg.get(), "members_indptr", where).get(), where);
-  if (indptr.size() != t.names.size() + 1) raise_error(Error::Kind::format, where, "members_indptr has the wrong length");
+  if (indptr.size() != t.names.size() + 1)
+    raise_error(Error::Kind::format, where, "members_indptr has the wrong length");
   for (std::size_t i = 0; i < t.names.size(); ++i) {
     if (indptr[i] < 0 || indptr[i] > indptr[i + 1] || static_cast<std::size_t>(indptr[i + 1]) > members.size()) {
       raise_error(Error::Kind::format, where, "members_indptr is inconsistent");
@@ -208,8 +209,8 @@ CommunicatorTable MatrixFile::communicators(const std::string& dump) const {
   auto rows = h5::read_uint64(h5::open_dataset(cg.get(), "records", where).get(), where + "/records");
   if (rows.size() % 8 != 0) raise_error(Error::Kind::format, where, "records must have 8 columns");
   for (std::size_t k = 0; k < rows.size(); k += 8) {
-    t.rows.push_back({rows[k], rows[k + 1], {rows[k + 3], rows[k + 2]}, {rows[k + 5], rows[k + 4]},
-                      {rows[k + 7], rows[k + 6]}});
+    t.rows.push_back(
+        {rows[k], rows[k + 1], {rows[k + 3], rows[k + 2]}, {rows[k + 5], rows[k + 4]}, {rows[k + 7], rows[k + 6]}});
   }
   return t;
 }

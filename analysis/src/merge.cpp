@@ -108,8 +108,9 @@ std::vector<DumpInputs> plan_dumps(const std::vector<std::string>& paths) {
     ProfName name = parse_prof_name(path);
     auto [it, inserted] = by_dump[name.dump].emplace(name.rank, path);
     if (!inserted) {
-      raise_input_error(path, 0, "second file for rank " + std::to_string(name.rank) + " of dump '" + name.dump +
-                                     "' (the first is " + it->second + ")");
+      raise_input_error(path, 0,
+                        "second file for rank " + std::to_string(name.rank) + " of dump '" + name.dump +
+                            "' (the first is " + it->second + ")");
     }
   }
   std::vector<DumpInputs> dumps;
@@ -326,8 +327,8 @@ class DumpWriter {
     histogram_bucket_.finish();
     histogram_count_.finish();
     write_histogram_attributes();
-    const bool csr = options_.layout == MatrixLayout::csr ||
-                     (options_.layout == MatrixLayout::automatic && n > options_.csr_above);
+    const bool csr =
+        options_.layout == MatrixLayout::csr || (options_.layout == MatrixLayout::automatic && n > options_.csr_above);
     for (TrafficClass c : kAllTrafficClasses) write_class(c, n, csr);
     write_communicators();
     write_dump_attributes(n, csr);
@@ -344,8 +345,9 @@ class DumpWriter {
   void note_world_size(const RankProfile& profile, const std::string& path) {
     if (!profile.world_size) return;
     if (world_size_ && *world_size_ != *profile.world_size) {
-      raise_input_error(path, 0, "MPI_COMM_WORLD has " + std::to_string(*profile.world_size) + " processes here but " +
-                                     std::to_string(*world_size_) + " in " + world_size_source_);
+      raise_input_error(path, 0,
+                        "MPI_COMM_WORLD has " + std::to_string(*profile.world_size) + " processes here but " +
+                            std::to_string(*world_size_) + " in " + world_size_source_);
     }
     world_size_ = profile.world_size;
     world_size_source_ = path;
@@ -367,8 +369,9 @@ class DumpWriter {
     if (highest_rank_ >= n) {
       for (const auto& [rank, path] : inputs_.files) {
         if (rank >= n) {
-          raise_input_error(path, 0, "rank " + std::to_string(rank) + " is outside MPI_COMM_WORLD (" +
-                                         std::to_string(n) + " processes, from " + world_size_source_ + ")");
+          raise_input_error(path, 0,
+                            "rank " + std::to_string(rank) + " is outside MPI_COMM_WORLD (" + std::to_string(n) +
+                                " processes, from " + world_size_source_ + ")");
         }
       }
     }
@@ -450,9 +453,9 @@ class DumpWriter {
       const CommunicatorRecord& comm = profile.communicators[j];
       const std::uint64_t index = communicator_index(j, comm);
       indices.push_back(index);
-      for (std::uint64_t v : {index, std::uint64_t{rank}, comm.one_to_all.calls, comm.one_to_all.bytes,
-                              comm.all_to_one.calls, comm.all_to_one.bytes, comm.all_to_all.calls,
-                              comm.all_to_all.bytes}) {
+      for (std::uint64_t v :
+           {index, std::uint64_t{rank}, comm.one_to_all.calls, comm.one_to_all.bytes, comm.all_to_one.calls,
+            comm.all_to_one.bytes, comm.all_to_all.calls, comm.all_to_all.bytes}) {
         comm_rows_.push_back(v);
       }
     }
@@ -476,9 +479,10 @@ class DumpWriter {
 
   // By blocks of rows of about 1 MiB, in one buffer reused for every matrix: memory stays far
   // below one dense matrix, and the buffer stays in the CPU's cache.
-  static void write_dense(hid_t parent, const std::string& name, std::uint32_t n, const std::vector<std::uint64_t>& indptr,
-                          const std::vector<std::uint32_t>& indices, const std::vector<std::uint64_t>& values,
-                          const std::string& where, std::vector<std::uint64_t>& buffer) {
+  static void write_dense(hid_t parent, const std::string& name, std::uint32_t n,
+                          const std::vector<std::uint64_t>& indptr, const std::vector<std::uint32_t>& indices,
+                          const std::vector<std::uint64_t>& values, const std::string& where,
+                          std::vector<std::uint64_t>& buffer) {
     h5::Handle ds = h5::create_dense(parent, name, n, n, where);
     if (values.empty()) return;
     const std::uint32_t block = std::max<std::uint32_t>(1, (1u << 17) / n);
@@ -486,15 +490,16 @@ class DumpWriter {
       std::uint32_t count = std::min(block, n - first);
       buffer.assign(std::size_t{count} * n, 0);
       for (std::uint32_t i = 0; i < count; ++i) {
-        for (auto k = indptr[first + i]; k < indptr[first + i + 1]; ++k) buffer[std::size_t{i} * n + indices[k]] = values[k];
+        for (auto k = indptr[first + i]; k < indptr[first + i + 1]; ++k)
+          buffer[std::size_t{i} * n + indices[k]] = values[k];
       }
       h5::write_rows(ds.get(), first, count, n, buffer, where + "/" + name);
     }
   }
 
-  static void write_csr(hid_t parent, const std::string& name, std::uint32_t n, const std::vector<std::uint64_t>& indptr,
-                        const std::vector<std::uint32_t>& indices, const std::vector<std::uint64_t>& values,
-                        const std::string& where) {
+  static void write_csr(hid_t parent, const std::string& name, std::uint32_t n,
+                        const std::vector<std::uint64_t>& indptr, const std::vector<std::uint32_t>& indices,
+                        const std::vector<std::uint64_t>& values, const std::string& where) {
     h5::Handle g = h5::create_group(parent, name, where);
     h5::write_attribute(g.get(), "encoding-type", std::string("csr_matrix"));
     h5::write_attribute(g.get(), "encoding-version", std::string("0.1.0"));
@@ -543,8 +548,8 @@ class DumpWriter {
 
   /// Rows per chunk (and per write) of the histogram datasets: 1 MiB of (rank, peer) pairs.
   static constexpr hsize_t kChunkRows = 1u << 17;
-  static constexpr std::array<const char*, 8> kCommColumns = {
-      "comm", "rank", "o2a_count", "o2a_bytes", "a2o_count", "a2o_bytes", "a2a_count", "a2a_bytes"};
+  static constexpr std::array<const char*, 8> kCommColumns = {"comm",      "rank",      "o2a_count", "o2a_bytes",
+                                                              "a2o_count", "a2o_bytes", "a2a_count", "a2a_bytes"};
 
   const DumpInputs& inputs_;
   const MergeOptions& options_;
@@ -590,7 +595,8 @@ std::string temporary_path_for(const std::string& output) {
   check_output_path(output);
   std::string pattern = output + ".tmp-XXXXXX";
   int fd = mkstemp(pattern.data());
-  if (fd < 0) raise_error(Error::Kind::system, output, std::string("cannot create a file here: ") + std::strerror(errno));
+  if (fd < 0)
+    raise_error(Error::Kind::system, output, std::string("cannot create a file here: ") + std::strerror(errno));
   // mkstemp makes the file private; the result should have the permissions any new file gets.
   const mode_t mask = umask(0);
   umask(mask);
@@ -625,7 +631,8 @@ std::vector<DumpSummary> merge_planned(const std::vector<DumpInputs>& dumps, con
       h5::Handle file = h5::create_file(temporary);
       h5::write_attribute(file.get(), "format", std::string(kMatricesFormat));
       h5::write_attribute(file.get(), "format_version", kMatricesFormatVersion);
-      h5::write_attribute(file.get(), "generator", options.generator.empty() ? std::string("mpimon") : options.generator);
+      h5::write_attribute(file.get(), "generator",
+                          options.generator.empty() ? std::string("mpimon") : options.generator);
       h5::write_attribute(file.get(), "created_utc", utc_now());
       for (const auto& [name, values] : options.root_string_lists) {
         h5::write_attribute(file.get(), name, std::span<const std::string>(values));

@@ -9,8 +9,8 @@
 #include <sstream>
 
 #include "h5.hpp"
-#include "results_file.hpp"
 #include "mpimon/error.hpp"
+#include "results_file.hpp"
 
 namespace mpimon {
 
@@ -65,13 +65,15 @@ SampleSummary summarize(const std::vector<double>& ns) {
   if (ns.empty()) raise_error(Error::Kind::input, "", "no samples to summarise");
   std::vector<double> s = ns;
   std::sort(s.begin(), s.end());
-  SampleSummary r{quantile(s, 0.5), quantile(s, 0.25), quantile(s, 0.75), quantile(s, 0.1), quantile(s, 0.9),
-                  std::accumulate(s.begin(), s.end(), 0.0) / static_cast<double>(s.size()), s.front(), s.back(), 0};
+  SampleSummary r{
+      quantile(s, 0.5), quantile(s, 0.25), quantile(s, 0.75),
+      quantile(s, 0.1), quantile(s, 0.9),  std::accumulate(s.begin(), s.end(), 0.0) / static_cast<double>(s.size()),
+      s.front(),        s.back(),          0};
   // The middle half: from the first to the third quartile's order statistics.
   const std::size_t lo = s.size() / 4, hi = std::max(lo + 1, s.size() - s.size() / 4);
-  r.iqm = std::accumulate(s.begin() + static_cast<std::ptrdiff_t>(lo), s.begin() + static_cast<std::ptrdiff_t>(hi),
-                          0.0) /
-          static_cast<double>(hi - lo);
+  r.iqm =
+      std::accumulate(s.begin() + static_cast<std::ptrdiff_t>(lo), s.begin() + static_cast<std::ptrdiff_t>(hi), 0.0) /
+      static_cast<double>(hi - lo);
   return r;
 }
 
@@ -83,9 +85,7 @@ OverheadResults::OverheadResults(std::string path) : path_(std::move(path)) {
   results::check_format(path_, kOverheadFormat, kOverheadFormatVersion);
 }
 
-std::map<std::string, std::string> OverheadResults::configuration() const {
-  return results::read_configuration(path_);
-}
+std::map<std::string, std::string> OverheadResults::configuration() const { return results::read_configuration(path_); }
 
 namespace {
 
@@ -116,7 +116,9 @@ LaunchRecord read_launch(hid_t group, const std::string& where) {
 
 }  // namespace
 
-std::vector<LaunchRecord> OverheadResults::launches() const { return results::read_launches<LaunchRecord>(path_, read_launch); }
+std::vector<LaunchRecord> OverheadResults::launches() const {
+  return results::read_launches<LaunchRecord>(path_, read_launch);
+}
 
 std::set<LaunchKey> OverheadResults::completed() const { return results::completed_keys(launches()); }
 

@@ -24,7 +24,8 @@ std::uint64_t TreeTopology::nodes() const {
 
 std::string TreeTopology::tleaf() const {
   std::string line = "tleaf " + std::to_string(levels());
-  for (std::size_t l = 0; l < arity.size(); ++l) line += " " + std::to_string(arity[l]) + " " + std::to_string(link_cost[l]);
+  for (std::size_t l = 0; l < arity.size(); ++l)
+    line += " " + std::to_string(arity[l]) + " " + std::to_string(link_cost[l]);
   return line;
 }
 
@@ -72,8 +73,8 @@ TreeTopology parse_tleaf(const std::string& text, const std::string& where) {
   if (levels == 0 || levels > 32) raise_error(Error::Kind::usage, where, "the number of levels must be 1 to 32");
   if (tokens.size() != 2 + 2 * levels) {
     raise_error(Error::Kind::usage, where,
-                "'tleaf " + tokens[1] + "' needs " + std::to_string(2 * levels) + " numbers (arity and link cost per level), got " +
-                    std::to_string(tokens.size() - 2));
+                "'tleaf " + tokens[1] + "' needs " + std::to_string(2 * levels) +
+                    " numbers (arity and link cost per level), got " + std::to_string(tokens.size() - 2));
   }
   TreeTopology topo;
   topo.source = text;
@@ -128,8 +129,9 @@ TreeTopology parse_topology(const std::string& text) {
   if (std::regex_match(text, std::regex(R"(\d+x\d+x\d+)"))) return parse_shorthand(text);
   std::ifstream in(text);
   if (!in) {
-    raise_error(Error::Kind::usage, "--topology",
-                "'" + text + "' is neither 'tleaf L a0 c0 ...', NxSxC (e.g. 8x2x4) nor a readable .tgt or hwloc XML file");
+    raise_error(
+        Error::Kind::usage, "--topology",
+        "'" + text + "' is neither 'tleaf L a0 c0 ...', NxSxC (e.g. 8x2x4) nor a readable .tgt or hwloc XML file");
   }
   std::string line;
   while (std::getline(in, line) && line.find_first_not_of(" \t\r") == std::string::npos) {
@@ -155,7 +157,8 @@ AffinityGraph fold_traffic(const SparseMatrix& directed) {
   graph.order = folded.rows;
   for (std::uint32_t i = 0; i < folded.rows; ++i) {
     for (auto k = folded.indptr[i]; k < folded.indptr[i + 1]; ++k) {
-      if (folded.indices[k] > i && folded.values[k] != 0) graph.edges.push_back({i, folded.indices[k], folded.values[k]});
+      if (folded.indices[k] > i && folded.values[k] != 0)
+        graph.edges.push_back({i, folded.indices[k], folded.values[k]});
     }
   }
   return graph;
@@ -178,8 +181,9 @@ void check_mapping(const Mapping& mapping, std::uint32_t order, const TreeTopolo
   std::vector<bool> used(topo.leaves(), false);
   for (std::size_t r = 0; r < mapping.size(); ++r) {
     if (mapping[r] >= used.size()) {
-      raise_error(Error::Kind::input, "mapping", "rank " + std::to_string(r) + " on leaf " + std::to_string(mapping[r]) +
-                                                     ", beyond the " + std::to_string(used.size()) + " leaves");
+      raise_error(Error::Kind::input, "mapping",
+                  "rank " + std::to_string(r) + " on leaf " + std::to_string(mapping[r]) + ", beyond the " +
+                      std::to_string(used.size()) + " leaves");
     }
     if (used[mapping[r]]) {
       raise_error(Error::Kind::input, "mapping", "two ranks on leaf " + std::to_string(mapping[r]));
@@ -298,9 +302,8 @@ void write_mapping(const Mapping& mapping, std::ostream& out) {
 void write_rankfile(const Mapping& mapping, const TreeTopology& topo, const std::vector<std::string>& hosts,
                     std::ostream& out) {
   const std::uint64_t per_node = topo.leaves_per_node();
-  const std::uint64_t per_socket =
-      std::accumulate(topo.arity.begin() + topo.node_levels + topo.socket_levels, topo.arity.end(), std::uint64_t{1},
-                      std::multiplies<>());
+  const std::uint64_t per_socket = std::accumulate(topo.arity.begin() + topo.node_levels + topo.socket_levels,
+                                                   topo.arity.end(), std::uint64_t{1}, std::multiplies<>());
   std::uint64_t nodes_used = 0;
   for (auto leaf : mapping) nodes_used = std::max(nodes_used, leaf / per_node + 1);
   if (hosts.size() < nodes_used) {

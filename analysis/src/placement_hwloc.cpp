@@ -33,7 +33,8 @@ TreeTopology parse_hwloc_xml(const std::string& path) {
     // Balanced and in logical order: object i at this depth lies below object i / arity above.
     for (unsigned i = 0; i < count; ++i) {
       hwloc_obj_t obj = hwloc_get_obj_by_depth(topology, depth, i);
-      hwloc_obj_t parent = previous_depth == 0 ? nullptr : hwloc_get_ancestor_obj_by_depth(topology, previous_depth, obj);
+      hwloc_obj_t parent =
+          previous_depth == 0 ? nullptr : hwloc_get_ancestor_obj_by_depth(topology, previous_depth, obj);
       if (parent != nullptr && parent->logical_index != i / arity) {
         raise_input_error(path, 0, "the tree is not balanced at depth " + std::to_string(depth));
       }

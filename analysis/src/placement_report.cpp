@@ -11,8 +11,8 @@ namespace mpimon {
 namespace {
 
 // A method's mapping computed from `compute`; empty with `why` set when the method is unavailable.
-Mapping run_method(const std::string& method, const AffinityGraph& compute, const TreeTopology& topo, std::uint64_t seed,
-                   bool must_run, std::string& why) {
+Mapping run_method(const std::string& method, const AffinityGraph& compute, const TreeTopology& topo,
+                   std::uint64_t seed, bool must_run, std::string& why) {
   if (method == "packed") return packed_mapping(compute.order, topo);
   if (method == "cyclic") return cyclic_mapping(compute.order, topo);
   if (method == "random") return random_mapping(compute.order, topo, seed);
@@ -84,7 +84,8 @@ std::vector<MethodResult> place(const AffinityGraph& compute, const AffinityGrap
     if (method == "random" && request.random_draws > 1) {
       std::vector<double> costs;
       for (std::uint32_t d = 0; d < request.random_draws; ++d) {
-        costs.push_back(static_cast<double>(cost_on(evaluate, topo, random_mapping(compute.order, topo, request.seed + d))));
+        costs.push_back(
+            static_cast<double>(cost_on(evaluate, topo, random_mapping(compute.order, topo, request.seed + d))));
       }
       row.draws = request.random_draws;
       double sum = 0, squares = 0;

@@ -50,7 +50,8 @@ void repair_injection(const AffinityGraph& graph, const TreeTopology& topo, Mapp
 Mapping scotch_mapping(const AffinityGraph& graph, const TreeTopology& topo) {
   const std::uint32_t n = graph.order;
   if (n > topo.leaves()) {
-    raise_error(Error::Kind::input, "--topology", std::to_string(n) + " ranks do not fit on " + std::to_string(topo.leaves()) + " leaves");
+    raise_error(Error::Kind::input, "--topology",
+                std::to_string(n) + " ranks do not fit on " + std::to_string(topo.leaves()) + " leaves");
   }
   // SCOTCH_Num is 32-bit in Debian's libscotch: scale the loads so that their total fits.
   const long double total = std::accumulate(graph.edges.begin(), graph.edges.end(), 0.0L,
@@ -79,12 +80,14 @@ Mapping scotch_mapping(const AffinityGraph& graph, const TreeTopology& topo) {
   int status = SCOTCH_graphBuild(&g, 0, static_cast<SCOTCH_Num>(n), verttab.data(), nullptr, nullptr, nullptr,
                                  static_cast<SCOTCH_Num>(edgetab.size()), edgetab.data(), edlotab.data());
   if (status == 0) status = SCOTCH_archTleaf(&arch, static_cast<SCOTCH_Num>(topo.levels()), sizes.data(), links.data());
-  if (status == 0) status = SCOTCH_stratGraphMapBuild(&strat, SCOTCH_STRATQUALITY, static_cast<SCOTCH_Num>(topo.leaves()), 0.0);
+  if (status == 0)
+    status = SCOTCH_stratGraphMapBuild(&strat, SCOTCH_STRATQUALITY, static_cast<SCOTCH_Num>(topo.leaves()), 0.0);
   if (status == 0 && n > 0) status = SCOTCH_graphMap(&g, &arch, &strat, parts.data());
   SCOTCH_stratExit(&strat);
   SCOTCH_archExit(&arch);
   SCOTCH_graphExit(&g);
-  if (status != 0) raise_error(Error::Kind::system, "Scotch", "SCOTCH_graphMap failed (status " + std::to_string(status) + ")");
+  if (status != 0)
+    raise_error(Error::Kind::system, "Scotch", "SCOTCH_graphMap failed (status " + std::to_string(status) + ")");
   Mapping mapping(parts.begin(), parts.end());
   repair_injection(graph, topo, mapping);
   return mapping;

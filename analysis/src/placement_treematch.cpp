@@ -34,8 +34,8 @@ using BuildTree = void* (*)(void*, void*, double*, double*);
 using ComputeMapping = TmSolution* (*)(void*, void*);
 using SetUnsigned = void (*)(unsigned);
 
-constexpr const char* kSymbols[] = {"tm_load_topology", "tm_build_affinity_mat", "tm_build_tree_from_topology",
-                                    "tm_compute_mapping", "tm_set_verbose_level", "tm_set_max_nb_threads"};
+constexpr const char* kSymbols[] = {"tm_load_topology",   "tm_build_affinity_mat", "tm_build_tree_from_topology",
+                                    "tm_compute_mapping", "tm_set_verbose_level",  "tm_set_max_nb_threads"};
 
 #ifndef MPIMON_LIBRARY_ARCHITECTURE
 #define MPIMON_LIBRARY_ARCHITECTURE ""
@@ -46,8 +46,8 @@ std::vector<std::string> candidates() {
   if (const char* env = std::getenv("MPIMON_TREEMATCH_LIB"); env != nullptr && *env != '\0') return {env};
   const std::string arch = MPIMON_LIBRARY_ARCHITECTURE;
   for (const std::string& libdir : {"/usr/lib/" + arch, std::string("/usr/lib64"), std::string("/usr/lib")}) {
-    for (const char* component : {"/openmpi/lib/openmpi3/mca_topo_treematch.so", "/openmpi/lib/openmpi/mca_topo_treematch.so",
-                                  "/openmpi/mca_topo_treematch.so"}) {
+    for (const char* component : {"/openmpi/lib/openmpi3/mca_topo_treematch.so",
+                                  "/openmpi/lib/openmpi/mca_topo_treematch.so", "/openmpi/mca_topo_treematch.so"}) {
       paths.push_back(libdir + component);
     }
   }
@@ -170,7 +170,7 @@ Mapping treematch_mapping(const AffinityGraph& graph, const TreeTopology& topo) 
   unlink(err);
   if (child < 0 || !WIFEXITED(status) || WEXITSTATUS(status) != 0 || out.size() != graph.order * sizeof(int)) {
     while (!messages.empty() && (messages.back() == '\n' || messages.back() == ' ')) messages.pop_back();
-    std::string why = child < 0 ? "fork failed"
+    std::string why = child < 0             ? "fork failed"
                       : WIFSIGNALED(status) ? "killed by signal " + std::to_string(WTERMSIG(status))
                                             : "exit status " + std::to_string(WEXITSTATUS(status));
     raise_error(Error::Kind::system, "treematch (" + lib.path + ")",
@@ -180,7 +180,8 @@ Mapping treematch_mapping(const AffinityGraph& graph, const TreeTopology& topo) 
   for (std::size_t r = 0; r < graph.order; ++r) {
     int leaf;
     std::memcpy(&leaf, out.data() + r * sizeof(int), sizeof(int));
-    if (leaf < 0) raise_error(Error::Kind::system, "treematch", "TreeMatch left rank " + std::to_string(r) + " unmapped");
+    if (leaf < 0)
+      raise_error(Error::Kind::system, "treematch", "TreeMatch left rank " + std::to_string(r) + " unmapped");
     mapping[r] = static_cast<std::uint64_t>(leaf);
   }
   check_mapping(mapping, graph.order, topo);

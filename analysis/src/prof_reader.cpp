@@ -1,9 +1,9 @@
-#include <algorithm>
-#include <cerrno>
-#include <charconv>
 #include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
+#include <algorithm>
+#include <cerrno>
+#include <charconv>
 
 #include <cstring>
 #include <iterator>
@@ -17,11 +17,16 @@ namespace mpimon {
 
 std::string_view class_name(TrafficClass c) {
   switch (c) {
-    case TrafficClass::external: return "external";
-    case TrafficClass::internal: return "internal";
-    case TrafficClass::osc_sent: return "osc_sent";
-    case TrafficClass::osc_recv: return "osc_recv";
-    case TrafficClass::coll: return "coll";
+    case TrafficClass::external:
+      return "external";
+    case TrafficClass::internal:
+      return "internal";
+    case TrafficClass::osc_sent:
+      return "osc_sent";
+    case TrafficClass::osc_recv:
+      return "osc_recv";
+    case TrafficClass::coll:
+      return "coll";
   }
   return "?";
 }
@@ -136,10 +141,13 @@ class ProfParser {
   static Section section_of(TrafficClass c) {
     switch (c) {
       case TrafficClass::external:
-      case TrafficClass::internal: return Section::point_to_point;
+      case TrafficClass::internal:
+        return Section::point_to_point;
       case TrafficClass::osc_sent:
-      case TrafficClass::osc_recv: return Section::osc;
-      case TrafficClass::coll: return Section::collectives;
+      case TrafficClass::osc_recv:
+        return Section::osc;
+      case TrafficClass::coll:
+        return Section::collectives;
     }
     return Section::none;
   }
@@ -318,8 +326,9 @@ class ProfParser {
     const std::uint32_t n = *profile_.world_size;
     auto outside = [&](std::uint32_t r, std::size_t line, const char* what) {
       if (r >= n) {
-        raise_input_error(path_, line, std::string(what) + " " + std::to_string(r) + " is outside MPI_COMM_WORLD (" +
-                                           std::to_string(n) + " processes)");
+        raise_input_error(path_, line,
+                          std::string(what) + " " + std::to_string(r) + " is outside MPI_COMM_WORLD (" +
+                              std::to_string(n) + " processes)");
       }
     };
     outside(profile_.rank, 0, "file rank");

@@ -78,7 +78,9 @@ void write_launch_identity(hid_t g, const Record& l) {
 }
 template <typename Record>
 void read_launch_identity(hid_t g, const std::string& where, Record& l) {
-  auto integer = [&](const char* name) { return static_cast<std::uint32_t>(h5::read_uint_attribute(g, name, where).at(0)); };
+  auto integer = [&](const char* name) {
+    return static_cast<std::uint32_t>(h5::read_uint_attribute(g, name, where).at(0));
+  };
   l.key.arm = h5::read_string_attribute(g, "arm", where);
   l.key.np = integer("np");
   l.key.pair = integer("pair");

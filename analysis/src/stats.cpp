@@ -166,8 +166,8 @@ std::optional<WilcoxonSignedRank> wilcoxon_signed_rank(std::span<const double> d
     if (nonzero[i] > 0) test.v += ranks[i];
   }
   test.exact = test.n < kExactWilcoxonBelow && !test.ties && test.zeros == 0;
-  test.p_value = test.exact ? exact_signed_rank_p(test.n, static_cast<std::size_t>(test.v))
-                            : normal_signed_rank_p(ranks, test.v);
+  test.p_value =
+      test.exact ? exact_signed_rank_p(test.n, static_cast<std::size_t>(test.v)) : normal_signed_rank_p(ranks, test.v);
   return test;
 }
 
@@ -209,11 +209,16 @@ Estimate per_process(const PairedAnalysis& analysis, std::size_t processes) {
 
 const char* cost_verdict_name(CostVerdict v) {
   switch (v) {
-    case CostVerdict::below: return "below";
-    case CostVerdict::above: return "above";
-    case CostVerdict::nonzero: return "nonzero";
-    case CostVerdict::inconclusive: return "inconclusive";
-    case CostVerdict::no_interval: break;
+    case CostVerdict::below:
+      return "below";
+    case CostVerdict::above:
+      return "above";
+    case CostVerdict::nonzero:
+      return "nonzero";
+    case CostVerdict::inconclusive:
+      return "inconclusive";
+    case CostVerdict::no_interval:
+      break;
   }
   return "no interval";
 }
@@ -226,7 +231,8 @@ CostVerdict cost_verdict(const std::optional<Interval>& interval, double thresho
 }
 
 std::optional<std::size_t> pairs_for_half_width(double sd, double half_width, double confidence) {
-  if (!std::isfinite(sd) || sd < 0) raise_stats_error("the sd of the differences must be >= 0, not " + format_value(sd));
+  if (!std::isfinite(sd) || sd < 0)
+    raise_stats_error("the sd of the differences must be >= 0, not " + format_value(sd));
   if (!(half_width > 0) || !std::isfinite(half_width)) {
     raise_stats_error("the half-width must be > 0, not " + format_value(half_width));
   }
@@ -247,7 +253,8 @@ std::optional<std::size_t> pairs_for_half_width(double sd, double half_width, do
 CostDecision decide_cost(const PairedAnalysis& a, double threshold, double half_width) {
   CostDecision d;
   d.verdict = cost_verdict(a.relative && a.relative->ci ? a.relative->ci : std::nullopt, threshold);
-  if (a.sd_difference && a.mean_off > 0) d.pairs_needed = pairs_for_half_width(*a.sd_difference / a.mean_off, half_width, a.confidence);
+  if (a.sd_difference && a.mean_off > 0)
+    d.pairs_needed = pairs_for_half_width(*a.sd_difference / a.mean_off, half_width, a.confidence);
   return d;
 }
 
@@ -290,8 +297,8 @@ std::optional<WelchDifference> welch_difference(double mean_a, double sd_a, std:
   if (n_a < 2 || n_b < 2) return std::nullopt;
   const double va = sd_a * sd_a / static_cast<double>(n_a), vb = sd_b * sd_b / static_cast<double>(n_b);
   if (!(va + vb > 0)) return std::nullopt;
-  const double df = (va + vb) * (va + vb) /
-                    (va * va / static_cast<double>(n_a - 1) + vb * vb / static_cast<double>(n_b - 1));
+  const double df =
+      (va + vb) * (va + vb) / (va * va / static_cast<double>(n_a - 1) + vb * vb / static_cast<double>(n_b - 1));
   return WelchDifference{mean_a - mean_b, std::sqrt(va + vb), df};
 }
 
@@ -313,7 +320,8 @@ std::vector<std::string_view> split_fields(std::string_view line) {
       std::size_t comma = line.find(',', start);
       std::string_view field = line.substr(start, comma == std::string_view::npos ? comma : comma - start);
       std::size_t first = field.find_first_not_of(blanks);
-      field = first == std::string_view::npos ? std::string_view{} : field.substr(first, field.find_last_not_of(blanks) - first + 1);
+      field = first == std::string_view::npos ? std::string_view{}
+                                              : field.substr(first, field.find_last_not_of(blanks) - first + 1);
       fields.push_back(field);
       if (comma == std::string_view::npos) break;
       start = comma + 1;
@@ -367,8 +375,7 @@ PairedSamples read_paired_samples(const std::string& path) {
       raise_input_error(path, line_number, "expected 2 numbers, found " + std::to_string(fields.size()));
     for (std::size_t i = 0; i < 2; ++i) {
       if (fields[i].empty()) raise_input_error(path, line_number, "field " + std::to_string(i + 1) + " is empty");
-      if (!numbers[i])
-        raise_input_error(path, line_number, "'" + std::string(fields[i]) + "' is not a number");
+      if (!numbers[i]) raise_input_error(path, line_number, "'" + std::string(fields[i]) + "' is not a number");
       if (!std::isfinite(*numbers[i]))
         raise_input_error(path, line_number, "'" + std::string(fields[i]) + "' is not a finite number");
     }

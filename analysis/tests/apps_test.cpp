@@ -92,10 +92,10 @@ TEST(AnalyzeApps, MessageColumnsReproduceTheBtRowOfTable1) {
 // Launches pair by (app, np, pair) whatever their order; failed launches and half pairs are left
 // out; each (app, np) is a row.
 TEST(AnalyzeApps, PairsByKeyAndSkipsFailedLaunches) {
-  std::vector<AppLaunchRecord> l = {launch("lu", 2, 2, "on", 12), launch("lu", 4, 1, "on", 7),
+  std::vector<AppLaunchRecord> l = {launch("lu", 2, 2, "on", 12),  launch("lu", 4, 1, "on", 7),
                                     launch("lu", 2, 1, "off", 10), launch("lu", 2, 2, "off", 10),
-                                    launch("lu", 2, 1, "on", 11), launch("lu", 4, 1, "off", 6),
-                                    launch("lu", 2, 3, "on", 99), launch("lu", 2, 3, "off", 10)};
+                                    launch("lu", 2, 1, "on", 11),  launch("lu", 4, 1, "off", 6),
+                                    launch("lu", 2, 3, "on", 99),  launch("lu", 2, 3, "off", 10)};
   l[6].status = "exit code 1: boom";
   auto rows = analyze_apps(l);
   ASSERT_EQ(rows.size(), 2u);
@@ -138,13 +138,15 @@ TEST(WorkloadReport, FindsTheTaggedLineAmongOtherOutput) {
 TEST(WorkloadReport, RejectsBadReports) {
   EXPECT_EQ(error_of([] { find_workload_report("mpimon-workload: {\"seconds\": 1}\n", "launch 2"); }),
             "launch 2: workload report without a valid 'comm_share'");
-  EXPECT_NE(error_of([] { find_workload_report("mpimon-workload: {oops\n", "launch 2"); })
-                .find("launch 2: workload report is not JSON"),
+  EXPECT_NE(error_of([] {
+              find_workload_report("mpimon-workload: {oops\n", "launch 2");
+            }).find("launch 2: workload report is not JSON"),
             std::string::npos);
   EXPECT_EQ(error_of([] {
-              find_workload_report("mpimon-workload: {\"seconds\":1,\"comm_share\":1.5,\"messages_sent\":1,"
-                                   "\"bytes_sent\":1,\"passed\":true}",
-                                   "l");
+              find_workload_report(
+                  "mpimon-workload: {\"seconds\":1,\"comm_share\":1.5,\"messages_sent\":1,"
+                  "\"bytes_sent\":1,\"passed\":true}",
+                  "l");
             }),
             "l: workload report with seconds < 0 or comm_share outside 0..1");
 }

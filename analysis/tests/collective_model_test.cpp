@@ -77,7 +77,7 @@ TEST(CollectiveModel, ChainsFirstOnesLonger) {
 }
 
 TEST(CollectiveModel, ChainFanoutClampedToOneAndToTheRanks) {
-  EXPECT_EQ(chain_tree(0, 4, 0).children, (Children{{1}, {2}, {3}, {}}));   // fan-out 0 is a pipeline
+  EXPECT_EQ(chain_tree(0, 4, 0).children, (Children{{1}, {2}, {3}, {}}));      // fan-out 0 is a pipeline
   EXPECT_EQ(chain_tree(8, 4, 0).children, (Children{{1, 2, 3}, {}, {}, {}}));  // 3 chains of one
 }
 
@@ -96,13 +96,13 @@ TEST(CollectiveModel, ParentsInvertChildren) {
 
 TEST(CollectiveModel, SegmentElementsRoundsToTheNearestElement) {
   EXPECT_EQ(segment_elements(65536, 4, 100000), 16384U);
-  EXPECT_EQ(segment_elements(0, 4, 10), 10U);    // no segmentation
-  EXPECT_EQ(segment_elements(3, 4, 10), 10U);    // smaller than one element: ignored
-  EXPECT_EQ(segment_elements(40, 4, 10), 10U);   // the whole buffer fits
-  EXPECT_EQ(segment_elements(38, 4, 10), 9U);    // 9.5 elements: a tie rounds down
-  EXPECT_EQ(segment_elements(39, 4, 10), 10U);   // 9.75 rounds up
-  EXPECT_EQ(segment_elements(11, 3, 100), 4U);   // 3 and 2/3
-  EXPECT_EQ(segment_elements(10, 3, 100), 3U);   // 3 and 1/3
+  EXPECT_EQ(segment_elements(0, 4, 10), 10U);   // no segmentation
+  EXPECT_EQ(segment_elements(3, 4, 10), 10U);   // smaller than one element: ignored
+  EXPECT_EQ(segment_elements(40, 4, 10), 10U);  // the whole buffer fits
+  EXPECT_EQ(segment_elements(38, 4, 10), 9U);   // 9.5 elements: a tie rounds down
+  EXPECT_EQ(segment_elements(39, 4, 10), 10U);  // 9.75 rounds up
+  EXPECT_EQ(segment_elements(11, 3, 100), 4U);  // 3 and 2/3
+  EXPECT_EQ(segment_elements(10, 3, 100), 3U);  // 3 and 1/3
 }
 
 TEST(CollectiveModel, BlocksSplitEarlyOnesLarger) {
@@ -148,8 +148,12 @@ TEST(CollectiveModel, ReduceInOrderBinaryForwardsToTheRealRoot) {
   CollectiveSpec s = spec(CollectiveOp::reduce, "in-order_binary", 6, 2);
   s.root = 1;
   // Tree 5->{4,2}, 4->{3}, 2->{1,0}, then 5 sends the result to the root 1, whole.
-  expect_traffic(traffic({{'I', 0, 2, 2, 1}, {'I', 1, 2, 2, 1}, {'I', 2, 5, 2, 1}, {'I', 3, 4, 2, 1},
-                          {'I', 4, 5, 2, 1}, {'I', 5, 1, 2, 1}}),
+  expect_traffic(traffic({{'I', 0, 2, 2, 1},
+                          {'I', 1, 2, 2, 1},
+                          {'I', 2, 5, 2, 1},
+                          {'I', 3, 4, 2, 1},
+                          {'I', 4, 5, 2, 1},
+                          {'I', 5, 1, 2, 1}}),
                  s);
 }
 
@@ -174,8 +178,12 @@ TEST(CollectiveModel, SplitBinaryTreeHalvesAndSwaps) {
 TEST(CollectiveModel, SplitBinaryTreeEvenSizeRootFeedsTheLastRank) {
   // 4 ranks, 4 bytes: halves of 2; tree 0->{1,2}, 1->{3}; 3 has no partner: the root sends it
   // the second half; 1 and 2 swap.
-  expect_traffic(traffic({{'I', 0, 1, 2, 1}, {'I', 0, 2, 2, 1}, {'I', 0, 3, 2, 1}, {'I', 1, 2, 2, 1},
-                          {'I', 1, 3, 2, 1}, {'I', 2, 1, 2, 1}}),
+  expect_traffic(traffic({{'I', 0, 1, 2, 1},
+                          {'I', 0, 2, 2, 1},
+                          {'I', 0, 3, 2, 1},
+                          {'I', 1, 2, 2, 1},
+                          {'I', 1, 3, 2, 1},
+                          {'I', 2, 1, 2, 1}}),
                  spec(CollectiveOp::bcast, "split_binary_tree", 4, 4));
 }
 
@@ -259,8 +267,14 @@ TEST(CollectiveModel, AllgatherBruckDistances) {
 
 TEST(CollectiveModel, AllgatherNeighborExchange) {
   // Even ranks first exchange one block with r+1, then two with r-1; odd ranks the mirror.
-  expect_traffic(traffic({{'I', 0, 1, 1, 1}, {'I', 0, 3, 2, 1}, {'I', 1, 0, 1, 1}, {'I', 1, 2, 2, 1},
-                          {'I', 2, 1, 2, 1}, {'I', 2, 3, 1, 1}, {'I', 3, 0, 2, 1}, {'I', 3, 2, 1, 1}}),
+  expect_traffic(traffic({{'I', 0, 1, 1, 1},
+                          {'I', 0, 3, 2, 1},
+                          {'I', 1, 0, 1, 1},
+                          {'I', 1, 2, 2, 1},
+                          {'I', 2, 1, 2, 1},
+                          {'I', 2, 3, 1, 1},
+                          {'I', 3, 0, 2, 1},
+                          {'I', 3, 2, 1, 1}}),
                  spec(CollectiveOp::allgather, "neighbor", 4, 1));
 }
 
@@ -274,15 +288,16 @@ TEST(CollectiveModel, AllgatherRecursiveDoublingNeedsAPowerOfTwo) {
 
 TEST(CollectiveModel, GatherBinomialSendsWholeSubtrees) {
   // Tree 0->{1,2,4}, 2->{3}, 4->{5}: subtrees of 1, 2, 2, 1, 1 ranks, 2 bytes each.
-  expect_traffic(traffic({{'I', 1, 0, 2, 1}, {'I', 2, 0, 4, 1}, {'I', 3, 2, 2, 1}, {'I', 4, 0, 4, 1}, {'I', 5, 4, 2, 1}}),
-                 spec(CollectiveOp::gather, "binomial", 6, 2));
+  expect_traffic(
+      traffic({{'I', 1, 0, 2, 1}, {'I', 2, 0, 4, 1}, {'I', 3, 2, 2, 1}, {'I', 4, 0, 4, 1}, {'I', 5, 4, 2, 1}}),
+      spec(CollectiveOp::gather, "binomial", 6, 2));
 }
 
 TEST(CollectiveModel, ScatterBinomialMirrorsGather) {
   CollectiveSpec s = spec(CollectiveOp::scatter, "binomial", 6, 2);
   s.root = 5;  // virtual v = rank + 1 mod 6
-  expect_traffic(traffic({{'I', 5, 0, 2, 1}, {'I', 5, 1, 4, 1}, {'I', 5, 3, 4, 1}, {'I', 1, 2, 2, 1}, {'I', 3, 4, 2, 1}}),
-                 s);
+  expect_traffic(
+      traffic({{'I', 5, 0, 2, 1}, {'I', 5, 1, 4, 1}, {'I', 5, 3, 4, 1}, {'I', 1, 2, 2, 1}, {'I', 3, 4, 2, 1}}), s);
 }
 
 TEST(CollectiveModel, GatherLinearSyncTwoSegmentsAndEmptyRelease) {
@@ -297,16 +312,30 @@ TEST(CollectiveModel, GatherLinearSyncTwoSegmentsAndEmptyRelease) {
 
 TEST(CollectiveModel, BarrierRecursiveDoublingFiveRanks) {
   // 4 exchanges with 0 first; 0..3 exchange at distances 1 and 2; 0 releases 4.
-  expect_traffic(traffic({{'I', 0, 1, 0, 1}, {'I', 0, 2, 0, 1}, {'I', 0, 4, 0, 1}, {'I', 1, 0, 0, 1},
-                          {'I', 1, 3, 0, 1}, {'I', 2, 0, 0, 1}, {'I', 2, 3, 0, 1}, {'I', 3, 1, 0, 1},
-                          {'I', 3, 2, 0, 1}, {'I', 4, 0, 0, 1}}),
+  expect_traffic(traffic({{'I', 0, 1, 0, 1},
+                          {'I', 0, 2, 0, 1},
+                          {'I', 0, 4, 0, 1},
+                          {'I', 1, 0, 0, 1},
+                          {'I', 1, 3, 0, 1},
+                          {'I', 2, 0, 0, 1},
+                          {'I', 2, 3, 0, 1},
+                          {'I', 3, 1, 0, 1},
+                          {'I', 3, 2, 0, 1},
+                          {'I', 4, 0, 0, 1}}),
                  spec(CollectiveOp::barrier, "recursive_doubling", 5, 0));
 }
 
 TEST(CollectiveModel, BarrierTreeFansInAndOut) {
-  expect_traffic(traffic({{'I', 0, 1, 0, 1}, {'I', 0, 2, 0, 1}, {'I', 0, 4, 0, 1}, {'I', 1, 0, 0, 1},
-                          {'I', 2, 0, 0, 1}, {'I', 2, 3, 0, 1}, {'I', 3, 2, 0, 1}, {'I', 4, 0, 0, 1},
-                          {'I', 4, 5, 0, 1}, {'I', 5, 4, 0, 1}}),
+  expect_traffic(traffic({{'I', 0, 1, 0, 1},
+                          {'I', 0, 2, 0, 1},
+                          {'I', 0, 4, 0, 1},
+                          {'I', 1, 0, 0, 1},
+                          {'I', 2, 0, 0, 1},
+                          {'I', 2, 3, 0, 1},
+                          {'I', 3, 2, 0, 1},
+                          {'I', 4, 0, 0, 1},
+                          {'I', 4, 5, 0, 1},
+                          {'I', 5, 4, 0, 1}}),
                  spec(CollectiveOp::barrier, "tree", 6, 0));
 }
 
@@ -321,8 +350,12 @@ TEST(CollectiveModel, AllreduceNonoverlappingUsesTheFixedDecisions) {
   CollectiveSpec s = spec(CollectiveOp::allreduce, "nonoverlapping", 4, 1000);
   s.type_size = 4;
   s.segment_size = 1024;  // applies to allreduce, not to the reduce and bcast it calls
-  expect_traffic(traffic({{'I', 0, 1, 4000, 1}, {'I', 0, 2, 4000, 1}, {'I', 1, 0, 4000, 1}, {'I', 1, 3, 4000, 1},
-                          {'I', 2, 0, 4000, 1}, {'I', 3, 1, 4000, 1}}),
+  expect_traffic(traffic({{'I', 0, 1, 4000, 1},
+                          {'I', 0, 2, 4000, 1},
+                          {'I', 1, 0, 4000, 1},
+                          {'I', 1, 3, 4000, 1},
+                          {'I', 2, 0, 4000, 1},
+                          {'I', 3, 1, 4000, 1}}),
                  s);
 }
 

@@ -45,9 +45,9 @@ TEST(Profile2mat, HalvesAndRoundsLikePerl) {
     }
   }
   EXPECT_EQ(written, expected);
-  EXPECT_EQ(read_text(dir.file("run_size_all.mat")), "0 2 \n2 0 \n");   // (3+2)/2 = 2.5 -> 2
-  EXPECT_EQ(read_text(dir.file("run_msg_all.mat")), "0 2 \n2 0 \n");    // (1+2)/2 = 1.5 -> 2
-  EXPECT_EQ(read_text(dir.file("run_avg_all.mat")), "0 2 \n2 0 \n");    // 2.5 / 1.5 = 1.67 -> 2
+  EXPECT_EQ(read_text(dir.file("run_size_all.mat")), "0 2 \n2 0 \n");  // (3+2)/2 = 2.5 -> 2
+  EXPECT_EQ(read_text(dir.file("run_msg_all.mat")), "0 2 \n2 0 \n");   // (1+2)/2 = 1.5 -> 2
+  EXPECT_EQ(read_text(dir.file("run_avg_all.mat")), "0 2 \n2 0 \n");   // 2.5 / 1.5 = 1.67 -> 2
   EXPECT_EQ(read_text(dir.file("run_size_external.mat")), "0 2 \n2 0 \n");
 }
 
@@ -59,7 +59,7 @@ TEST(Profile2mat, NamesFollowTheFirstSubstitution) {
   // No E line: only the "all" pass runs. profile2mat's s/_size/_msg/ hits the dump name first.
   auto written = write_profile2mat(file, "my_size", dir.path().string());
   EXPECT_EQ(written, (std::vector<std::string>{dir.file("my_size_size_all.mat"), dir.file("my_msg_size_all.mat"),
-                                                dir.file("my_avg_size_all.mat")}));
+                                               dir.file("my_avg_size_all.mat")}));
   EXPECT_EQ(read_text(dir.file("my_size_size_all.mat")), "1 \n");
 }
 

@@ -100,8 +100,8 @@ TEST(GateCallgrind, RejectsDumpsNotOfTheProbe) {
 
 TEST(GateCallgrind, PerOperationFromNAnd2N) {
   // (1540 - 790) / 10 = 75, exact; (1541 - 790) / 10 = 75.1, not exact.
-  std::vector<CallgrindDump> d{{"send", 8, 10, 790, {}}, {"send", 8, 20, 1540, {}}, {"put", 8, 10, 790, {}},
-                               {"put", 8, 20, 1541, {}}};
+  std::vector<CallgrindDump> d{
+      {"send", 8, 10, 790, {}}, {"send", 8, 20, 1540, {}}, {"put", 8, 10, 790, {}}, {"put", 8, 20, 1541, {}}};
   auto c = instructions_per_operation(d);
   ASSERT_EQ(c.size(), 2u);
   EXPECT_EQ(c[0].op, "send");
@@ -122,8 +122,8 @@ InstructionBaseline baseline_of(double send, double put) {
 TEST(GateInstructions, ToleranceBuildAndStability) {
   const auto base = baseline_of(200, 100);
   // 1 %: 202 is within (200 * 1.01 = 202), 102 is not (100 * 1.01 = 101).
-  std::vector<InstructionCount> now{{"send", 8, 10, 0, 0, 202, true}, {"put", 8, 10, 0, 0, 102, true},
-                                    {"get", 8, 10, 0, 0, 50, true}};
+  std::vector<InstructionCount> now{
+      {"send", 8, 10, 0, 0, 202, true}, {"put", 8, 10, 0, 0, 102, true}, {"get", 8, 10, 0, 0, 50, true}};
   auto v = judge_instructions(now, base, 0.01, true, true, "");
   EXPECT_EQ(v[0].verdict, Verdict::pass);
   EXPECT_EQ(v[1].verdict, Verdict::regression);
@@ -260,7 +260,8 @@ TEST(GateBaseline, BadFilesNamed) {
 
 TEST(GateReport, JunitCountsFailuresAndSkips) {
   GateReport r;
-  r.instructions = {{"send", 8, 100.0, 120.0, Verdict::regression, "+20 <x>"}, {"put", 8, 90.0, 90.0, Verdict::pass, ""}};
+  r.instructions = {{"send", 8, 100.0, 120.0, Verdict::regression, "+20 <x>"},
+                    {"put", 8, 90.0, 90.0, Verdict::pass, ""}};
   TimingVerdict t;
   t.op = "bcast";
   t.verdict = Verdict::inconclusive;

@@ -13,7 +13,7 @@ using test::TempDir;
 
 // Buckets observed in Open MPI 4.1.4 dumps for these message sizes (docs/prof-format.md).
 TEST(HistogramBucket, MatchesObservedOpenMpiBuckets) {
-  const std::pair<std::uint64_t, std::size_t> observed[] = {{0, 0}, {1, 1}, {2, 2}, {3, 2}, {4, 3},
+  const std::pair<std::uint64_t, std::size_t> observed[] = {{0, 0}, {1, 1}, {2, 2},     {3, 2},    {4, 3},
                                                             {7, 3}, {8, 4}, {1000, 10}, {1024, 11}};
   for (auto [bytes, bucket] : observed) EXPECT_EQ(histogram_bucket(bytes), bucket) << bytes;
   EXPECT_EQ(histogram_bucket(~0ull), 64u);
@@ -85,8 +85,8 @@ TEST(HistogramConsistency, RealDumpsCountEveryPointToPointMessage) {
 
 TEST(HistogramConsistency, ReportsAHistogramThatMissesMessages) {
   TempDir dir;
-  auto f0 = dir.write("d.0.prof", "# POINT TO POINT\nE\t0\t1\t8 bytes\t2 msgs sent\t" +
-                                      histogram_text({{4, 1}}) + "\n# OSC\n# COLLECTIVES\n");
+  auto f0 = dir.write("d.0.prof", "# POINT TO POINT\nE\t0\t1\t8 bytes\t2 msgs sent\t" + histogram_text({{4, 1}}) +
+                                      "\n# OSC\n# COLLECTIVES\n");
   merge_prof_files({f0}, dir.file("m.h5"), {});
   MatrixFile file(dir.file("m.h5"));
   auto found = histogram_consistency(RecordedTraffic::read(file, "d"));

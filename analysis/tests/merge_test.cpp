@@ -127,7 +127,8 @@ void expect_histograms_equal_the_files(const MatrixFile& file) {
       for (std::size_t k = 0; k < h.size(); ++k) {
         if (h.pairs[2 * k] != rank || h.pairs[2 * k + 1] != ph.peer) continue;
         found = true;
-        for (std::size_t b = 0; b < kHistogramBuckets; ++b) EXPECT_EQ(h.counts[k * kHistogramBuckets + b], ph.buckets[b]);
+        for (std::size_t b = 0; b < kHistogramBuckets; ++b)
+          EXPECT_EQ(h.counts[k * kHistogramBuckets + b], ph.buckets[b]);
       }
       EXPECT_TRUE(found) << rank << "->" << ph.peer;
       ++expected;
@@ -316,8 +317,8 @@ TEST(Merge, HistogramsRoundTripExactly) {
   test::TempDir dir;
   std::string extreme = "18446744073709551615,0,1,4294967296,9223372036854775808";
   for (int i = 5; i < 66; ++i) extreme += ",7";
-  auto f0 = dir.write("x.0.prof", "# POINT TO POINT\nE\t0\t1\t1 bytes\t1 msgs sent\t" + extreme +
-                                      "\n# OSC\n# COLLECTIVES\n");
+  auto f0 =
+      dir.write("x.0.prof", "# POINT TO POINT\nE\t0\t1\t1 bytes\t1 msgs sent\t" + extreme + "\n# OSC\n# COLLECTIVES\n");
   merge_prof_files({f0}, dir.file("m.h5"), {});
   HistogramTable t = MatrixFile(dir.file("m.h5")).histograms("x");
   ASSERT_EQ(t.size(), 1u);
@@ -347,8 +348,9 @@ TEST(Merge, ParallelReadersKeepEveryFileInItsRow) {
   for (std::uint32_t r = 0; r < n; ++r) {
     std::string p2p;
     for (std::uint32_t p = 0; p < n; p += 1 + r % 3) {  // rank-dependent sparsity
-      p2p += "E\t" + std::to_string(r) + "\t" + std::to_string(p) + "\t" + std::to_string(bytes_of(r, p)) +
-             " bytes\t" + std::to_string(r + 1) + " msgs sent\t" + histogram_text({{static_cast<int>(p % 66), static_cast<int>(r + 1)}}) + "\n";
+      p2p += "E\t" + std::to_string(r) + "\t" + std::to_string(p) + "\t" + std::to_string(bytes_of(r, p)) + " bytes\t" +
+             std::to_string(r + 1) + " msgs sent\t" +
+             histogram_text({{static_cast<int>(p % 66), static_cast<int>(r + 1)}}) + "\n";
     }
     files.push_back(dir.write("par." + std::to_string(r) + ".prof", prof(p2p, world_block(r, procs))));
   }

@@ -90,7 +90,8 @@ TEST(OverheadResults, AppendsAndReadsBack) {
   EXPECT_EQ(r.completed(), (std::set<LaunchKey>{{"shared", 4, 1, "off"}}));
   r.write_analysis(analyze_overhead(all));
   r.write_analysis(analyze_overhead(all));  // rewriting replaces the table
-  EXPECT_EQ(error_of([&] { OverheadResults x(dir.write("t.h5", "x")); }), dir.file("t.h5") + ": not a readable HDF5 file");
+  EXPECT_EQ(error_of([&] { OverheadResults x(dir.write("t.h5", "x")); }),
+            dir.file("t.h5") + ": not a readable HDF5 file");
 }
 
 }  // namespace

@@ -142,7 +142,8 @@ TEST_P(BruteForce, AgainstEnumeration) {
   const auto graph = fold_traffic(dense(n, m));
   for (int draw = 0; draw < 20; ++draw) {
     const Mapping sigma = random_mapping(n, t, static_cast<std::uint64_t>(draw));
-    EXPECT_EQ(static_cast<std::uint64_t>(evaluate_mapping(graph, t, sigma).cost), reference_cost(arity, cost, n, m, sigma));
+    EXPECT_EQ(static_cast<std::uint64_t>(evaluate_mapping(graph, t, sigma).cost),
+              reference_cost(arity, cost, n, m, sigma));
   }
   const std::uint64_t optimum = brute_force_optimum(arity, cost, n, m);
   PlacementRequest request;

@@ -17,7 +17,9 @@ using test::read_text;
 const std::string kHeaders = "# POINT TO POINT\n# OSC\n# COLLECTIVES\n";
 
 // A minimal valid file of `rank` with the given point-to-point lines.
-std::string p2p_file(const std::string& p2p_lines) { return "# POINT TO POINT\n" + p2p_lines + "# OSC\n# COLLECTIVES\n"; }
+std::string p2p_file(const std::string& p2p_lines) {
+  return "# POINT TO POINT\n" + p2p_lines + "# OSC\n# COLLECTIVES\n";
+}
 
 std::string parse_error(const std::string& text, std::uint32_t rank = 0) {
   return error_of([&] { parse_prof(text, "f.0.prof", rank); });
@@ -117,9 +119,9 @@ TEST(ProfReader, CrlfLineEndingsReadLikeLf) {
 }
 
 TEST(ProfReader, AcceptsPairLinesWithAndWithoutHistogram) {
-  auto p = parse_prof(p2p_file("E\t0\t1\t8 bytes\t1 msgs sent\t" + histogram_text({{4, 1}}) + "\n" +
-                               "E\t0\t2\t0 bytes\t3 msgs sent\n"),
-                      "f", 0);
+  auto p = parse_prof(
+      p2p_file("E\t0\t1\t8 bytes\t1 msgs sent\t" + histogram_text({{4, 1}}) + "\n" + "E\t0\t2\t0 bytes\t3 msgs sent\n"),
+      "f", 0);
   EXPECT_EQ(p.pairs.size(), 2u);
   ASSERT_EQ(p.histograms.size(), 1u);
   EXPECT_EQ(p.histograms[0].buckets[4], 1u);
@@ -158,8 +160,8 @@ TEST(ProfReader, ReaderReuseKeepsFilesApart) {
   };
   ProfReader reader;
   RankProfile p;
-  reader.parse("# POINT TO POINT\nI\t0\t1\t8 bytes\t1 msgs sent\t" + histogram_text({{4, 1}}) + "\n# OSC\n# COLLECTIVES\n" +
-                   world(0, big),
+  reader.parse("# POINT TO POINT\nI\t0\t1\t8 bytes\t1 msgs sent\t" + histogram_text({{4, 1}}) +
+                   "\n# OSC\n# COLLECTIVES\n" + world(0, big),
                "a", 0, p);
   EXPECT_TRUE(p.has_internal_lines);
   ASSERT_EQ(p.communicators.size(), 1u);
@@ -188,8 +190,9 @@ TEST(ProfReader, AcceptsLargestCount) {
 }
 
 TEST(ProfReader, CommunicatorNameMayContainTabsAndMembersMayBeEmpty) {
-  auto p = parse_prof(kHeaders + "D\tweird\tname\tprocs: \nO2A\t0\t0 bytes\t0 msgs sent\n"
-                                 "A2O\t0\t0 bytes\t0 msgs sent\nA2A\t0\t0 bytes\t0 msgs sent\n",
+  auto p = parse_prof(kHeaders +
+                          "D\tweird\tname\tprocs: \nO2A\t0\t0 bytes\t0 msgs sent\n"
+                          "A2O\t0\t0 bytes\t0 msgs sent\nA2A\t0\t0 bytes\t0 msgs sent\n",
                       "f", 0);
   ASSERT_EQ(p.communicators.size(), 1u);
   EXPECT_EQ(p.communicators[0].name, "weird\tname");
@@ -199,7 +202,8 @@ TEST(ProfReader, CommunicatorNameMayContainTabsAndMembersMayBeEmpty) {
 TEST(DumpNames, PhasesInNumericOrder) {
   std::vector<std::string> names = {"phase_10", "phase_2", "phase_1", "run", "phase_9", "phase_02a", "phase_2a"};
   std::sort(names.begin(), names.end(), DumpNameLess{});
-  const std::vector<std::string> expected = {"phase_1", "phase_2", "phase_02a", "phase_2a", "phase_9", "phase_10", "run"};
+  const std::vector<std::string> expected = {"phase_1", "phase_2",  "phase_02a", "phase_2a",
+                                             "phase_9", "phase_10", "run"};
   EXPECT_EQ(names, expected);
   EXPECT_FALSE(DumpNameLess{}("a", "a"));
   EXPECT_TRUE(DumpNameLess{}("a", "ab"));
@@ -217,7 +221,8 @@ TEST(ProfName, SplitsDumpAndRank) {
 }
 
 TEST(ProfName, RejectsOtherNames) {
-  for (const char* bad : {"x.prof", "x.a.prof", "x.-1.prof", "x.3.txt", "x.3.prof.bak", "x..prof", "x.99999999999.prof"}) {
+  for (const char* bad :
+       {"x.prof", "x.a.prof", "x.-1.prof", "x.3.txt", "x.3.prof.bak", "x..prof", "x.99999999999.prof"}) {
     EXPECT_EQ(error_of([&] { parse_prof_name(bad); }),
               std::string(bad) + ": file name must have the form NAME.RANK.prof (as Open MPI writes it)")
         << bad;
@@ -228,7 +233,9 @@ TEST(ProfName, RejectsOtherNames) {
 TEST(ProfReaderErrors, EmptyFile) { EXPECT_EQ(parse_error(""), "f.0.prof: empty file"); }
 
 TEST(ProfReaderErrors, BinaryFile) {
-  EXPECT_EQ(parse_error(std::string("\x7f" "ELF\x02\x01\x01\0\0\0", 10)),
+  EXPECT_EQ(parse_error(std::string("\x7f"
+                                    "ELF\x02\x01\x01\0\0\0",
+                                    10)),
             "f.0.prof: binary data (NUL byte at offset 7), not a .prof file");
 }
 
@@ -246,7 +253,8 @@ TEST(ProfReaderErrors, GarbledFields) {
   EXPECT_EQ(parse_error(p2p_file("E\t0\t1\t10 byt\t1 msgs sent\n")),
             "f.0.prof:2: byte count field '10 byt' does not end with ' bytes'");
   EXPECT_EQ(parse_error(p2p_file("E\t0\t1\t10 bytes\n")), "f.0.prof:2: line ends before its message count");
-  EXPECT_EQ(parse_error(p2p_file("E 0 1 10 bytes 1 msgs sent\n")), "f.0.prof:2: unrecognised line 'E 0 1 10 bytes 1 msgs sent'");
+  EXPECT_EQ(parse_error(p2p_file("E 0 1 10 bytes 1 msgs sent\n")),
+            "f.0.prof:2: unrecognised line 'E 0 1 10 bytes 1 msgs sent'");
   EXPECT_EQ(parse_error(p2p_file("Q\t0\t1\n")), "f.0.prof:2: unrecognised line 'Q\\x090\\x091'");
   EXPECT_EQ(parse_error("# POINT TO POINTS\n"), "f.0.prof:1: unknown section header '# POINT TO POINTS'");
   EXPECT_EQ(parse_error("# OSC\n"), "f.0.prof:1: section header '# OSC' out of order");
@@ -281,9 +289,10 @@ TEST(ProfReaderErrors, LineOfAnotherRank) {
 }
 
 TEST(ProfReaderErrors, PeerOutsideWorld) {
-  std::string text = "# POINT TO POINT\nE\t0\t7\t1 bytes\t1 msgs sent\n# OSC\n# COLLECTIVES\n"
-                     "D\tMPI_COMM_WORLD\tprocs: 0,1,2,3\nO2A\t0\t0 bytes\t0 msgs sent\n"
-                     "A2O\t0\t0 bytes\t0 msgs sent\nA2A\t0\t0 bytes\t0 msgs sent\n";
+  std::string text =
+      "# POINT TO POINT\nE\t0\t7\t1 bytes\t1 msgs sent\n# OSC\n# COLLECTIVES\n"
+      "D\tMPI_COMM_WORLD\tprocs: 0,1,2,3\nO2A\t0\t0 bytes\t0 msgs sent\n"
+      "A2O\t0\t0 bytes\t0 msgs sent\nA2A\t0\t0 bytes\t0 msgs sent\n";
   EXPECT_EQ(parse_error(text), "f.0.prof:2: peer 7 is outside MPI_COMM_WORLD (4 processes)");
 }
 
@@ -298,8 +307,9 @@ TEST(ProfReaderErrors, HistogramOfWrongLength) {
 }
 
 TEST(ProfReaderErrors, ExtraFields) {
-  EXPECT_EQ(parse_error("# POINT TO POINT\n# OSC\nS\t0\t1\t1 bytes\t1 msgs sent\t" + histogram_text() + "\n# COLLECTIVES\n"),
-            "f.0.prof:3: S line has an unexpected extra field");
+  EXPECT_EQ(
+      parse_error("# POINT TO POINT\n# OSC\nS\t0\t1\t1 bytes\t1 msgs sent\t" + histogram_text() + "\n# COLLECTIVES\n"),
+      "f.0.prof:3: S line has an unexpected extra field");
   EXPECT_EQ(parse_error(p2p_file("E\t0\t1\t1 bytes\t1 msgs sent\t" + histogram_text() + "\tx\n")),
             "f.0.prof:2: too many fields");
 }
@@ -317,7 +327,8 @@ TEST(ProfReaderErrors, LinesOutsideTheirSection) {
   EXPECT_EQ(parse_error("E\t0\t1\t1 bytes\t1 msgs sent\n"), "f.0.prof:1: E line outside its section");
   EXPECT_EQ(parse_error("# POINT TO POINT\n# OSC\nC\t0\t1\t1 bytes\t1 msgs sent\n"),
             "f.0.prof:3: C line outside its section");
-  EXPECT_EQ(parse_error("# POINT TO POINT\nD\tx\tprocs: 0\n"), "f.0.prof:2: D line outside the '# COLLECTIVES' section");
+  EXPECT_EQ(parse_error("# POINT TO POINT\nD\tx\tprocs: 0\n"),
+            "f.0.prof:2: D line outside the '# COLLECTIVES' section");
 }
 
 TEST(ProfReaderErrors, IncompleteCommunicatorBlocks) {

@@ -253,7 +253,9 @@ TEST(BenjaminiHochberg, EdgeCases) {
   auto tied = benjamini_hochberg(std::vector<double>{0.02, 0.02});
   EXPECT_NEAR(tied[0], 0.02, 1e-15);
   EXPECT_NEAR(tied[1], 0.02, 1e-15);
-  EXPECT_EQ(test::error_of([] { benjamini_hochberg(std::vector<double>{0.1, 1.5}); }),
+  EXPECT_EQ(test::error_of([] {
+              benjamini_hochberg(std::vector<double>{0.1, 1.5});
+            }),
             "p-value 2 (1.5) is not in [0, 1]");
   EXPECT_NE(test::error_of([] { benjamini_hochberg(std::vector<double>{std::nan("")}); }), "");
 }
@@ -293,7 +295,6 @@ TEST(ReadPairedSamples, ErrorsNameFileAndLine) {
   EXPECT_EQ(test::error_of([&] { read_paired_samples(dir.file("missing.csv")); }),
             dir.file("missing.csv") + ": cannot open: No such file or directory");
 }
-
 
 // Welch's unpaired comparison, used by `mpimon gate` to compare an overhead with its baseline.
 TEST(WelchDifference, SleepDataMatchesR) {

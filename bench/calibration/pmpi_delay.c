@@ -27,7 +27,7 @@
 #include <time.h>
 
 enum { DELAY_SEND, DELAY_BCAST, DELAY_ALLTOALL, DELAY_PUT, DELAY_GET, DELAY_OPS };
-static const char *const op_names[DELAY_OPS] = {"MPI_Send", "MPI_Bcast", "MPI_Alltoall", "MPI_Put", "MPI_Get"};
+static const char* const op_names[DELAY_OPS] = {"MPI_Send", "MPI_Bcast", "MPI_Alltoall", "MPI_Put", "MPI_Get"};
 
 static long long delay_ns;
 static double loops_per_ns;
@@ -35,15 +35,15 @@ static int delayed[DELAY_OPS];
 static char description[256] = "not initialised";
 
 /* For mpimon-overhead-bench, which records it in its context (found with dlsym). */
-const char *mpimon_pmpi_delay_describe(void);
-const char *mpimon_pmpi_delay_describe(void) { return description; }
+const char* mpimon_pmpi_delay_describe(void);
+const char* mpimon_pmpi_delay_describe(void) { return description; }
 
-static void bad_setting(const char *variable, const char *value) {
+static void bad_setting(const char* variable, const char* value) {
   fprintf(stderr, "libmpimon-pmpi-delay: bad %s '%s' (see docs/benchmarks.md)\n", variable, value);
   exit(2);
 }
 
-static int op_index(const char *name, size_t length) {
+static int op_index(const char* name, size_t length) {
   for (int i = 0; i < DELAY_OPS; ++i) {
     const char *full = op_names[i], *bare = op_names[i] + 4; /* without "MPI_" */
     if ((strlen(full) == length && strncasecmp(name, full, length) == 0) ||
@@ -66,8 +66,8 @@ __attribute__((noinline)) static void spin(long long iterations) {
 
 /* What a spin of k iterations costs, from 2001 timed runs: the mean of their middle half (robust
  * to interruptions, and finer than the clock's granularity). */
-static int compare_long(const void *a, const void *b) {
-  const long long x = *(const long long *)a, y = *(const long long *)b;
+static int compare_long(const void* a, const void* b) {
+  const long long x = *(const long long*)a, y = *(const long long*)b;
   return (x > y) - (x < y);
 }
 
@@ -100,17 +100,17 @@ static void calibrate(void) {
 }
 
 __attribute__((constructor)) static void read_settings(void) {
-  const char *ns = getenv("MPIMON_DELAY_NS");
+  const char* ns = getenv("MPIMON_DELAY_NS");
   if (ns && *ns) {
-    char *end = NULL;
+    char* end = NULL;
     const long long value = strtoll(ns, &end, 10);
     if (*end != '\0' || value < 0 || value > 10000000000LL) bad_setting("MPIMON_DELAY_NS", ns);
     delay_ns = value;
   }
-  const char *ops = getenv("MPIMON_DELAY_OPS");
+  const char* ops = getenv("MPIMON_DELAY_OPS");
   if (ops && *ops) {
-    for (const char *item = ops;;) {
-      const char *comma = strchr(item, ',');
+    for (const char* item = ops;;) {
+      const char* comma = strchr(item, ',');
       const size_t length = comma ? (size_t)(comma - item) : strlen(item);
       const int i = op_index(item, length);
       if (i < 0) bad_setting("MPIMON_DELAY_OPS", ops);
@@ -145,13 +145,13 @@ static void delay(int op) {
 
 /* MPIMON_DELAY_REPORT=PREFIX: each rank writes "spins total_ns" to PREFIX.RANK at MPI_Finalize. */
 int MPI_Finalize(void) {
-  const char *prefix = getenv("MPIMON_DELAY_REPORT");
+  const char* prefix = getenv("MPIMON_DELAY_REPORT");
   if (prefix && *prefix) {
     int rank = 0;
     PMPI_Comm_rank(MPI_COMM_WORLD, &rank);
     char path[4096];
     snprintf(path, sizeof path, "%s.%d", prefix, rank);
-    FILE *f = fopen(path, "w");
+    FILE* f = fopen(path, "w");
     if (f) {
       fprintf(f, "%lld %lld\n", spins, spin_total_ns);
       fclose(f);
@@ -160,32 +160,32 @@ int MPI_Finalize(void) {
   return PMPI_Finalize();
 }
 
-int MPI_Send(const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm) {
+int MPI_Send(const void* buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm) {
   delay(DELAY_SEND);
   return PMPI_Send(buf, count, datatype, dest, tag, comm);
 }
 
-int MPI_Bcast(void *buffer, int count, MPI_Datatype datatype, int root, MPI_Comm comm) {
+int MPI_Bcast(void* buffer, int count, MPI_Datatype datatype, int root, MPI_Comm comm) {
   delay(DELAY_BCAST);
   return PMPI_Bcast(buffer, count, datatype, root, comm);
 }
 
-int MPI_Alltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount,
+int MPI_Alltoall(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, int recvcount,
                  MPI_Datatype recvtype, MPI_Comm comm) {
   delay(DELAY_ALLTOALL);
   return PMPI_Alltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm);
 }
 
-int MPI_Put(const void *origin_addr, int origin_count, MPI_Datatype origin_datatype, int target_rank,
+int MPI_Put(const void* origin_addr, int origin_count, MPI_Datatype origin_datatype, int target_rank,
             MPI_Aint target_disp, int target_count, MPI_Datatype target_datatype, MPI_Win win) {
   delay(DELAY_PUT);
-  return PMPI_Put(origin_addr, origin_count, origin_datatype, target_rank, target_disp, target_count,
-                  target_datatype, win);
+  return PMPI_Put(origin_addr, origin_count, origin_datatype, target_rank, target_disp, target_count, target_datatype,
+                  win);
 }
 
-int MPI_Get(void *origin_addr, int origin_count, MPI_Datatype origin_datatype, int target_rank,
-            MPI_Aint target_disp, int target_count, MPI_Datatype target_datatype, MPI_Win win) {
+int MPI_Get(void* origin_addr, int origin_count, MPI_Datatype origin_datatype, int target_rank, MPI_Aint target_disp,
+            int target_count, MPI_Datatype target_datatype, MPI_Win win) {
   delay(DELAY_GET);
-  return PMPI_Get(origin_addr, origin_count, origin_datatype, target_rank, target_disp, target_count,
-                  target_datatype, win);
+  return PMPI_Get(origin_addr, origin_count, origin_datatype, target_rank, target_disp, target_count, target_datatype,
+                  win);
 }

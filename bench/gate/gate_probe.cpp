@@ -75,7 +75,10 @@ std::string parse(int argc, char** argv, Options& o) {
 class Operation {
  public:
   Operation(std::string name, int size, int rank, int np)
-      : name_(std::move(name)), size_(size), rank_(rank), np_(np),
+      : name_(std::move(name)),
+        size_(size),
+        rank_(rank),
+        np_(np),
         send_(static_cast<std::size_t>(size) * static_cast<std::size_t>(np), static_cast<char>(rank + 1)),
         recv_(send_.size(), 0) {
     if (name_ == "put" || name_ == "get") {
@@ -98,7 +101,8 @@ class Operation {
     std::vector<MPI_Request> receives;
     if (name_ == "send" && rank_ == 1) {
       receives.resize(static_cast<std::size_t>(n));
-      for (auto& r : receives) check(MPI_Irecv(recv_.data(), size_, MPI_BYTE, 0, kTag, MPI_COMM_WORLD, &r), "MPI_Irecv");
+      for (auto& r : receives)
+        check(MPI_Irecv(recv_.data(), size_, MPI_BYTE, 0, kTag, MPI_COMM_WORLD, &r), "MPI_Irecv");
     }
     check(MPI_Barrier(MPI_COMM_WORLD), "MPI_Barrier");
     if (measured) CALLGRIND_TOGGLE_COLLECT;
@@ -141,9 +145,7 @@ class Operation {
 };
 
 // Callgrind writes the counts collected since the last dump to a new file, labelled with `label`.
-void dump(const std::string& label) {
-  CALLGRIND_DUMP_STATS_AT(label.c_str());
-}
+void dump(const std::string& label) { CALLGRIND_DUMP_STATS_AT(label.c_str()); }
 
 }  // namespace
 

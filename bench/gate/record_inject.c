@@ -21,9 +21,9 @@
 static unsigned long loops;
 
 __attribute__((constructor)) static void read_loops(void) {
-  const char *text = getenv("MPIMON_GATE_INJECT_LOOPS");
+  const char* text = getenv("MPIMON_GATE_INJECT_LOOPS");
   if (!text || !*text) return;
-  char *end = NULL;
+  char* end = NULL;
   const unsigned long long value = strtoull(text, &end, 10);
   if (*end != '\0' || text[0] == '-' || value > 1000000000ULL) {
     fprintf(stderr, "libmpimon-gate-inject: bad MPIMON_GATE_INJECT_LOOPS '%s'\n", text);
@@ -44,8 +44,8 @@ __attribute__((noinline)) static void spin(unsigned long n) {
 }
 
 /* The next definition of `name` (Open MPI's), stored through a void** as POSIX's dlsym examples do. */
-static void resolve(const char *name, void **slot) {
-  void *f = dlsym(RTLD_NEXT, name);
+static void resolve(const char* name, void** slot) {
+  void* f = dlsym(RTLD_NEXT, name);
   if (!f) {
     fprintf(stderr, "libmpimon-gate-inject: %s not found (are the monitoring components loaded?)\n", name);
     exit(2);
@@ -61,21 +61,21 @@ void mca_common_monitoring_record_coll(int world_rank, size_t data_size);
 
 void mca_common_monitoring_record_pml(int world_rank, size_t data_size, int tag) {
   static void (*f)(int, size_t, int);
-  if (!f) resolve(__func__, (void **)&f);
+  if (!f) resolve(__func__, (void**)&f);
   spin(loops);
   f(world_rank, data_size, tag);
 }
 
 void mca_common_monitoring_record_osc(int world_rank, size_t data_size, int direction) {
   static void (*f)(int, size_t, int);
-  if (!f) resolve(__func__, (void **)&f);
+  if (!f) resolve(__func__, (void**)&f);
   spin(loops);
   f(world_rank, data_size, direction);
 }
 
 void mca_common_monitoring_record_coll(int world_rank, size_t data_size) {
   static void (*f)(int, size_t);
-  if (!f) resolve(__func__, (void **)&f);
+  if (!f) resolve(__func__, (void**)&f);
   spin(loops);
   f(world_rank, data_size);
 }

@@ -22,8 +22,8 @@
 #include <algorithm>
 #include <array>
 #include <bit>
-#include <charconv>
 #include <cerrno>
+#include <charconv>
 #include <cstdint>
 #include <cstdio>
 #include <cstring>
@@ -85,9 +85,9 @@ using PeerTraffic = std::map<std::uint32_t, Traffic>;  // ordered: files list pe
 std::uint64_t application_message_size(Rng& rng) {
   std::uint64_t pick = rng.next() % 100;
   if (pick < 8) return 0;
-  if (pick < 45) return rng.log_uniform(0, 7);     // 1 B .. 255 B
-  if (pick < 85) return rng.log_uniform(8, 15);    // 256 B .. 64 KiB
-  return rng.log_uniform(16, 22);                  // 64 KiB .. 8 MiB
+  if (pick < 45) return rng.log_uniform(0, 7);   // 1 B .. 255 B
+  if (pick < 85) return rng.log_uniform(8, 15);  // 256 B .. 64 KiB
+  return rng.log_uniform(16, 22);                // 64 KiB .. 8 MiB
 }
 
 // Parameters of the simulated run, drawn once from the seed so all ranks agree on them.
@@ -96,10 +96,10 @@ struct Run {
   std::uint64_t iterations = 0;  // time steps: repeat count of the regular exchanges
   std::uint64_t allreduces = 0;  // allreduce calls, each one message per doubling partner
   std::uint64_t allreduce_bytes = 0;
-  std::uint64_t barriers = 0;    // barriers: one empty message per doubling partner
-  std::uint64_t bcasts = 0;      // broadcasts from rank 0 (only O2A of MPI_COMM_WORLD records them)
+  std::uint64_t barriers = 0;  // barriers: one empty message per doubling partner
+  std::uint64_t bcasts = 0;    // broadcasts from rank 0 (only O2A of MPI_COMM_WORLD records them)
   std::uint64_t bcast_bytes = 0;
-  std::array<std::uint32_t, 3> grid{};       // stencil process grid
+  std::array<std::uint32_t, 3> grid{};        // stencil process grid
   std::array<std::uint64_t, 3> face_bytes{};  // stencil halo message size per dimension
 
   explicit Run(std::uint32_t n, std::uint64_t seed) : ranks(n) {
@@ -336,7 +336,9 @@ int main(int argc, char** argv) {
   if (pattern != "dense" && pattern != "stencil" && pattern != "stencil27") {
     return usage("--pattern must be dense, stencil or stencil27");
   }
-  const Pattern shape = pattern == "dense" ? Pattern::dense : pattern == "stencil" ? Pattern::stencil : Pattern::stencil27;
+  const Pattern shape = pattern == "dense"     ? Pattern::dense
+                        : pattern == "stencil" ? Pattern::stencil
+                                               : Pattern::stencil27;
   if (ranks == 0) return usage("--ranks is required");
   if (output.empty() || output.back() == '/') return usage("-o DIR/NAME is required");
 

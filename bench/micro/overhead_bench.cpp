@@ -47,14 +47,22 @@ constexpr std::array kAllOps = {Op::send,     Op::pingpong,  Op::bcast,    Op::a
 
 const char* op_name(Op op) {
   switch (op) {
-    case Op::send: return "send";
-    case Op::pingpong: return "pingpong";
-    case Op::bcast: return "bcast";
-    case Op::alltoall: return "alltoall";
-    case Op::put_lock: return "put_lock";
-    case Op::put_flush: return "put_flush";
-    case Op::get_lock: return "get_lock";
-    case Op::get_flush: return "get_flush";
+    case Op::send:
+      return "send";
+    case Op::pingpong:
+      return "pingpong";
+    case Op::bcast:
+      return "bcast";
+    case Op::alltoall:
+      return "alltoall";
+    case Op::put_lock:
+      return "put_lock";
+    case Op::put_flush:
+      return "put_flush";
+    case Op::get_lock:
+      return "get_lock";
+    case Op::get_flush:
+      return "get_flush";
   }
   return "?";
 }
@@ -106,8 +114,8 @@ T parse_number(std::string_view text, std::string_view what, T min, T max) {
   T value{};
   const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
   if (text.empty() || ec != std::errc{} || end != text.data() + text.size() || value < min || value > max)
-    throw UsageError(std::string(what) + ": '" + std::string(text) + "' is not an integer in [" +
-                     std::to_string(min) + ", " + std::to_string(max) + "]");
+    throw UsageError(std::string(what) + ": '" + std::string(text) + "' is not an integer in [" + std::to_string(min) +
+                     ", " + std::to_string(max) + "]");
   return value;
 }
 
@@ -239,9 +247,9 @@ std::string mpi_library_version() {
 // Rank 0's OMPI_MCA_* variables as key=value;... (sorted, prefix removed), without the per-launch
 // bookkeeping mpirun itself sets (job id, URIs, session directories), which differ on every launch.
 std::string mca_settings() {
-  constexpr std::array kLauncherKeys = {"ess_base_jobid",      "ess_base_vpid",         "orte_ess_node_rank",
-                                        "orte_hnp_uri",        "orte_local_daemon_uri", "orte_jobfam_session_dir",
-                                        "orte_top_session_dir", "orte_tmpdir_base",     "orte_precondition_transports",
+  constexpr std::array kLauncherKeys = {"ess_base_jobid",       "ess_base_vpid",         "orte_ess_node_rank",
+                                        "orte_hnp_uri",         "orte_local_daemon_uri", "orte_jobfam_session_dir",
+                                        "orte_top_session_dir", "orte_tmpdir_base",      "orte_precondition_transports",
                                         "initial_wdir"};
   constexpr std::string_view prefix = "OMPI_MCA_";
   std::vector<std::string> items;
@@ -490,8 +498,7 @@ double quantile(const std::vector<std::int64_t>& sorted, double q) {
   const double h = static_cast<double>(sorted.size() - 1) * q;
   const auto lo = static_cast<std::size_t>(h);
   const std::size_t hi = std::min(lo + 1, sorted.size() - 1);
-  return static_cast<double>(sorted[lo]) +
-         (h - static_cast<double>(lo)) * static_cast<double>(sorted[hi] - sorted[lo]);
+  return static_cast<double>(sorted[lo]) + (h - static_cast<double>(lo)) * static_cast<double>(sorted[hi] - sorted[lo]);
 }
 
 struct RunSettings {
@@ -658,9 +665,12 @@ int main(int argc, char** argv) {
   const RunSettings settings{options.iterations, options.warmup, rank, np, samples};
   for (const auto& [op, size] : configs) {
     const std::string name = std::string(op_name(op)) + "/" + std::to_string(size);
-    benchmark::RegisterBenchmark(name.c_str(), [op = op, size = size, &settings](benchmark::State& state) {
-      run_benchmark(state, op, size, settings);
-    })->Iterations(1)->UseManualTime()->Unit(benchmark::kMicrosecond);
+    benchmark::RegisterBenchmark(
+        name.c_str(),
+        [op = op, size = size, &settings](benchmark::State& state) { run_benchmark(state, op, size, settings); })
+        ->Iterations(1)
+        ->UseManualTime()
+        ->Unit(benchmark::kMicrosecond);
   }
 
   std::string ops_text;

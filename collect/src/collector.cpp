@@ -33,9 +33,9 @@
 #include <string>
 #include <vector>
 
+#include "mpi_support.hpp"
 #include "mpimon/merge.hpp"
 #include "mpimon/version.hpp"
-#include "mpi_support.hpp"
 #include "mpit.hpp"
 
 namespace {
@@ -428,7 +428,8 @@ std::vector<std::vector<std::string>> tree_to_root(const Collector& c, const std
   std::vector<char> blocks;
   const auto frame = [&blocks](std::uint64_t rank, const std::vector<char>& data) {
     const std::uint64_t header[2] = {rank, data.size()};
-    blocks.insert(blocks.end(), reinterpret_cast<const char*>(header), reinterpret_cast<const char*>(header) + sizeof header);
+    blocks.insert(blocks.end(), reinterpret_cast<const char*>(header),
+                  reinterpret_cast<const char*>(header) + sizeof header);
     blocks.insert(blocks.end(), data.begin(), data.end());
   };
   frame(static_cast<std::uint64_t>(c.rank), mine);

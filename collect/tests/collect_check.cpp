@@ -32,7 +32,9 @@ mpimon::LedgerCheck phase_check(int phase) {
       c.must_be_empty = {TrafficClass::internal, TrafficClass::osc_sent, TrafficClass::osc_recv, TrafficClass::coll};
       c.histograms = true;
       break;
-    case 3: c.classes = {TrafficClass::osc_sent, TrafficClass::osc_recv}; break;
+    case 3:
+      c.classes = {TrafficClass::osc_sent, TrafficClass::osc_recv};
+      break;
     case 4:
       c.classes = {TrafficClass::coll};
       c.communicator_records = true;

@@ -79,7 +79,8 @@ AppLaunchRecord run_launch(const AppSweep& s, const App& app, const AppLaunchKey
       }
     }
     if (record.status.empty() && reported) {
-      const auto seconds = reported_time(r.output, std::regex(s.time_regex), app.label + " np " + std::to_string(key.np));
+      const auto seconds =
+          reported_time(r.output, std::regex(s.time_regex), app.label + " np " + std::to_string(key.np));
       if (seconds) record.seconds = *seconds;
       if (!seconds) record.status = "no match of --time-regex '" + s.time_regex + "' in the output";
     }
@@ -169,7 +170,6 @@ std::map<std::string, std::string> configuration_of(const AppSweep& s) {
   return config;
 }
 
-
 std::vector<Planned> plan(const AppSweep& s) {
   std::vector<Planned> out;
   std::mt19937_64 rng(s.h.seed);
@@ -178,7 +178,8 @@ std::vector<Planned> plan(const AppSweep& s) {
       if (app.square_np && !is_square(np)) continue;
       for (std::uint32_t pair = 1; pair <= s.pairs; ++pair) {
         auto order = arm_order({"off", "on"}, rng);
-        for (std::uint32_t pos = 0; pos < order.size(); ++pos) out.push_back({&app, {app.label, np, pair, order[pos]}, pos});
+        for (std::uint32_t pos = 0; pos < order.size(); ++pos)
+          out.push_back({&app, {app.label, np, pair, order[pos]}, pos});
       }
     }
   }
@@ -213,6 +214,5 @@ std::optional<Failure> run_sweep(const AppSweep& s, AppResults& results, const s
   }
   return std::nullopt;
 }
-
 
 }  // namespace mpimon::harness

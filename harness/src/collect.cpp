@@ -29,12 +29,12 @@ std::string find_collect_library() {
     return fs::absolute(env).string();
   }
   const fs::path bin = fs::canonical("/proc/self/exe").parent_path();
-  for (const fs::path& candidate : {bin.parent_path() / "collect" / "libmpimon-collect.so",
-                                    bin.parent_path() / "lib" / "libmpimon-collect.so"}) {
+  for (const fs::path& candidate :
+       {bin.parent_path() / "collect" / "libmpimon-collect.so", bin.parent_path() / "lib" / "libmpimon-collect.so"}) {
     if (fs::exists(candidate)) return candidate.string();
   }
-  throw Error(Error::Kind::input, "libmpimon-collect.so not found next to " + bin.string() +
-                                      " (set MPIMON_COLLECT_LIBRARY to its path)");
+  throw Error(Error::Kind::input,
+              "libmpimon-collect.so not found next to " + bin.string() + " (set MPIMON_COLLECT_LIBRARY to its path)");
 }
 
 namespace {

@@ -77,7 +77,6 @@ class StopSignals {
   _exit(127);
 }
 
-
 /// Reads the child's output until it closes it; kills its process group when `timeout` expires
 /// (SIGKILL), or when the caller is asked to stop (SIGTERM, which mpirun passes on to its ranks,
 /// then SIGKILL after a grace period). Returns the child's wait status.
@@ -155,7 +154,8 @@ std::string launcher_version_line(const std::string& launcher) {
   if (inserted) {
     const std::string program = split_words(launcher).at(0);
     LaunchResult r = run_process({program, "--version"}, {}, std::chrono::seconds(30));
-    it->second = r.exit_code == 0 ? r.output.substr(0, r.output.find('\n')) : "unknown (" + program + " --version failed)";
+    it->second =
+        r.exit_code == 0 ? r.output.substr(0, r.output.find('\n')) : "unknown (" + program + " --version failed)";
   }
   return it->second;
 }

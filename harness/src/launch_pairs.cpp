@@ -37,9 +37,8 @@ void bind_processes(MpiLaunch& l, std::uint32_t np, const std::string& bind) {
 void monitoring_off(MpiLaunch& l, const std::vector<std::string>& user_mca) {
   for (const char* framework : {"pml", "osc", "coll"}) {
     // Two values for one key would make mpirun fail; the user's choice of components wins.
-    const bool chosen = std::any_of(user_mca.begin(), user_mca.end(), [&](const std::string& kv) {
-      return kv.substr(0, kv.find('=')) == framework;
-    });
+    const bool chosen = std::any_of(user_mca.begin(), user_mca.end(),
+                                    [&](const std::string& kv) { return kv.substr(0, kv.find('=')) == framework; });
     if (!chosen) l.mca(framework, "^monitoring");
   }
 }

@@ -30,19 +30,20 @@ std::map<std::string, std::string> configuration_of(const Sweep& s) {
   for (auto n : s.nps) nps.push_back(std::to_string(n));
   auto config = harness_configuration(s.h);
   config.merge(std::map<std::string, std::string>{
-          {"ops", s.ops},
-          {"sizes", s.sizes},
-          {"np", join(nps)},
-          {"pairs", std::to_string(s.pairs)},
-          {"arms", join(s.arms)},
-          {"transports", join(s.transports)},
-          {"transport_note", "tcp = --mca btl tcp,self over loopback, a stand-in for a distributed-memory network"},
-          {"iterations", std::to_string(s.iterations)},
-          {"warmup", std::to_string(s.warmup)},
-          {"program", s.program},
-          {"calibration_delay_ns", std::to_string(s.calibrate_ns)},
-          {"summary_statistic", "per launch and benchmark: interquartile mean over iterations of the per-iteration "
-                                "maximum over ranks; pairs analysed with a paired t-test and Wilcoxon signed-rank"}});
+      {"ops", s.ops},
+      {"sizes", s.sizes},
+      {"np", join(nps)},
+      {"pairs", std::to_string(s.pairs)},
+      {"arms", join(s.arms)},
+      {"transports", join(s.transports)},
+      {"transport_note", "tcp = --mca btl tcp,self over loopback, a stand-in for a distributed-memory network"},
+      {"iterations", std::to_string(s.iterations)},
+      {"warmup", std::to_string(s.warmup)},
+      {"program", s.program},
+      {"calibration_delay_ns", std::to_string(s.calibrate_ns)},
+      {"summary_statistic",
+       "per launch and benchmark: interquartile mean over iterations of the per-iteration "
+       "maximum over ranks; pairs analysed with a paired t-test and Wilcoxon signed-rank"}});
   return config;
 }
 
@@ -149,16 +150,15 @@ void run_sweep(const std::string& name, const Sweep& s) {
   }
   std::size_t todo = 0;
   for (const auto& [key, pos] : plan) todo += done.count(key) ? 0 : 1;
-  std::fprintf(stderr, "%s: %zu launches planned, %zu already in %s\n", name.c_str(), plan.size(),
-               plan.size() - todo, s.output.c_str());
+  std::fprintf(stderr, "%s: %zu launches planned, %zu already in %s\n", name.c_str(), plan.size(), plan.size() - todo,
+               s.output.c_str());
   Progress progress(todo);
   for (const auto& [key, pos] : plan) {
     if (done.count(key)) continue;
     LaunchRecord r = run_launch(s, key, pos);
     results.append(r);
     char what[160];
-    std::snprintf(what, sizeof what, "%s np %u pair %u %-8s", key.transport.c_str(), key.np, key.pair,
-                  key.arm.c_str());
+    std::snprintf(what, sizeof what, "%s np %u pair %u %-8s", key.transport.c_str(), key.np, key.pair, key.arm.c_str());
     progress.done(what, r.status, r.seconds);
   }
 }

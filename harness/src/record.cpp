@@ -91,8 +91,9 @@ fs::path make_kept_directory(const std::string& keep, const std::string& dump_na
   if (!fs::is_directory(keep)) raise_error(Error::Kind::input, keep, "--keep-dumps: not a directory");
   if (!find_dumps(keep, dump_name).empty()) {
     raise_error(Error::Kind::input, keep,
-                "--keep-dumps: already holds " + dump_name + ".RANK.prof dumps of an earlier run (they would mix "
-                "with this run's): remove them or choose another directory");
+                "--keep-dumps: already holds " + dump_name +
+                    ".RANK.prof dumps of an earlier run (they would mix "
+                    "with this run's): remove them or choose another directory");
   }
   return fs::absolute(keep).lexically_normal();
 }
@@ -128,11 +129,13 @@ std::vector<MonitoringDisabler> find_monitoring_disablers(const std::vector<std:
       if (kv.substr(0, eq) == framework) setting = MonitoringDisabler{framework, kv.substr(eq + 1), "--mca " + kv};
     }
     if (auto it = environment.find("OMPI_MCA_" + framework); !setting && it != environment.end()) {
-      setting = MonitoringDisabler{framework, it->second, "OMPI_MCA_" + framework + "=" + it->second + " in the environment"};
+      setting =
+          MonitoringDisabler{framework, it->second, "OMPI_MCA_" + framework + "=" + it->second + " in the environment"};
     }
     for (std::size_t i = 0; !setting && i < files.size(); ++i) {
       if (auto it = files[i].find(framework); it != files[i].end()) {
-        setting = MonitoringDisabler{framework, it->second, framework + " = " + it->second + " in " + parameter_files[i]};
+        setting =
+            MonitoringDisabler{framework, it->second, framework + " = " + it->second + " in " + parameter_files[i]};
       }
     }
     if (setting && list_excludes_monitoring(setting->value)) found.push_back(*setting);
@@ -194,16 +197,17 @@ std::string rank_ranges(const std::vector<std::uint32_t>& ranks) {
 void check_record_settings(const RecordSettings& s) {
   if (s.command.empty()) throw Error(Error::Kind::usage, "no application: give it after --, e.g. -- ./app ARGS");
   if (s.mode != 1 && s.mode != 2) {
-    throw Error(Error::Kind::usage, "--mode takes 1 (every message as external) or 2 (internal told apart), not " +
-                                        std::to_string(s.mode));
+    throw Error(Error::Kind::usage,
+                "--mode takes 1 (every message as external) or 2 (internal told apart), not " + std::to_string(s.mode));
   }
   for (const auto& kv : s.mca) {
     const auto eq = kv.find('=');
     if (eq == std::string::npos || eq == 0) throw Error(Error::Kind::usage, "--mca takes KEY=VALUE, not '" + kv + "'");
     const std::string key = kv.substr(0, eq);
     if (std::find(std::begin(kRecordParameters), std::end(kRecordParameters), key) != std::end(kRecordParameters)) {
-      throw Error(Error::Kind::usage, "--mca " + key + " is set by mpimon record (use --mode for the monitoring "
-                                      "mode, --keep-dumps DIR to keep the dumps)");
+      throw Error(Error::Kind::usage, "--mca " + key +
+                                          " is set by mpimon record (use --mode for the monitoring "
+                                          "mode, --keep-dumps DIR to keep the dumps)");
     }
   }
   if (s.output.empty()) throw Error(Error::Kind::usage, "-o takes a file name");
@@ -212,20 +216,24 @@ void check_record_settings(const RecordSettings& s) {
 RecordPlan prepare_record(const RecordSettings& s) {
   check_record_settings(s);
   const auto environment = current_environment();
-  RecordPlan plan{s, MpiLaunch(s.launcher, s.np), {}, fs::path(s.command[0]).filename().string(), s.keep_dumps.empty(), {}};
+  RecordPlan plan{s, MpiLaunch(s.launcher, s.np), {}, fs::path(s.command[0]).filename().string(), s.keep_dumps.empty(),
+                  {}};
   for (auto& d : find_monitoring_disablers(s.mca, environment, user_parameter_files(environment))) {
     if (d.framework != "pml") {
       plan.partial.push_back(d);
       continue;
     }
     throw Error(d.source.rfind("--mca", 0) == 0 ? Error::Kind::usage : Error::Kind::input,
-                d.source + ": a pml list without 'monitoring' switches the monitoring off, and Open MPI then writes "
-                "no dump and says nothing; name it too (e.g. pml=" + d.value + ",monitoring), or unset it");
+                d.source +
+                    ": a pml list without 'monitoring' switches the monitoring off, and Open MPI then writes "
+                    "no dump and says nothing; name it too (e.g. pml=" +
+                    d.value + ",monitoring), or unset it");
   }
   if (auto why = unwritable_reason(output_directory(s.output)); !why.empty()) {
     raise_error(Error::Kind::input, output_directory(s.output).string(), "cannot write the output file here: " + why);
   }
-  plan.directory = plan.private_directory ? make_private_directory(s.output) : make_kept_directory(s.keep_dumps, plan.dump_name);
+  plan.directory =
+      plan.private_directory ? make_private_directory(s.output) : make_kept_directory(s.keep_dumps, plan.dump_name);
   if (auto why = unwritable_reason(plan.directory); !why.empty()) {
     if (plan.private_directory) fs::remove_all(plan.directory);
     raise_error(Error::Kind::input, plan.directory.string(),
@@ -276,7 +284,8 @@ std::string no_dump_explanation(const RecordPlan& plan, const RecordOutcome& out
   }
   return "the application ended normally, so monitoring was off where mpimon cannot see it: a pml list without "
          "'monitoring' in Open MPI's own parameter file (PREFIX/etc/openmpi-mca-params.conf), the directory " +
-         plan.directory.string() + " not writable on the nodes the ranks ran on, or a program that is not an MPI "
+         plan.directory.string() +
+         " not writable on the nodes the ranks ran on, or a program that is not an MPI "
          "program (or never calls MPI_Finalize)";
 }
 

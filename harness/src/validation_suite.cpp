@@ -1,14 +1,14 @@
 #include "mpimon/harness/validation_suite.hpp"
 
-#include <chrono>
 #include <algorithm>
+#include <chrono>
 #include <filesystem>
 #include <map>
 #include <regex>
 #include <sstream>
 
-#include "mpimon/harness/launch.hpp"
 #include "mpimon/error.hpp"
+#include "mpimon/harness/launch.hpp"
 #include "mpimon/merge.hpp"
 
 namespace mpimon::harness {
@@ -18,15 +18,52 @@ namespace fs = std::filesystem;
 namespace {
 
 // Must match the operations of mpimon-coll-ledger (checked by the test cli.validate_lists).
-const char* const kCollectives[] = {
-    "allgather", "allgatherv", "allreduce", "alltoall", "alltoallv", "alltoallw", "barrier", "bcast",
-    "bcast_on_freed_comm", "distgraph_neighbor_alltoall", "exscan",
-    "gather", "gatherv", "iallgather", "iallgatherv", "iallreduce", "ialltoall", "ialltoallv", "ialltoallw",
-    "ibarrier", "ibcast", "iexscan", "igather", "igatherv", "ineighbor_allgather", "ineighbor_allgatherv",
-    "ineighbor_alltoall", "ineighbor_alltoallv", "ineighbor_alltoallw", "ireduce", "ireduce_scatter",
-    "ireduce_scatter_block", "iscan", "iscatter", "iscatterv", "neighbor_allgather", "neighbor_allgatherv",
-    "neighbor_alltoall", "neighbor_alltoallv", "neighbor_alltoallw", "reduce", "reduce_scatter",
-    "reduce_scatter_block", "scan", "scatter", "scatterv"};
+const char* const kCollectives[] = {"allgather",
+                                    "allgatherv",
+                                    "allreduce",
+                                    "alltoall",
+                                    "alltoallv",
+                                    "alltoallw",
+                                    "barrier",
+                                    "bcast",
+                                    "bcast_on_freed_comm",
+                                    "distgraph_neighbor_alltoall",
+                                    "exscan",
+                                    "gather",
+                                    "gatherv",
+                                    "iallgather",
+                                    "iallgatherv",
+                                    "iallreduce",
+                                    "ialltoall",
+                                    "ialltoallv",
+                                    "ialltoallw",
+                                    "ibarrier",
+                                    "ibcast",
+                                    "iexscan",
+                                    "igather",
+                                    "igatherv",
+                                    "ineighbor_allgather",
+                                    "ineighbor_allgatherv",
+                                    "ineighbor_alltoall",
+                                    "ineighbor_alltoallv",
+                                    "ineighbor_alltoallw",
+                                    "ireduce",
+                                    "ireduce_scatter",
+                                    "ireduce_scatter_block",
+                                    "iscan",
+                                    "iscatter",
+                                    "iscatterv",
+                                    "neighbor_allgather",
+                                    "neighbor_allgatherv",
+                                    "neighbor_alltoall",
+                                    "neighbor_alltoallv",
+                                    "neighbor_alltoallw",
+                                    "reduce",
+                                    "reduce_scatter",
+                                    "reduce_scatter_block",
+                                    "scan",
+                                    "scatter",
+                                    "scatterv"};
 
 const char* const kRmaOps[] = {"put", "get", "accumulate", "get_accumulate", "fetch_and_op", "compare_and_swap"};
 const char* const kRmaSyncs[] = {"fence", "lock", "pscw"};
@@ -59,18 +96,60 @@ std::vector<ValidationCase> build_cases() {
   cases.push_back({"p2p",
                    "every send mode, 0 B to 256 KiB, self-sends, MPI_PROC_NULL, a derived datatype: E and histograms "
                    "exact, I empty",
-                   "mpimon-p2p-ledger", {}, false, false, {1, 2, 3, 4}, {1, 2}, {}, point_to_point_check(), ""});
-  cases.push_back({"p2p.pml_ob1_monitoring", "the same with --mca pml ob1,monitoring (the working way to pin a PML)",
-                   "mpimon-p2p-ledger", {}, false, false, {2}, {1}, {{"pml", "ob1,monitoring"}}, point_to_point_check(), ""});
+                   "mpimon-p2p-ledger",
+                   {},
+                   false,
+                   false,
+                   {1, 2, 3, 4},
+                   {1, 2},
+                   {},
+                   point_to_point_check(),
+                   ""});
+  cases.push_back({"p2p.pml_ob1_monitoring",
+                   "the same with --mca pml ob1,monitoring (the working way to pin a PML)",
+                   "mpimon-p2p-ledger",
+                   {},
+                   false,
+                   false,
+                   {2},
+                   {1},
+                   {{"pml", "ob1,monitoring"}},
+                   point_to_point_check(),
+                   ""});
   // Communicator splitting sends internal messages (in E with mode 1): a control run removes them.
-  cases.push_back({"p2p.subcomm",
-                   "the same on two halves of the world, communicator ranks reversed: peers in MPI_COMM_WORLD numbering",
-                   "mpimon-p2p-ledger", {"--subcomm"}, true, false, {3, 4}, {1, 2}, {}, point_to_point_check(), ""});
-  cases.push_back({"defect.persistent_send", "persistent sends (MPI_Send_init + MPI_Start) are not counted",
-                   "mpimon-p2p-ledger", {"persistent"}, false, false, {2}, {1, 2}, {}, point_to_point_check(),
+  cases.push_back(
+      {"p2p.subcomm",
+       "the same on two halves of the world, communicator ranks reversed: peers in MPI_COMM_WORLD numbering",
+       "mpimon-p2p-ledger",
+       {"--subcomm"},
+       true,
+       false,
+       {3, 4},
+       {1, 2},
+       {},
+       point_to_point_check(),
+       ""});
+  cases.push_back({"defect.persistent_send",
+                   "persistent sends (MPI_Send_init + MPI_Start) are not counted",
+                   "mpimon-p2p-ledger",
+                   {"persistent"},
+                   false,
+                   false,
+                   {2},
+                   {1, 2},
+                   {},
+                   point_to_point_check(),
                    "persistent-send-uncounted"});
-  cases.push_back({"defect.pml_list", "--mca pml ob1 (no monitoring in the list) silently disables monitoring",
-                   "mpimon-p2p-ledger", {}, false, false, {2}, {1}, {{"pml", "ob1"}}, point_to_point_check(),
+  cases.push_back({"defect.pml_list",
+                   "--mca pml ob1 (no monitoring in the list) silently disables monitoring",
+                   "mpimon-p2p-ledger",
+                   {},
+                   false,
+                   false,
+                   {2},
+                   {1},
+                   {{"pml", "ob1"}},
+                   point_to_point_check(),
                    "pml-list-disables-monitoring"});
   // A missing pml/monitoring must not read as the defect: the case needs the component.
   cases.back().required_component = "pml:monitoring";
@@ -85,49 +164,118 @@ std::vector<ValidationCase> build_cases() {
         cases.push_back({std::string("rma.") + component + "." + op + "." + sync,
                          std::string("MPI_") + op + " from every rank to every rank in a " + sync + " epoch, osc/" +
                              component + ": osc_sent and osc_recv exact",
-                         "mpimon-rma-ledger", {op, sync}, true, false,
-                         default_component ? std::vector<int>{2, 3} : std::vector<int>{3}, {2},
-                         {{"osc", std::string(component) + ",monitoring"}}, rma_check, ""});
+                         "mpimon-rma-ledger",
+                         {op, sync},
+                         true,
+                         false,
+                         default_component ? std::vector<int>{2, 3} : std::vector<int>{3},
+                         {2},
+                         {{"osc", std::string(component) + ",monitoring"}},
+                         rma_check,
+                         ""});
         cases.back().required_component = std::string("osc:") + component;
       }
     }
   }
-  cases.push_back({"defect.osc_list", "--mca osc rdma (no monitoring in the list) silently disables one-sided monitoring",
-                   "mpimon-rma-ledger", {"put", "fence"}, true, false, {2}, {2}, {{"osc", "rdma"}}, rma_check,
+  cases.push_back({"defect.osc_list",
+                   "--mca osc rdma (no monitoring in the list) silently disables one-sided monitoring",
+                   "mpimon-rma-ledger",
+                   {"put", "fence"},
+                   true,
+                   false,
+                   {2},
+                   {2},
+                   {{"osc", "rdma"}},
+                   rma_check,
                    "osc-list-disables-monitoring"});
   cases.back().required_component = "osc:monitoring";
   cases.push_back({"defect.one_process_window",
                    "MPI_Win_create on one process with osc monitoring: the wrapped component refuses the window",
-                   "mpimon-rma-ledger", {"put", "fence"}, false, false, {1}, {2}, {}, rma_check,
+                   "mpimon-rma-ledger",
+                   {"put", "fence"},
+                   false,
+                   false,
+                   {1},
+                   {2},
+                   {},
+                   rma_check,
                    "one-process-window-refused"});
   cases.push_back({"defect.coll_list_crash",
                    "--mca coll without monitoring in the list: segfault when a communicator is freed",
-                   "mpimon-rma-ledger", {"put", "fence"}, false, false, {2}, {2}, {{"coll", "tuned,self,libnbc,basic"}},
-                   rma_check, "coll-list-crash"});
+                   "mpimon-rma-ledger",
+                   {"put", "fence"},
+                   false,
+                   false,
+                   {2},
+                   {2},
+                   {{"coll", "tuned,self,libnbc,basic"}},
+                   rma_check,
+                   "coll-list-crash"});
   for (const char* op : kCollectives) {
     const std::string defect = collective_defect(op);
     cases.push_back({std::string("coll.") + op,
-                     std::string("MPI_") + op + " once on a named communicator: C matrix and O2A/A2O/A2A records as "
-                                                "RR-9038 documents them",
-                     "mpimon-coll-ledger", {op}, true, false, {4}, {2}, {}, classes_only({TrafficClass::coll}, true), defect});
+                     std::string("MPI_") + op +
+                         " once on a named communicator: C matrix and O2A/A2O/A2A records as "
+                         "RR-9038 documents them",
+                     "mpimon-coll-ledger",
+                     {op},
+                     true,
+                     false,
+                     {4},
+                     {2},
+                     {},
+                     classes_only({TrafficClass::coll}, true),
+                     defect});
   }
   // MPI_T: the counters read in-process around known traffic.
   const LedgerCheck in_process = classes_only({}, false);
   cases.push_back({"mpit.coll_osc",
                    "coll_monitoring_messages_*, osc_monitoring_messages_* and coll_monitoring_a2a_count read through "
                    "MPI_T around known traffic: deltas = ledger",
-                   "mpimon-mpit-ledger", {"coll_osc"}, false, true, {2, 3}, {2}, {}, in_process, ""});
-  cases.push_back({"mpit.pml", "pml_monitoring_messages_count/size read through MPI_T: deltas = ledger",
-                   "mpimon-mpit-ledger", {"pml"}, false, true, {2, 3}, {2}, {}, in_process,
+                   "mpimon-mpit-ledger",
+                   {"coll_osc"},
+                   false,
+                   true,
+                   {2, 3},
+                   {2},
+                   {},
+                   in_process,
+                   ""});
+  cases.push_back({"mpit.pml",
+                   "pml_monitoring_messages_count/size read through MPI_T: deltas = ledger",
+                   "mpimon-mpit-ledger",
+                   {"pml"},
+                   false,
+                   true,
+                   {2, 3},
+                   {2},
+                   {},
+                   in_process,
                    "pml-mpit-invalid-after-init"});
   // The variables are pml/monitoring's: without the component, UNSUPPORTED is not the defect.
   cases.back().required_component = "pml:monitoring";
-  cases.push_back({"mpit.stop", "stopping one MPI_T handle must leave another counting", "mpimon-mpit-ledger",
-                   {"stop"}, false, true, {2}, {2}, {}, in_process, "stopping-one-handle-stops-all"});
+  cases.push_back({"mpit.stop",
+                   "stopping one MPI_T handle must leave another counting",
+                   "mpimon-mpit-ledger",
+                   {"stop"},
+                   false,
+                   true,
+                   {2},
+                   {2},
+                   {},
+                   in_process,
+                   "stopping-one-handle-stops-all"});
   cases.push_back({"mpit.flush",
                    "two phases flushed to files with pml_monitoring_flush, merged by mpimon-merge: one group per "
                    "phase, each = its ledger",
-                   "mpimon-mpit-ledger", {"flush"}, false, true, {2}, {2}, {}, in_process,
+                   "mpimon-mpit-ledger",
+                   {"flush"},
+                   false,
+                   true,
+                   {2},
+                   {2},
+                   {},
+                   in_process,
                    "pml-mpit-invalid-after-init"});
   cases.back().flushed_phases = 2;
   cases.back().required_component = "pml:monitoring";
@@ -136,16 +284,25 @@ std::vector<ValidationCase> build_cases() {
   // so E and its histograms are exact and I is empty; CG's allreduces are compared as C entries
   // and MPI_COMM_WORLD's A2A record, and their decomposition fills I.
   // Without collectives, mode 1 (all point-to-point in E) must give the same E as mode 2.
-  auto workload_case = [&](const std::string& name, const std::string& description,
-                           std::vector<std::string> args, std::vector<int> nps, LedgerCheck check) {
+  auto workload_case = [&](const std::string& name, const std::string& description, std::vector<std::string> args,
+                           std::vector<int> nps, LedgerCheck check) {
     const bool collectives = check.must_be_empty.empty();
-    ValidationCase c{"workload." + name, description, "mpimon-workload", std::move(args), false, false,
-                     std::move(nps), collectives ? std::vector<int>{2} : std::vector<int>{1, 2}, {},
-                     std::move(check), ""};
+    ValidationCase c{"workload." + name,
+                     description,
+                     "mpimon-workload",
+                     std::move(args),
+                     false,
+                     false,
+                     std::move(nps),
+                     collectives ? std::vector<int>{2} : std::vector<int>{1, 2},
+                     {},
+                     std::move(check),
+                     ""};
     c.ledger_option = "--ledger";
     cases.push_back(std::move(c));
   };
-  workload_case("stencil", "MiniGhost-like 7-point halo exchange on a periodic 3-D grid: E and histograms exact, I empty",
+  workload_case("stencil",
+                "MiniGhost-like 7-point halo exchange on a periodic 3-D grid: E and histograms exact, I empty",
                 {"--workload", "stencil", "--points", "7"}, {2, 4}, point_to_point_check());
   workload_case("stencil27", "the same with 27 points (faces, edges, corners; 26 messages per rank and iteration)",
                 {"--workload", "stencil", "--points", "27"}, {2, 4}, point_to_point_check());
@@ -215,7 +372,8 @@ std::string launch(const ValidationCase& c, int np, int mode, bool control, cons
   if (output) *output = r.output;
   // Enough of the end to hold every rank's backtrace, which a crash model searches.
   constexpr std::size_t kFailureLines = 200;
-  if (r.timed_out) return "killed after " + std::to_string(options.timeout_seconds) + " s\n" + tail(r.output, kFailureLines);
+  if (r.timed_out)
+    return "killed after " + std::to_string(options.timeout_seconds) + " s\n" + tail(r.output, kFailureLines);
   if (r.exit_code != 0) return "exit code " + std::to_string(r.exit_code) + "\n" + tail(r.output, kFailureLines);
   return "";
 }
@@ -251,7 +409,8 @@ std::vector<std::string> check_flushed_phases(const ValidationCase& c, int np, c
     files.insert(files.end(), phase_files.begin(), phase_files.end());
   }
   const std::string merged = (dir / "phases.h5").string();
-  std::vector<std::string> argv{(fs::canonical("/proc/self/exe").parent_path() / "mpimon-merge").string(), "-o", merged};
+  std::vector<std::string> argv{(fs::canonical("/proc/self/exe").parent_path() / "mpimon-merge").string(), "-o",
+                                merged};
   argv.insert(argv.end(), files.begin(), files.end());
   LaunchResult r = run_process(argv, {}, std::chrono::seconds(options.timeout_seconds));
   if (r.exit_code != 0) raise_error(Error::Kind::input, merged, "mpimon-merge failed:\n" + tail(r.output, 10));
@@ -270,10 +429,12 @@ std::vector<std::string> check_flushed_phases(const ValidationCase& c, int np, c
     }
     std::vector<Ledger> ledgers;
     for (int rank = 0; rank < np; ++rank) {
-      ledgers.push_back(Ledger::read(prefix + ".phase_" + std::to_string(phase) + "." + std::to_string(rank) + ".ledger"));
+      ledgers.push_back(
+          Ledger::read(prefix + ".phase_" + std::to_string(phase) + "." + std::to_string(rank) + ".ledger"));
     }
     RecordedTraffic recorded = RecordedTraffic::read(file, name);
-    for (const auto& m : histogram_consistency(recorded)) report.push_back("phase " + std::to_string(phase) + ": " + m.what);
+    for (const auto& m : histogram_consistency(recorded))
+      report.push_back("phase " + std::to_string(phase) + ": " + m.what);
     for (const auto& m : compare_with_ledgers(recorded, ledgers, check)) {
       report.push_back("phase " + std::to_string(phase) + ": " + m.what);
     }
@@ -302,7 +463,8 @@ Verdict judge_failed_run(const ValidationCase& c, const std::string& failure, co
   if (!control_failure.empty()) {
     ideal.push_back("the run without monitoring failed too: " + control_failure.substr(0, control_failure.find('\n')));
   }
-  Verdict v = judge_pinned(d, defect_expected(c, series), series, ideal, differences_from_failure(d, failure, control_failure));
+  Verdict v =
+      judge_pinned(d, defect_expected(c, series), series, ideal, differences_from_failure(d, failure, control_failure));
   v.details.push_back(failure);
   return v;
 }
@@ -346,7 +508,8 @@ Verdict judge_recorded(const ValidationCase& c, int np, const RunPaths& run, con
   const KnownDefect* d = c.defect.empty() ? nullptr : &known_defect(c.defect);
   if (d && d->rule == DefectRule::no_dump) {
     std::vector<std::string> ideal, model;
-    if (written < np) ideal.push_back(std::to_string(np - written) + " of " + std::to_string(np) + " ranks wrote no dump");
+    if (written < np)
+      ideal.push_back(std::to_string(np - written) + " of " + std::to_string(np) + " ranks wrote no dump");
     if (written > 0) model.push_back(std::to_string(written) + " of " + std::to_string(np) + " ranks wrote a dump");
     return judge_pinned(*d, defect_expected(c, series), series, ideal, model);
   }
@@ -402,8 +565,8 @@ std::vector<std::string> differences_from_expected_lines(const KnownDefect& d, c
   }
   if (d.rule == DefectRule::exact_report) {
     for (const auto& line : report) {
-      const bool known = std::any_of(expected.begin(), expected.end(),
-                                     [&](const std::regex& e) { return std::regex_match(line, e); });
+      const bool known =
+          std::any_of(expected.begin(), expected.end(), [&](const std::regex& e) { return std::regex_match(line, e); });
       if (!known) out.push_back("unexpected: " + line);
     }
   }
@@ -420,16 +583,19 @@ Verdict judge_pinned(const KnownDefect& d, bool expected_here, const std::string
   };
   if (!expected_here) {
     // Recorded as absent on this series: the case must hold like any other.
-    if (against_ideal.empty()) return {Outcome::holds, "exact (defect " + d.id + " absent on Open MPI " + series + ", as recorded)", {}};
+    if (against_ideal.empty())
+      return {Outcome::holds, "exact (defect " + d.id + " absent on Open MPI " + series + ", as recorded)", {}};
     if (against_defect.empty()) {
       return {Outcome::fails, "defect " + d.id + " present on Open MPI " + series + ", where it was recorded as absent",
               against_ideal};
     }
-    return {Outcome::fails, std::to_string(against_ideal.size()) + " differences, first: " + against_ideal.front(), both()};
+    return {Outcome::fails, std::to_string(against_ideal.size()) + " differences, first: " + against_ideal.front(),
+            both()};
   }
   if (against_ideal.empty()) {
     return {Outcome::defect_fixed,
-            "DEFECT FIXED: " + d.id + " no longer shows, the run equals the ideal ledger; update docs/defects.md", {}};
+            "DEFECT FIXED: " + d.id + " no longer shows, the run equals the ideal ledger; update docs/defects.md",
+            {}};
   }
   if (against_defect.empty()) {
     return {Outcome::defect_present, "defect " + d.id + " present, exactly as modelled (" + d.rule_text + ")",
@@ -460,11 +626,16 @@ bool defect_expected(const ValidationCase& c, const std::string& series) {
 
 const char* outcome_name(Outcome o) {
   switch (o) {
-    case Outcome::holds: return "holds";
-    case Outcome::fails: return "FAILS";
-    case Outcome::defect_present: return "defect present";
-    case Outcome::defect_fixed: return "DEFECT FIXED";
-    case Outcome::error: return "ERROR";
+    case Outcome::holds:
+      return "holds";
+    case Outcome::fails:
+      return "FAILS";
+    case Outcome::defect_present:
+      return "defect present";
+    case Outcome::defect_fixed:
+      return "DEFECT FIXED";
+    case Outcome::error:
+      return "ERROR";
   }
   return "?";
 }
@@ -474,21 +645,24 @@ bool outcome_expected(Outcome o) { return o == Outcome::holds || o == Outcome::d
 CaseResult run_case(const ValidationCase& c, int np, int mode, const SuiteOptions& options) {
   const auto start = std::chrono::steady_clock::now();
   CaseResult result{c.name, np, mode, Outcome::error, "", {}, c.defect, 0};
-  const fs::path dir = fs::path(options.work_dir) / (c.name + ".mode" + std::to_string(mode) + ".np" + std::to_string(np));
+  const fs::path dir =
+      fs::path(options.work_dir) / (c.name + ".mode" + std::to_string(mode) + ".np" + std::to_string(np));
   fs::remove_all(dir);
   const RunPaths run{(dir / "prof" / "run").string(), (dir / "ledger" / "run").string()};
-  const RunPaths control{(dir / "control" / "prof" / "control").string(), (dir / "control" / "ledger" / "control").string()};
+  const RunPaths control{(dir / "control" / "prof" / "control").string(),
+                         (dir / "control" / "ledger" / "control").string()};
   try {
     std::string output;
     std::string failure = c.control ? launch(c, np, mode, true, control, options) : "";
     std::string unmonitored_failure;
     const KnownDefect* failing = nullptr;  // a failing run is the defect's model (crash or refused)
-    if (!c.defect.empty() && (known_defect(c.defect).rule == DefectRule::crash ||
-                              known_defect(c.defect).rule == DefectRule::refused)) {
+    if (!c.defect.empty() &&
+        (known_defect(c.defect).rule == DefectRule::crash || known_defect(c.defect).rule == DefectRule::refused)) {
       failing = &known_defect(c.defect);
     }
     if (failing != nullptr && failure.empty()) {
-      const RunPaths plain{(dir / "unmonitored" / "prof" / "run").string(), (dir / "unmonitored" / "ledger" / "run").string()};
+      const RunPaths plain{(dir / "unmonitored" / "prof" / "run").string(),
+                           (dir / "unmonitored" / "ledger" / "run").string()};
       unmonitored_failure = launch(c, np, 0, false, plain, options);
     }
     // A pinned crash hits only the ranks where the misread value is bad, and a rank failing

@@ -51,7 +51,8 @@ const std::string kDistGraphCrash41 =
 const std::string kDistGraphCrash50 =
     "[vm:4124 :0:4124] Caught signal 11 (Segmentation fault: address not mapped to object at address (nil))\n"
     " 4  /lib/x86_64-linux-gnu/libmpi.so.40(mca_coll_monitoring_neighbor_alltoall+0xa0) [0x7eff41b2b9e0]\n";
-const std::string kErrArg50 = "*** An error occurred in MPI_Neighbor_alltoall\n*** MPI_ERR_ARG: invalid argument of some other kind\n";
+const std::string kErrArg50 =
+    "*** An error occurred in MPI_Neighbor_alltoall\n*** MPI_ERR_ARG: invalid argument of some other kind\n";
 const std::string kCacheNameCrash =
     "Caught signal 11 (Segmentation fault: address not mapped to object at address 0x18)\n"
     " 5  libmpi.so.40(mca_common_monitoring_coll_cache_name+0x2f)\n 6  libmpi.so.40(mca_pml_monitoring_del_comm+0xd)\n";
@@ -79,8 +80,8 @@ TEST(CrashModel, AFailureWithoutTheCrashOrACrashElsewhereIsNotTheDefect) {
 
 TEST(CrashModel, TheVerdictOfAMissingCrashIsAFailureNotAPass) {
   const KnownDefect d = known_defect("distgraph-neighbor-crash");
-  const Verdict v = judge_pinned(d, true, "5.0", {"the run failed: exit code 13"},
-                                 differences_from_failure(d, kErrArg50, kErrArg50));
+  const Verdict v =
+      judge_pinned(d, true, "5.0", {"the run failed: exit code 13"}, differences_from_failure(d, kErrArg50, kErrArg50));
   EXPECT_EQ(v.outcome, Outcome::fails);
 }
 
@@ -237,7 +238,8 @@ TEST(DefectTable, DrivesTheCollectiveSweepPins) {
   std::smatch m;
   for (std::string line; std::getline(in, line);) {
     if (std::regex_search(line, m, pin)) {
-      in_cmake.insert({m[5], "validation.collective." + m[1].str() + "." + m[2].str() + ".np" + m[3].str() + "." + m[4].str()});
+      in_cmake.insert(
+          {m[5], "validation.collective." + m[1].str() + "." + m[2].str() + ".np" + m[3].str() + "." + m[4].str()});
     }
   }
   for (const auto& d : known_defects()) {

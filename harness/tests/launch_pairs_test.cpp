@@ -20,9 +20,7 @@ using Words = std::vector<std::string>;
 /// The words after "LAUNCHER -np N".
 Words options_of(const MpiLaunch& l) { return {l.argv().begin() + 3, l.argv().end()}; }
 
-TEST(FailureStatus, SuccessIsEmpty) {
-  EXPECT_EQ(failure_status({0, false, "anything"}, 60), "");
-}
+TEST(FailureStatus, SuccessIsEmpty) { EXPECT_EQ(failure_status({0, false, "anything"}, 60), ""); }
 
 TEST(FailureStatus, TimeoutNamesTheTimeout) {
   // A timed-out launch was killed (SIGKILL): the timeout is the reason, not the exit code.
@@ -49,8 +47,8 @@ TEST(FailureStatus, LastLineIsCutAt200Characters) {
 TEST(Arms, MonitoringOffClosesTheComponentsOfEachFramework) {
   MpiLaunch l("mpirun", 2);
   monitoring_off(l, {});
-  EXPECT_EQ(options_of(l), (Words{"--mca", "pml", "^monitoring", "--mca", "osc", "^monitoring", "--mca", "coll",
-                                  "^monitoring"}));
+  EXPECT_EQ(options_of(l),
+            (Words{"--mca", "pml", "^monitoring", "--mca", "osc", "^monitoring", "--mca", "coll", "^monitoring"}));
 }
 
 TEST(Arms, MonitoringOffLeavesAFrameworkTheUserChose) {
@@ -62,9 +60,9 @@ TEST(Arms, MonitoringOffLeavesAFrameworkTheUserChose) {
 TEST(Arms, MonitoringOnWithAndWithoutDumps) {
   MpiLaunch with_dumps("mpirun", 2);
   monitoring_on(with_dumps, 2, "/tmp/x/prof/run");
-  EXPECT_EQ(options_of(with_dumps), (Words{"--mca", "pml_monitoring_enable", "2", "--mca",
-                                           "pml_monitoring_enable_output", "3", "--mca", "pml_monitoring_filename",
-                                           "/tmp/x/prof/run"}));
+  EXPECT_EQ(options_of(with_dumps),
+            (Words{"--mca", "pml_monitoring_enable", "2", "--mca", "pml_monitoring_enable_output", "3", "--mca",
+                   "pml_monitoring_filename", "/tmp/x/prof/run"}));
   MpiLaunch without("mpirun", 2);
   monitoring_on(without, 1, "");
   EXPECT_EQ(options_of(without), (Words{"--mca", "pml_monitoring_enable", "1"}));
@@ -159,8 +157,8 @@ TEST(Provenance, HarnessConfigurationKeys) {
   auto c = harness_configuration(s);
   Words keys;
   for (const auto& [k, v] : c) keys.push_back(k);
-  EXPECT_EQ(keys, (Words{"bind", "cpus", "generator", "host", "launcher", "mca", "monitoring_mode", "mpi_library",
-                         "seed"}));
+  EXPECT_EQ(keys,
+            (Words{"bind", "cpus", "generator", "host", "launcher", "mca", "monitoring_mode", "mpi_library", "seed"}));
   EXPECT_EQ(c["launcher"], "true");
   EXPECT_EQ(c["mca"], "pml=ob1 btl=self");
   EXPECT_EQ(c["monitoring_mode"], "2");

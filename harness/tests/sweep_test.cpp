@@ -31,8 +31,8 @@ TEST(IsSquare, ByHand) {
 }
 
 TEST(WorkloadApps, OnePerWorkloadAndClassAndOnePerStencilCompute) {
-  auto apps = workload_apps("wl", {"cg", "bt", "stencil"}, {"small"}, {"--iterations", "3"}, {"--halo", "8"},
-                            {"0", "1e6"});
+  auto apps =
+      workload_apps("wl", {"cg", "bt", "stencil"}, {"small"}, {"--iterations", "3"}, {"--halo", "8"}, {"0", "1e6"});
   ASSERT_EQ(apps.size(), 4u);
   EXPECT_EQ(apps[0].label, "cg.small");
   EXPECT_EQ(apps[0].argv, (Words{"wl", "--workload", "cg", "--class", "small", "--iterations", "3"}));
@@ -40,15 +40,16 @@ TEST(WorkloadApps, OnePerWorkloadAndClassAndOnePerStencilCompute) {
   EXPECT_EQ(apps[1].label, "bt.small");
   EXPECT_TRUE(apps[1].square_np);
   EXPECT_EQ(apps[2].label, "stencil.small.compute=0");
-  EXPECT_EQ(apps[2].argv, (Words{"wl", "--workload", "stencil", "--class", "small", "--iterations", "3", "--halo",
-                                 "8", "--compute", "0"}));
+  EXPECT_EQ(apps[2].argv, (Words{"wl", "--workload", "stencil", "--class", "small", "--iterations", "3", "--halo", "8",
+                                 "--compute", "0"}));
   EXPECT_EQ(apps[3].label, "stencil.small.compute=1e6");
   for (const auto& a : apps) EXPECT_TRUE(a.workload);
 }
 
 TEST(WorkloadApps, UnknownWorkloadIsAUsageError) {
-  EXPECT_NE(test::error_of([] { workload_apps("wl", {"ft"}, {"A"}, {}, {}, {}); })
-                .find("--workload takes stencil, cg, lu and bt, not 'ft'"),
+  EXPECT_NE(test::error_of([] {
+              workload_apps("wl", {"ft"}, {"A"}, {}, {}, {});
+            }).find("--workload takes stencil, cg, lu and bt, not 'ft'"),
             std::string::npos);
 }
 
@@ -67,8 +68,8 @@ TEST(AppPlan, SquareOnlyAppsSkipOtherProcessCounts) {
   ASSERT_EQ(launches.size(), 18u);
   std::map<std::pair<std::string, std::uint32_t>, int> per_configuration;
   for (const auto& p : launches) ++per_configuration[{p.key.app, p.key.np}];
-  EXPECT_EQ(per_configuration, (std::map<std::pair<std::string, std::uint32_t>, int>{
-                                   {{"bt", 4}, 6}, {{"cg", 2}, 6}, {{"cg", 4}, 6}}));
+  EXPECT_EQ(per_configuration,
+            (std::map<std::pair<std::string, std::uint32_t>, int>{{{"bt", 4}, 6}, {{"cg", 2}, 6}, {{"cg", 4}, 6}}));
 }
 
 TEST(AppPlan, EachPairIsOffAndOnInConsecutivePositions) {
@@ -188,8 +189,8 @@ TEST(OverheadSweepResume, OnlyLaunchesNotYetOkRun) {
     EXPECT_NE(line.find("--seed 5000017 "), std::string::npos) << line;
     ++arms[line.substr(0, line.find(" -np"))];
   }
-  EXPECT_EQ(arms, (std::map<std::string, int>{
-                      {"1 default", 1}, {"1 tcp,self", 1}, {"off default", 1}, {"off tcp,self", 1}}));
+  EXPECT_EQ(arms,
+            (std::map<std::string, int>{{"1 default", 1}, {"1 tcp,self", 1}, {"off default", 1}, {"off tcp,self", 1}}));
   // The fake launcher wrote no samples: the launches are recorded, not ok, and a resume retries them.
   OverheadResults results(s.output);
   EXPECT_EQ(results.completed().size(), 4u);

@@ -89,8 +89,8 @@ void pack(const RankProfile& p, const RankProfile* previous, Packer& out) {
   for (std::size_t k = 0; k < p.communicators.size(); ++k) {
     const auto& c = p.communicators[k];
     out.put_string(c.name);
-    const bool repeated = previous != nullptr && k < previous->communicators.size() &&
-                          previous->communicators[k].members == c.members;
+    const bool repeated =
+        previous != nullptr && k < previous->communicators.size() && previous->communicators[k].members == c.members;
     out.put<std::uint8_t>(repeated);
     if (!repeated) out.put_vector(c.members);
     out.put(c.one_to_all);
@@ -276,8 +276,7 @@ class SharesSource : public ProfileSource {
   RankProfile profile_;
 };
 
-std::vector<std::string> share_file_list(const std::function<std::vector<std::string>()>& list_files,
-                                         unsigned rank) {
+std::vector<std::string> share_file_list(const std::function<std::vector<std::string>()>& list_files, unsigned rank) {
   Outcome outcome;
   std::vector<std::string> files;
   if (rank == 0) {
@@ -319,8 +318,8 @@ std::vector<DumpSummary> Processes::merge(const std::function<std::vector<std::s
   std::vector<std::pair<std::uint32_t, std::string>> files;
   for (const auto& d : dumps) files.insert(files.end(), d.files.begin(), d.files.end());
 
-  std::vector<char> share = parse_share(files, share_begin(files.size(), size, rank),
-                                        share_begin(files.size(), size, rank + 1));
+  std::vector<char> share =
+      parse_share(files, share_begin(files.size(), size, rank), share_begin(files.size(), size, rank + 1));
   if (rank != 0) {
     send_bytes(share, 0);
     share_outcome({});
@@ -345,7 +344,8 @@ int run(int& argc, char**& argv, const std::function<int(const Processes&)>& bod
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
   MPI_Comm_size(MPI_COMM_WORLD, &size);
   if (rank != 0) {  // rank 0 reports for every process
-    if (!std::freopen("/dev/null", "w", stdout) || !std::freopen("/dev/null", "w", stderr)) MPI_Abort(MPI_COMM_WORLD, 1);
+    if (!std::freopen("/dev/null", "w", stdout) || !std::freopen("/dev/null", "w", stderr))
+      MPI_Abort(MPI_COMM_WORLD, 1);
   }
   const int code = body(Processes{static_cast<unsigned>(rank), static_cast<unsigned>(size)});
   std::fflush(stdout);

@@ -26,8 +26,8 @@ namespace {
 
 using workload::Vec3;
 
-constexpr double kAlpha = 0.5;  // implicit diffusion of the line solves
-constexpr double kBeta = 0.1;   // explicit diffusion of the right-hand side
+constexpr double kAlpha = 0.5;                        // implicit diffusion of the line solves
+constexpr double kBeta = 0.1;                         // explicit diffusion of the right-hand side
 constexpr int kForwardTag = 200, kBackwardTag = 210;  // + axis
 constexpr int kFaceTag = 220;                         // + direction()
 
@@ -63,9 +63,9 @@ double iteration_factor(const Vec3& k, const Vec3& grid) {
 }
 
 struct Cell {
-  Vec3 index;              ///< in the q x q x q cell grid
-  Vec3 begin{}, size{};    ///< global points
-  std::vector<double> u;   ///< [var][i][j][k]
+  Vec3 index;             ///< in the q x q x q cell grid
+  Vec3 begin{}, size{};   ///< global points
+  std::vector<double> u;  ///< [var][i][j][k]
   /// The neighbouring cells' adjacent faces, by direction(); empty at the domain's edge (zero).
   std::array<std::vector<double>, 6> ghost;
 };
@@ -94,7 +94,8 @@ class Bt {
       }
       cell.u.resize(points(cell) * static_cast<std::size_t>(vars_));
       for (int v = 0; v < vars_; ++v) {
-        for_points(cell, [&](std::size_t p, const Vec3& g) { cell.u[offset(cell, v) + p] = mode_value(g, modes(v), grid_); });
+        for_points(cell,
+                   [&](std::size_t p, const Vec3& g) { cell.u[offset(cell, v) + p] = mode_value(g, modes(v), grid_); });
       }
       cells_.push_back(std::move(cell));
     }
@@ -146,7 +147,8 @@ class Bt {
 
  private:
   static std::size_t points(const Cell& c) {
-    return static_cast<std::size_t>(c.size[0]) * static_cast<std::size_t>(c.size[1]) * static_cast<std::size_t>(c.size[2]);
+    return static_cast<std::size_t>(c.size[0]) * static_cast<std::size_t>(c.size[1]) *
+           static_cast<std::size_t>(c.size[2]);
   }
   static std::size_t offset(const Cell& c, int v) { return points(c) * static_cast<std::size_t>(v); }
   static Vec3 strides(const Cell& c) { return {c.size[1] * c.size[2], c.size[2], 1}; }
@@ -195,7 +197,8 @@ class Bt {
         if (incoming == 0 && out[dir].empty()) continue;  // one cell per dimension: nothing to send
         in[dir].resize(incoming);
         t_.irecv(in[dir].data(), incoming, mp_.partner(t_.rank(), axis, -step), kFaceTag + static_cast<int>(dir));
-        t_.isend(out[dir].data(), out[dir].size(), mp_.partner(t_.rank(), axis, step), kFaceTag + static_cast<int>(dir));
+        t_.isend(out[dir].data(), out[dir].size(), mp_.partner(t_.rank(), axis, step),
+                 kFaceTag + static_cast<int>(dir));
       }
     }
     t_.wait_all();
@@ -294,7 +297,8 @@ class Bt {
       });
       if (stage > 0) {
         outgoing_.push_back(std::move(next));
-        t_.isend(outgoing_.back().data(), outgoing_.back().size(), mp_.partner(t_.rank(), axis, -1), kBackwardTag + axis);
+        t_.isend(outgoing_.back().data(), outgoing_.back().size(), mp_.partner(t_.rank(), axis, -1),
+                 kBackwardTag + axis);
       }
     }
     t_.wait_all();

@@ -21,8 +21,8 @@ namespace {
 
 using workload::Vec3;
 
-constexpr double kTargetBound = 1e-6;    // default iterations: until the bound reaches this
-constexpr double kGapTolerance = 1e-8;   // |r_recursive - (b - A x)| / |b|
+constexpr double kTargetBound = 1e-6;     // default iterations: until the bound reaches this
+constexpr double kGapTolerance = 1e-8;    // |r_recursive - (b - A x)| / |b|
 constexpr double kRoundingFloor = 1e-10;  // relative A-norm error attainable in double precision
 
 Vec3 class_grid(const std::string& c) {
@@ -34,9 +34,11 @@ Vec3 class_grid(const std::string& c) {
 /// The exact solution: a deterministic pseudo-random value in [-1, 1] per global point
 /// (splitmix64 of its linear index), so that no eigenvector shortcut makes CG converge early.
 double exact_solution(const Vec3& g, const Vec3& grid) {
-  std::uint64_t z = ((static_cast<std::uint64_t>(g[0]) * static_cast<std::uint64_t>(grid[1]) +
-                      static_cast<std::uint64_t>(g[1])) * static_cast<std::uint64_t>(grid[2]) +
-                     static_cast<std::uint64_t>(g[2])) + 0x9e3779b97f4a7c15ULL;
+  std::uint64_t z =
+      ((static_cast<std::uint64_t>(g[0]) * static_cast<std::uint64_t>(grid[1]) + static_cast<std::uint64_t>(g[1])) *
+           static_cast<std::uint64_t>(grid[2]) +
+       static_cast<std::uint64_t>(g[2])) +
+      0x9e3779b97f4a7c15ULL;
   z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
   z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
   z ^= z >> 31;

@@ -28,7 +28,9 @@ class BlockField {
     return static_cast<std::size_t>(n_[0]) * static_cast<std::size_t>(n_[1]) * static_cast<std::size_t>(n_[2]);
   }
   /// Values of all variables (a fresh zero vector of the field's size).
-  [[nodiscard]] std::vector<double> zeros() const { return std::vector<double>(var_ * static_cast<std::size_t>(vars_), 0.0); }
+  [[nodiscard]] std::vector<double> zeros() const {
+    return std::vector<double>(var_ * static_cast<std::size_t>(vars_), 0.0);
+  }
   [[nodiscard]] std::size_t var(int v) const { return var_ * static_cast<std::size_t>(v); }
   [[nodiscard]] std::size_t at(int i, int j, int k) const {
     return static_cast<std::size_t>(i) * row_ + static_cast<std::size_t>(j) * plane_ + static_cast<std::size_t>(k);

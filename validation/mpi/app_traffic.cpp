@@ -11,7 +11,7 @@ namespace mpimon::mpi {
 
 namespace {
 
-constexpr int kGatherTag = 30000;            // above every workload's own tags
+constexpr int kGatherTag = 30000;               // above every workload's own tags
 constexpr std::uint64_t kCorruptedMessage = 2;  // rank 0's third message of the loop
 
 int as_int(std::size_t count) { return static_cast<int>(count); }

@@ -12,10 +12,12 @@ std::vector<std::string> class_names() { return {"small", "medium", "large"}; }
 WorkloadReport run_workload(MPI_Comm comm, const WorkloadOptions& options, Ledger& ledger) {
   bool known_class = false;
   for (const auto& c : class_names()) known_class |= c == options.problem_class;
-  if (!known_class) throw std::invalid_argument("--class must be small, medium or large, not '" + options.problem_class + "'");
+  if (!known_class)
+    throw std::invalid_argument("--class must be small, medium or large, not '" + options.problem_class + "'");
   if (options.iterations < 0) throw std::invalid_argument("--iterations must be positive");
   if (options.vars < 0) throw std::invalid_argument("--vars must be positive");
-  if (!(options.compute >= 0) || std::isinf(options.compute)) throw std::invalid_argument("--compute must be a non-negative number");
+  if (!(options.compute >= 0) || std::isinf(options.compute))
+    throw std::invalid_argument("--compute must be a non-negative number");
   for (int n : options.grid) {
     if (n < 0) throw std::invalid_argument("--grid sizes must be positive");
   }

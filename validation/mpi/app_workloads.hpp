@@ -17,7 +17,7 @@ namespace mpimon::mpi {
 
 /// What a workload is asked to do; zero / empty fields take the class's value.
 struct WorkloadOptions {
-  std::string workload;                ///< stencil, cg, lu, bt
+  std::string workload;                 ///< stencil, cg, lu, bt
   std::string problem_class = "small";  ///< small, medium, large
   int iterations = 0;
   workload::Vec3 grid{0, 0, 0};  ///< global grid points

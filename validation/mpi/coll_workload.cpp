@@ -116,7 +116,8 @@ const std::map<std::string, Operation>& operations() {
       c.one_to_all(block);
     };
     m["scatter"] = [=](Call& c) {
-      check(MPI_Scatter(c.send.data(), kBlock, MPI_INT, c.recv.data(), kBlock, MPI_INT, c.root(), c.comm), "MPI_Scatter");
+      check(MPI_Scatter(c.send.data(), kBlock, MPI_INT, c.recv.data(), kBlock, MPI_INT, c.root(), c.comm),
+            "MPI_Scatter");
       c.one_to_all(block);
     };
     m["iscatter"] = [=](Call& c) {
@@ -164,8 +165,8 @@ const std::map<std::string, Operation>& operations() {
       const int mine = counts[static_cast<std::size_t>(c.rank)];
       if (nonblocking) {
         MPI_Request r;
-        check(MPI_Igatherv(c.send.data(), mine, MPI_INT, c.recv.data(), counts.data(), displs.data(), MPI_INT,
-                           c.root(), c.comm, &r),
+        check(MPI_Igatherv(c.send.data(), mine, MPI_INT, c.recv.data(), counts.data(), displs.data(), MPI_INT, c.root(),
+                           c.comm, &r),
               "MPI_Igatherv");
         c.wait(r);
       } else {
@@ -201,52 +202,68 @@ const std::map<std::string, Operation>& operations() {
     for (bool nb : {false, true}) {
       const std::string i = nb ? "i" : "";
       m[i + "allgather"] = [=](Call& c) {
-        nb_or_b(c, nb, [&](MPI_Request* r) {
-          return r ? MPI_Iallgather(c.send.data(), kBlock, MPI_INT, c.recv.data(), kBlock, MPI_INT, c.comm, r)
-                   : MPI_Allgather(c.send.data(), kBlock, MPI_INT, c.recv.data(), kBlock, MPI_INT, c.comm);
-        }, "allgather");
+        nb_or_b(
+            c, nb,
+            [&](MPI_Request* r) {
+              return r ? MPI_Iallgather(c.send.data(), kBlock, MPI_INT, c.recv.data(), kBlock, MPI_INT, c.comm, r)
+                       : MPI_Allgather(c.send.data(), kBlock, MPI_INT, c.recv.data(), kBlock, MPI_INT, c.comm);
+            },
+            "allgather");
         c.all_to_all(block);
       };
       m[i + "allgatherv"] = [=](Call& c) {
         auto counts = c.counts_by_rank();
         auto displs = c.displacements(counts);
         const int mine = counts[static_cast<std::size_t>(c.rank)];
-        nb_or_b(c, nb, [&](MPI_Request* r) {
-          return r ? MPI_Iallgatherv(c.send.data(), mine, MPI_INT, c.recv.data(), counts.data(), displs.data(), MPI_INT,
-                                     c.comm, r)
-                   : MPI_Allgatherv(c.send.data(), mine, MPI_INT, c.recv.data(), counts.data(), displs.data(), MPI_INT,
-                                    c.comm);
-        }, "allgatherv");
+        nb_or_b(
+            c, nb,
+            [&](MPI_Request* r) {
+              return r ? MPI_Iallgatherv(c.send.data(), mine, MPI_INT, c.recv.data(), counts.data(), displs.data(),
+                                         MPI_INT, c.comm, r)
+                       : MPI_Allgatherv(c.send.data(), mine, MPI_INT, c.recv.data(), counts.data(), displs.data(),
+                                        MPI_INT, c.comm);
+            },
+            "allgatherv");
         c.all_to_all([&](int) { return mine; });
       };
       m[i + "allreduce"] = [=](Call& c) {
-        nb_or_b(c, nb, [&](MPI_Request* r) {
-          return r ? MPI_Iallreduce(c.send.data(), c.recv.data(), kBlock, MPI_INT, MPI_SUM, c.comm, r)
-                   : MPI_Allreduce(c.send.data(), c.recv.data(), kBlock, MPI_INT, MPI_SUM, c.comm);
-        }, "allreduce");
+        nb_or_b(
+            c, nb,
+            [&](MPI_Request* r) {
+              return r ? MPI_Iallreduce(c.send.data(), c.recv.data(), kBlock, MPI_INT, MPI_SUM, c.comm, r)
+                       : MPI_Allreduce(c.send.data(), c.recv.data(), kBlock, MPI_INT, MPI_SUM, c.comm);
+            },
+            "allreduce");
         c.all_to_all(block);
       };
       m[i + "alltoall"] = [=](Call& c) {
-        nb_or_b(c, nb, [&](MPI_Request* r) {
-          return r ? MPI_Ialltoall(c.send.data(), kBlock, MPI_INT, c.recv.data(), kBlock, MPI_INT, c.comm, r)
-                   : MPI_Alltoall(c.send.data(), kBlock, MPI_INT, c.recv.data(), kBlock, MPI_INT, c.comm);
-        }, "alltoall");
+        nb_or_b(
+            c, nb,
+            [&](MPI_Request* r) {
+              return r ? MPI_Ialltoall(c.send.data(), kBlock, MPI_INT, c.recv.data(), kBlock, MPI_INT, c.comm, r)
+                       : MPI_Alltoall(c.send.data(), kBlock, MPI_INT, c.recv.data(), kBlock, MPI_INT, c.comm);
+            },
+            "alltoall");
         c.all_to_all(block);
       };
       auto alltoallv_counts = [](Call& c) {
         std::vector<int> send(static_cast<std::size_t>(c.size)), recv(send.size());
-        for (int p = 0; p < c.size; ++p) send[static_cast<std::size_t>(p)] = recv[static_cast<std::size_t>(p)] = c.pair_count(c.rank, p);
+        for (int p = 0; p < c.size; ++p)
+          send[static_cast<std::size_t>(p)] = recv[static_cast<std::size_t>(p)] = c.pair_count(c.rank, p);
         return std::pair{send, recv};
       };
       m[i + "alltoallv"] = [=](Call& c) {
         auto [sc, rc] = alltoallv_counts(c);
         auto sd = c.displacements(sc), rd = c.displacements(rc);
-        nb_or_b(c, nb, [&](MPI_Request* r) {
-          return r ? MPI_Ialltoallv(c.send.data(), sc.data(), sd.data(), MPI_INT, c.recv.data(), rc.data(), rd.data(),
-                                    MPI_INT, c.comm, r)
-                   : MPI_Alltoallv(c.send.data(), sc.data(), sd.data(), MPI_INT, c.recv.data(), rc.data(), rd.data(),
-                                   MPI_INT, c.comm);
-        }, "alltoallv");
+        nb_or_b(
+            c, nb,
+            [&](MPI_Request* r) {
+              return r ? MPI_Ialltoallv(c.send.data(), sc.data(), sd.data(), MPI_INT, c.recv.data(), rc.data(),
+                                        rd.data(), MPI_INT, c.comm, r)
+                       : MPI_Alltoallv(c.send.data(), sc.data(), sd.data(), MPI_INT, c.recv.data(), rc.data(),
+                                       rd.data(), MPI_INT, c.comm);
+            },
+            "alltoallv");
         c.all_to_all([&](int p) { return c.pair_count(c.rank, p); });
       };
       m[i + "alltoallw"] = [=](Call& c) {
@@ -258,77 +275,107 @@ const std::map<std::string, Operation>& operations() {
           rd[k] = re[k] * static_cast<int>(kIntBytes);
         }
         std::vector<MPI_Datatype> types(sc.size(), MPI_INT);
-        nb_or_b(c, nb, [&](MPI_Request* r) {
-          return r ? MPI_Ialltoallw(c.send.data(), sc.data(), sd.data(), types.data(), c.recv.data(), rc.data(),
-                                    rd.data(), types.data(), c.comm, r)
-                   : MPI_Alltoallw(c.send.data(), sc.data(), sd.data(), types.data(), c.recv.data(), rc.data(),
-                                   rd.data(), types.data(), c.comm);
-        }, "alltoallw");
+        nb_or_b(
+            c, nb,
+            [&](MPI_Request* r) {
+              return r ? MPI_Ialltoallw(c.send.data(), sc.data(), sd.data(), types.data(), c.recv.data(), rc.data(),
+                                        rd.data(), types.data(), c.comm, r)
+                       : MPI_Alltoallw(c.send.data(), sc.data(), sd.data(), types.data(), c.recv.data(), rc.data(),
+                                       rd.data(), types.data(), c.comm);
+            },
+            "alltoallw");
         c.all_to_all([&](int p) { return c.pair_count(c.rank, p); });
       };
       m[i + "barrier"] = [=](Call& c) {
-        nb_or_b(c, nb, [&](MPI_Request* r) { return r ? MPI_Ibarrier(c.comm, r) : MPI_Barrier(c.comm); }, "barrier");
+        nb_or_b(
+            c, nb, [&](MPI_Request* r) { return r ? MPI_Ibarrier(c.comm, r) : MPI_Barrier(c.comm); }, "barrier");
         c.all_to_all([](int) { return 0; });
       };
       m[i + "reduce_scatter"] = [=](Call& c) {
         auto counts = c.counts_by_rank();
-        nb_or_b(c, nb, [&](MPI_Request* r) {
-          return r ? MPI_Ireduce_scatter(c.send.data(), c.recv.data(), counts.data(), MPI_INT, MPI_SUM, c.comm, r)
-                   : MPI_Reduce_scatter(c.send.data(), c.recv.data(), counts.data(), MPI_INT, MPI_SUM, c.comm);
-        }, "reduce_scatter");
+        nb_or_b(
+            c, nb,
+            [&](MPI_Request* r) {
+              return r ? MPI_Ireduce_scatter(c.send.data(), c.recv.data(), counts.data(), MPI_INT, MPI_SUM, c.comm, r)
+                       : MPI_Reduce_scatter(c.send.data(), c.recv.data(), counts.data(), MPI_INT, MPI_SUM, c.comm);
+            },
+            "reduce_scatter");
         c.all_to_all([&](int p) { return counts[static_cast<std::size_t>(p)]; });
       };
       m[i + "reduce_scatter_block"] = [=](Call& c) {
-        nb_or_b(c, nb, [&](MPI_Request* r) {
-          return r ? MPI_Ireduce_scatter_block(c.send.data(), c.recv.data(), kBlock, MPI_INT, MPI_SUM, c.comm, r)
-                   : MPI_Reduce_scatter_block(c.send.data(), c.recv.data(), kBlock, MPI_INT, MPI_SUM, c.comm);
-        }, "reduce_scatter_block");
+        nb_or_b(
+            c, nb,
+            [&](MPI_Request* r) {
+              return r ? MPI_Ireduce_scatter_block(c.send.data(), c.recv.data(), kBlock, MPI_INT, MPI_SUM, c.comm, r)
+                       : MPI_Reduce_scatter_block(c.send.data(), c.recv.data(), kBlock, MPI_INT, MPI_SUM, c.comm);
+            },
+            "reduce_scatter_block");
         c.all_to_all(block);
       };
       // A prefix reduction sends a process's data to every higher rank.
       for (bool exclusive : {false, true}) {
         m[i + (exclusive ? "exscan" : "scan")] = [=](Call& c) {
-          nb_or_b(c, nb, [&](MPI_Request* r) {
-            if (exclusive) {
-              return r ? MPI_Iexscan(c.send.data(), c.recv.data(), kBlock, MPI_INT, MPI_SUM, c.comm, r)
-                       : MPI_Exscan(c.send.data(), c.recv.data(), kBlock, MPI_INT, MPI_SUM, c.comm);
-            }
-            return r ? MPI_Iscan(c.send.data(), c.recv.data(), kBlock, MPI_INT, MPI_SUM, c.comm, r)
-                     : MPI_Scan(c.send.data(), c.recv.data(), kBlock, MPI_INT, MPI_SUM, c.comm);
-          }, "scan");
+          nb_or_b(
+              c, nb,
+              [&](MPI_Request* r) {
+                if (exclusive) {
+                  return r ? MPI_Iexscan(c.send.data(), c.recv.data(), kBlock, MPI_INT, MPI_SUM, c.comm, r)
+                           : MPI_Exscan(c.send.data(), c.recv.data(), kBlock, MPI_INT, MPI_SUM, c.comm);
+                }
+                return r ? MPI_Iscan(c.send.data(), c.recv.data(), kBlock, MPI_INT, MPI_SUM, c.comm, r)
+                         : MPI_Scan(c.send.data(), c.recv.data(), kBlock, MPI_INT, MPI_SUM, c.comm);
+              },
+              "scan");
           c.to_higher_ranks(kBlock);
         };
       }
       // Neighbourhood collectives (run on the Cartesian communicator).
       m[i + "neighbor_allgather"] = [=](Call& c) {
-        nb_or_b(c, nb, [&](MPI_Request* r) {
-          return r ? MPI_Ineighbor_allgather(c.send.data(), kBlock, MPI_INT, c.recv.data(), kBlock, MPI_INT, c.comm, r)
-                   : MPI_Neighbor_allgather(c.send.data(), kBlock, MPI_INT, c.recv.data(), kBlock, MPI_INT, c.comm);
-        }, "neighbor_allgather");
+        nb_or_b(
+            c, nb,
+            [&](MPI_Request* r) {
+              return r ? MPI_Ineighbor_allgather(c.send.data(), kBlock, MPI_INT, c.recv.data(), kBlock, MPI_INT, c.comm,
+                                                 r)
+                       : MPI_Neighbor_allgather(c.send.data(), kBlock, MPI_INT, c.recv.data(), kBlock, MPI_INT, c.comm);
+            },
+            "neighbor_allgather");
         record_neighbours(c, {kBlock, kBlock});
       };
       m[i + "neighbor_allgatherv"] = [=](Call& c) {
         int rc[2] = {kBlock, kBlock}, rd[2] = {0, kBlock};
-        nb_or_b(c, nb, [&](MPI_Request* r) {
-          return r ? MPI_Ineighbor_allgatherv(c.send.data(), kBlock, MPI_INT, c.recv.data(), rc, rd, MPI_INT, c.comm, r)
-                   : MPI_Neighbor_allgatherv(c.send.data(), kBlock, MPI_INT, c.recv.data(), rc, rd, MPI_INT, c.comm);
-        }, "neighbor_allgatherv");
+        nb_or_b(
+            c, nb,
+            [&](MPI_Request* r) {
+              return r ? MPI_Ineighbor_allgatherv(c.send.data(), kBlock, MPI_INT, c.recv.data(), rc, rd, MPI_INT,
+                                                  c.comm, r)
+                       : MPI_Neighbor_allgatherv(c.send.data(), kBlock, MPI_INT, c.recv.data(), rc, rd, MPI_INT,
+                                                 c.comm);
+            },
+            "neighbor_allgatherv");
         record_neighbours(c, {kBlock, kBlock});
       };
       m[i + "neighbor_alltoall"] = [=](Call& c) {
-        nb_or_b(c, nb, [&](MPI_Request* r) {
-          return r ? MPI_Ineighbor_alltoall(c.send.data(), kBlock, MPI_INT, c.recv.data(), kBlock, MPI_INT, c.comm, r)
-                   : MPI_Neighbor_alltoall(c.send.data(), kBlock, MPI_INT, c.recv.data(), kBlock, MPI_INT, c.comm);
-        }, "neighbor_alltoall");
+        nb_or_b(
+            c, nb,
+            [&](MPI_Request* r) {
+              return r ? MPI_Ineighbor_alltoall(c.send.data(), kBlock, MPI_INT, c.recv.data(), kBlock, MPI_INT, c.comm,
+                                                r)
+                       : MPI_Neighbor_alltoall(c.send.data(), kBlock, MPI_INT, c.recv.data(), kBlock, MPI_INT, c.comm);
+            },
+            "neighbor_alltoall");
         record_neighbours(c, {kBlock, kBlock});
       };
       // The -1 side gets kBlock elements, the +1 side kBlock + 1; the receiver mirrors it.
       m[i + "neighbor_alltoallv"] = [=](Call& c) {
         int sc[2] = {kBlock, kBlock + 1}, sd[2] = {0, kBlock}, rc[2] = {kBlock + 1, kBlock}, rd[2] = {0, kBlock + 1};
-        nb_or_b(c, nb, [&](MPI_Request* r) {
-          return r ? MPI_Ineighbor_alltoallv(c.send.data(), sc, sd, MPI_INT, c.recv.data(), rc, rd, MPI_INT, c.comm, r)
-                   : MPI_Neighbor_alltoallv(c.send.data(), sc, sd, MPI_INT, c.recv.data(), rc, rd, MPI_INT, c.comm);
-        }, "neighbor_alltoallv");
+        nb_or_b(
+            c, nb,
+            [&](MPI_Request* r) {
+              return r ? MPI_Ineighbor_alltoallv(c.send.data(), sc, sd, MPI_INT, c.recv.data(), rc, rd, MPI_INT, c.comm,
+                                                 r)
+                       : MPI_Neighbor_alltoallv(c.send.data(), sc, sd, MPI_INT, c.recv.data(), rc, rd, MPI_INT, c.comm);
+            },
+            "neighbor_alltoallv");
         record_neighbours(c, {kBlock, kBlock + 1});
       };
       m[i + "neighbor_alltoallw"] = [=](Call& c) {
@@ -336,10 +383,13 @@ const std::map<std::string, Operation>& operations() {
         MPI_Aint sd[2] = {0, kBlock * static_cast<MPI_Aint>(kIntBytes)};
         MPI_Aint rd[2] = {0, (kBlock + 1) * static_cast<MPI_Aint>(kIntBytes)};
         MPI_Datatype types[2] = {MPI_INT, MPI_INT};
-        nb_or_b(c, nb, [&](MPI_Request* r) {
-          return r ? MPI_Ineighbor_alltoallw(c.send.data(), sc, sd, types, c.recv.data(), rc, rd, types, c.comm, r)
-                   : MPI_Neighbor_alltoallw(c.send.data(), sc, sd, types, c.recv.data(), rc, rd, types, c.comm);
-        }, "neighbor_alltoallw");
+        nb_or_b(
+            c, nb,
+            [&](MPI_Request* r) {
+              return r ? MPI_Ineighbor_alltoallw(c.send.data(), sc, sd, types, c.recv.data(), rc, rd, types, c.comm, r)
+                       : MPI_Neighbor_alltoallw(c.send.data(), sc, sd, types, c.recv.data(), rc, rd, types, c.comm);
+            },
+            "neighbor_alltoallw");
         record_neighbours(c, {kBlock, kBlock + 1});
       };
     }

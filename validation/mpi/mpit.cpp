@@ -6,45 +6,74 @@ namespace mpimon::mpi {
 
 const char* pvar_class_name(int var_class) {
   switch (var_class) {
-    case MPI_T_PVAR_CLASS_STATE: return "state";
-    case MPI_T_PVAR_CLASS_LEVEL: return "level";
-    case MPI_T_PVAR_CLASS_SIZE: return "size";
-    case MPI_T_PVAR_CLASS_PERCENTAGE: return "percentage";
-    case MPI_T_PVAR_CLASS_HIGHWATERMARK: return "highwatermark";
-    case MPI_T_PVAR_CLASS_LOWWATERMARK: return "lowwatermark";
-    case MPI_T_PVAR_CLASS_COUNTER: return "counter";
-    case MPI_T_PVAR_CLASS_AGGREGATE: return "aggregate";
-    case MPI_T_PVAR_CLASS_TIMER: return "timer";
-    case MPI_T_PVAR_CLASS_GENERIC: return "generic";
-    default: return "?";
+    case MPI_T_PVAR_CLASS_STATE:
+      return "state";
+    case MPI_T_PVAR_CLASS_LEVEL:
+      return "level";
+    case MPI_T_PVAR_CLASS_SIZE:
+      return "size";
+    case MPI_T_PVAR_CLASS_PERCENTAGE:
+      return "percentage";
+    case MPI_T_PVAR_CLASS_HIGHWATERMARK:
+      return "highwatermark";
+    case MPI_T_PVAR_CLASS_LOWWATERMARK:
+      return "lowwatermark";
+    case MPI_T_PVAR_CLASS_COUNTER:
+      return "counter";
+    case MPI_T_PVAR_CLASS_AGGREGATE:
+      return "aggregate";
+    case MPI_T_PVAR_CLASS_TIMER:
+      return "timer";
+    case MPI_T_PVAR_CLASS_GENERIC:
+      return "generic";
+    default:
+      return "?";
   }
 }
 
 const char* bind_name(int bind) {
   switch (bind) {
-    case MPI_T_BIND_NO_OBJECT: return "none";
-    case MPI_T_BIND_MPI_COMM: return "comm";
-    case MPI_T_BIND_MPI_WIN: return "win";
-    case MPI_T_BIND_MPI_FILE: return "file";
-    case MPI_T_BIND_MPI_REQUEST: return "request";
-    case MPI_T_BIND_MPI_GROUP: return "group";
-    case MPI_T_BIND_MPI_DATATYPE: return "datatype";
-    default: return "other";
+    case MPI_T_BIND_NO_OBJECT:
+      return "none";
+    case MPI_T_BIND_MPI_COMM:
+      return "comm";
+    case MPI_T_BIND_MPI_WIN:
+      return "win";
+    case MPI_T_BIND_MPI_FILE:
+      return "file";
+    case MPI_T_BIND_MPI_REQUEST:
+      return "request";
+    case MPI_T_BIND_MPI_GROUP:
+      return "group";
+    case MPI_T_BIND_MPI_DATATYPE:
+      return "datatype";
+    default:
+      return "other";
   }
 }
 
 std::string mpit_error_name(int code) {
   switch (code) {
-    case MPI_SUCCESS: return "MPI_SUCCESS";
-    case MPI_T_ERR_INVALID_INDEX: return "MPI_T_ERR_INVALID_INDEX";
-    case MPI_T_ERR_INVALID_NAME: return "MPI_T_ERR_INVALID_NAME";
-    case MPI_T_ERR_INVALID_HANDLE: return "MPI_T_ERR_INVALID_HANDLE";
-    case MPI_T_ERR_INVALID_SESSION: return "MPI_T_ERR_INVALID_SESSION";
-    case MPI_T_ERR_NOT_INITIALIZED: return "MPI_T_ERR_NOT_INITIALIZED";
-    case MPI_T_ERR_PVAR_NO_STARTSTOP: return "MPI_T_ERR_PVAR_NO_STARTSTOP";
-    case MPI_T_ERR_PVAR_NO_WRITE: return "MPI_T_ERR_PVAR_NO_WRITE";
-    case MPI_T_ERR_INVALID: return "MPI_T_ERR_INVALID";
-    default: return "MPI_T error " + std::to_string(code);
+    case MPI_SUCCESS:
+      return "MPI_SUCCESS";
+    case MPI_T_ERR_INVALID_INDEX:
+      return "MPI_T_ERR_INVALID_INDEX";
+    case MPI_T_ERR_INVALID_NAME:
+      return "MPI_T_ERR_INVALID_NAME";
+    case MPI_T_ERR_INVALID_HANDLE:
+      return "MPI_T_ERR_INVALID_HANDLE";
+    case MPI_T_ERR_INVALID_SESSION:
+      return "MPI_T_ERR_INVALID_SESSION";
+    case MPI_T_ERR_NOT_INITIALIZED:
+      return "MPI_T_ERR_NOT_INITIALIZED";
+    case MPI_T_ERR_PVAR_NO_STARTSTOP:
+      return "MPI_T_ERR_PVAR_NO_STARTSTOP";
+    case MPI_T_ERR_PVAR_NO_WRITE:
+      return "MPI_T_ERR_PVAR_NO_WRITE";
+    case MPI_T_ERR_INVALID:
+      return "MPI_T_ERR_INVALID";
+    default:
+      return "MPI_T error " + std::to_string(code);
   }
 }
 

@@ -30,8 +30,8 @@ MPI_Datatype make_derived_type() {
 }  // namespace
 
 const char* send_mode_name(SendMode m) {
-  static constexpr const char* names[] = {"send", "isend", "ssend", "bsend", "rsend", "sendrecv", "persistent",
-                                          "derived"};
+  static constexpr const char* names[] = {"send",  "isend",    "ssend",      "bsend",
+                                          "rsend", "sendrecv", "persistent", "derived"};
   return names[static_cast<int>(m)];
 }
 
@@ -47,8 +47,8 @@ std::vector<PlannedMessage> plan_p2p_messages(int src, int dst, const std::vecto
   const int messages = static_cast<int>(modes.size()) + (src + 2 * dst) % 3;  // vary counts between pairs
   for (int k = 0; k < messages; ++k) {
     SendMode mode = modes[static_cast<std::size_t>(k) % modes.size()];
-    std::uint64_t bytes = mode == SendMode::derived ? kDerivedBytes
-                                                    : kSizes[static_cast<std::size_t>(k + src + dst) % kSizes.size()];
+    std::uint64_t bytes =
+        mode == SendMode::derived ? kDerivedBytes : kSizes[static_cast<std::size_t>(k + src + dst) % kSizes.size()];
     plan.push_back({mode, bytes, kFirstDataTag + k});
   }
   return plan;
@@ -116,14 +116,22 @@ void run_p2p_sweep(MPI_Comm comm, Ledger& ledger, const std::vector<SendMode>& m
       const int n = static_cast<int>(m.bytes);
       MPI_Request r;
       switch (m.mode) {
-        case SendMode::send: check(MPI_Send(data, n, MPI_BYTE, dst, m.tag, comm), "MPI_Send"); break;
+        case SendMode::send:
+          check(MPI_Send(data, n, MPI_BYTE, dst, m.tag, comm), "MPI_Send");
+          break;
         case SendMode::isend:
           check(MPI_Isend(data, n, MPI_BYTE, dst, m.tag, comm, &r), "MPI_Isend");
           sends.push_back(r);
           break;
-        case SendMode::ssend: check(MPI_Ssend(data, n, MPI_BYTE, dst, m.tag, comm), "MPI_Ssend"); break;
-        case SendMode::bsend: check(MPI_Bsend(data, n, MPI_BYTE, dst, m.tag, comm), "MPI_Bsend"); break;
-        case SendMode::rsend: check(MPI_Rsend(data, n, MPI_BYTE, dst, m.tag, comm), "MPI_Rsend"); break;
+        case SendMode::ssend:
+          check(MPI_Ssend(data, n, MPI_BYTE, dst, m.tag, comm), "MPI_Ssend");
+          break;
+        case SendMode::bsend:
+          check(MPI_Bsend(data, n, MPI_BYTE, dst, m.tag, comm), "MPI_Bsend");
+          break;
+        case SendMode::rsend:
+          check(MPI_Rsend(data, n, MPI_BYTE, dst, m.tag, comm), "MPI_Rsend");
+          break;
         case SendMode::sendrecv:
           check(MPI_Sendrecv(data, n, MPI_BYTE, dst, m.tag, nullptr, 0, MPI_BYTE, MPI_PROC_NULL, 0, comm,
                              MPI_STATUS_IGNORE),
@@ -135,7 +143,9 @@ void run_p2p_sweep(MPI_Comm comm, Ledger& ledger, const std::vector<SendMode>& m
           check(MPI_Wait(&r, MPI_STATUS_IGNORE), "MPI_Wait");
           MPI_Request_free(&r);
           break;
-        case SendMode::derived: check(MPI_Send(data, kDerivedCount, derived, dst, m.tag, comm), "MPI_Send"); break;
+        case SendMode::derived:
+          check(MPI_Send(data, kDerivedCount, derived, dst, m.tag, comm), "MPI_Send");
+          break;
       }
       ledger.record(TrafficClass::external, world[static_cast<std::size_t>(dst)], m.bytes);
     }

@@ -71,15 +71,19 @@ class Epoch {
 
 void issue(RmaOp op, int target, int n, std::vector<int>& origin, std::vector<int>& result, MPI_Win win) {
   switch (op) {
-    case RmaOp::put: check(MPI_Put(origin.data(), n, MPI_INT, target, 0, n, MPI_INT, win), "MPI_Put"); break;
-    case RmaOp::get: check(MPI_Get(result.data(), n, MPI_INT, target, 0, n, MPI_INT, win), "MPI_Get"); break;
+    case RmaOp::put:
+      check(MPI_Put(origin.data(), n, MPI_INT, target, 0, n, MPI_INT, win), "MPI_Put");
+      break;
+    case RmaOp::get:
+      check(MPI_Get(result.data(), n, MPI_INT, target, 0, n, MPI_INT, win), "MPI_Get");
+      break;
     case RmaOp::accumulate:
       check(MPI_Accumulate(origin.data(), n, MPI_INT, target, 0, n, MPI_INT, MPI_SUM, win), "MPI_Accumulate");
       break;
     case RmaOp::get_accumulate:
-      check(MPI_Get_accumulate(origin.data(), n, MPI_INT, result.data(), n, MPI_INT, target, 0, n, MPI_INT, MPI_SUM,
-                               win),
-            "MPI_Get_accumulate");
+      check(
+          MPI_Get_accumulate(origin.data(), n, MPI_INT, result.data(), n, MPI_INT, target, 0, n, MPI_INT, MPI_SUM, win),
+          "MPI_Get_accumulate");
       break;
     case RmaOp::fetch_and_op:
       check(MPI_Fetch_and_op(origin.data(), result.data(), MPI_INT, target, 0, MPI_SUM, win), "MPI_Fetch_and_op");

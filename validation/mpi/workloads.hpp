@@ -22,8 +22,8 @@ struct PlannedMessage {
 };
 
 /// Every send mode, in a fixed order.
-inline constexpr SendMode kAllSendModes[] = {SendMode::send,   SendMode::isend,    SendMode::ssend,
-                                             SendMode::bsend,  SendMode::rsend,    SendMode::sendrecv,
+inline constexpr SendMode kAllSendModes[] = {SendMode::send,       SendMode::isend,  SendMode::ssend,
+                                             SendMode::bsend,      SendMode::rsend,  SendMode::sendrecv,
                                              SendMode::persistent, SendMode::derived};
 const char* send_mode_name(SendMode m);
 /// Parses "send", "isend", ...; throws std::invalid_argument for other names.

@@ -39,7 +39,8 @@ void ring_sends(int rank, int size, Ledger& ledger) {
   const int next = (rank + 1) % size, previous = (rank + size - 1) % size;
   char out[10] = {}, in[3][10];
   MPI_Request requests[3];
-  for (int i = 0; i < 3; ++i) check(MPI_Irecv(in[i], 10, MPI_BYTE, previous, 40 + i, MPI_COMM_WORLD, &requests[i]), "MPI_Irecv");
+  for (int i = 0; i < 3; ++i)
+    check(MPI_Irecv(in[i], 10, MPI_BYTE, previous, 40 + i, MPI_COMM_WORLD, &requests[i]), "MPI_Irecv");
   const int before = g_send_calls;
   for (int i = 0; i < 3; ++i) {
     check(MPI_Send(out, 10, MPI_BYTE, next, 40 + i, MPI_COMM_WORLD), "MPI_Send");
@@ -111,9 +112,12 @@ int main(int argc, char** argv) {
   bool init_thread = false, abort_run = false;
   for (int i = 1; i < argc; ++i) {
     const std::string a = argv[i];
-    if (a == "--init-thread") init_thread = true;
-    else if (a == "--abort") abort_run = true;
-    else prefix = a;
+    if (a == "--init-thread")
+      init_thread = true;
+    else if (a == "--abort")
+      abort_run = true;
+    else
+      prefix = a;
   }
   if (init_thread) {
     int provided = 0;

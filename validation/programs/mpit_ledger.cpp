@@ -84,8 +84,8 @@ std::vector<std::pair<const Watched*, std::size_t>> start_all(mpimon::mpi::PvarS
     int error = 0;
     auto index = mpimon::mpi::find_pvar(w.name, w.var_class, &error);
     if (!index) {
-      if (g_rank == 0) say(std::string("UNSUPPORTED ") + w.name + ": " + mpimon::mpi::mpit_error_name(error) +
-                           " after MPI_Init");
+      if (g_rank == 0)
+        say(std::string("UNSUPPORTED ") + w.name + ": " + mpimon::mpi::mpit_error_name(error) + " after MPI_Init");
       continue;
     }
     started.emplace_back(&w, session.start(*index, MPI_COMM_WORLD));
@@ -196,15 +196,15 @@ void check_flush(const std::string& prefix) {
   int error = 0;
   auto index = mpimon::mpi::find_pvar("pml_monitoring_flush", MPI_T_PVAR_CLASS_GENERIC, &error);
   if (!index) {
-    if (g_rank == 0) say("UNSUPPORTED pml_monitoring_flush: " + mpimon::mpi::mpit_error_name(error) + " after MPI_Init");
+    if (g_rank == 0)
+      say("UNSUPPORTED pml_monitoring_flush: " + mpimon::mpi::mpit_error_name(error) + " after MPI_Init");
     return;
   }
   MPI_T_pvar_session session;
   mpimon::mpi::check(MPI_T_pvar_session_create(&session), "MPI_T_pvar_session_create");
   MPI_T_pvar_handle handle;
   int elements = 0;
-  mpimon::mpi::check(MPI_T_pvar_handle_alloc(session, *index, nullptr, &handle, &elements),
-                     "MPI_T_pvar_handle_alloc");
+  mpimon::mpi::check(MPI_T_pvar_handle_alloc(session, *index, nullptr, &handle, &elements), "MPI_T_pvar_handle_alloc");
   std::size_t values = 0;
   for (int phase = 1; phase <= 2; ++phase) {
     const std::string name = prefix + ".phase_" + std::to_string(phase);

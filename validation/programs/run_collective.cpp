@@ -38,7 +38,8 @@ struct Arguments {
 long long parse_number(const char* option, const char* text) {
   char* end = nullptr;
   long long value = std::strtoll(text, &end, 10);
-  if (*text == '\0' || *end != '\0' || value < 0) abort_job(std::string(option) + ": not a non-negative integer: " + text);
+  if (*text == '\0' || *end != '\0' || value < 0)
+    abort_job(std::string(option) + ": not a non-negative integer: " + text);
   return value;
 }
 
@@ -74,7 +75,8 @@ Arguments parse_arguments(int argc, char** argv) {
 /// The byte at offset `i` of block `block` contributed by `rank`: distinct enough that a block
 /// delivered to the wrong place, or reduced the wrong number of times, is noticed.
 unsigned char pattern(int rank, int block, std::size_t i) {
-  return static_cast<unsigned char>((static_cast<std::size_t>(rank) * 31 + static_cast<std::size_t>(block) * 17 + i * 7 + 1) & 0xffU);
+  return static_cast<unsigned char>(
+      (static_cast<std::size_t>(rank) * 31 + static_cast<std::size_t>(block) * 17 + i * 7 + 1) & 0xffU);
 }
 
 extern "C" void byte_sum(void* in, void* inout, int* len, MPI_Datatype* type) {
@@ -193,8 +195,7 @@ void Collective::allgather() {
 void Collective::gather() {
   auto mine = filled(rank_, 0);
   std::vector<unsigned char> all(rank_ == args_.root ? block_ * static_cast<std::size_t>(size_) : 0);
-  check(MPI_Gather(mine.data(), count(), type_, all.data(), count(), type_, args_.root, MPI_COMM_WORLD),
-        "MPI_Gather");
+  check(MPI_Gather(mine.data(), count(), type_, all.data(), count(), type_, args_.root, MPI_COMM_WORLD), "MPI_Gather");
   if (rank_ == args_.root) expect(all == blocks(size_, 0, true), "MPI_Gather");
 }
 

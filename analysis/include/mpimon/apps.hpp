@@ -40,9 +40,9 @@ struct TrafficTotals {
 
 /// One line `mpimon-workload: {JSON}` of a built-in workload (mpimon-workload's report).
 struct WorkloadReport {
-  std::string json;              ///< the object as printed
-  double seconds = 0;            ///< the timed loop's wall time
-  double comm_share = 0;         ///< 0..1
+  std::string json;       ///< the object as printed
+  double seconds = 0;     ///< the timed loop's wall time
+  double comm_share = 0;  ///< 0..1
   std::uint64_t messages_sent = 0;
   std::uint64_t bytes_sent = 0;
   bool passed = false;
@@ -59,15 +59,15 @@ std::optional<double> reported_time(const std::string& output, const std::regex&
 
 struct AppLaunchRecord {
   AppLaunchKey key;
-  std::uint32_t position = 0;  ///< order of the arm within its pair
-  std::string status;          ///< "ok", or why not
-  double seconds = 0;          ///< the time compared: the workload's own, or the launch's wall time
-  double wall_seconds = 0;     ///< the launch's wall time measured by the harness (mpirun included)
-  std::string time_source;     ///< "workload", "wall", or "reported" (--time-regex)
+  std::uint32_t position = 0;        ///< order of the arm within its pair
+  std::string status;                ///< "ok", or why not
+  double seconds = 0;                ///< the time compared: the workload's own, or the launch's wall time
+  double wall_seconds = 0;           ///< the launch's wall time measured by the harness (mpirun included)
+  std::string time_source;           ///< "workload", "wall", or "reported" (--time-regex)
   std::optional<double> comm_share;  ///< the workload's communication share (0..1)
   std::string command;
-  std::string report;                     ///< the workload's JSON, "" for a command
-  std::optional<TrafficTotals> traffic;   ///< "on" launches: totals of the merged dumps
+  std::string report;                    ///< the workload's JSON, "" for a command
+  std::optional<TrafficTotals> traffic;  ///< "on" launches: totals of the merged dumps
 };
 
 /// One row of Table 1: an application at one process count.

@@ -23,10 +23,9 @@ namespace mpimon {
 
 /// The blocking collectives the model covers.
 enum class CollectiveOp : std::uint8_t { bcast, reduce, allreduce, alltoall, allgather, gather, scatter, barrier };
-inline constexpr CollectiveOp kAllCollectiveOps[] = {CollectiveOp::bcast,     CollectiveOp::reduce,
-                                                     CollectiveOp::allreduce, CollectiveOp::alltoall,
-                                                     CollectiveOp::allgather, CollectiveOp::gather,
-                                                     CollectiveOp::scatter,   CollectiveOp::barrier};
+inline constexpr CollectiveOp kAllCollectiveOps[] = {
+    CollectiveOp::bcast,     CollectiveOp::reduce, CollectiveOp::allreduce, CollectiveOp::alltoall,
+    CollectiveOp::allgather, CollectiveOp::gather, CollectiveOp::scatter,   CollectiveOp::barrier};
 
 /// "bcast", "reduce", ...: also the `<op>` of Open MPI's `coll_tuned_<op>_algorithm`.
 std::string_view op_name(CollectiveOp op);
@@ -51,16 +50,16 @@ std::string_view algorithm_name(CollectiveOp op, int number);
 /// A collective call and the coll/tuned parameters in force.
 struct CollectiveSpec {
   CollectiveOp op = CollectiveOp::bcast;
-  int algorithm = 1;             ///< Open MPI's number (parse_algorithm)
-  std::uint32_t nprocs = 2;      ///< size of MPI_COMM_WORLD, on which the call is made
-  std::uint32_t root = 0;        ///< for rooted operations
-  std::uint64_t count = 1;       ///< elements as passed to the call (per rank for alltoall, allgather, gather, scatter)
-  std::uint64_t type_size = 1;   ///< bytes per element (MPI_Type_size)
-  std::uint64_t segment_size = 0;  ///< coll_tuned_<op>_algorithm_segmentsize, bytes; 0: no segmentation
-  std::uint32_t tree_fanout = 4;   ///< coll_tuned_<op>_algorithm_tree_fanout (no modelled algorithm uses it)
-  std::uint32_t chain_fanout = 4;  ///< coll_tuned_<op>_algorithm_chain_fanout (bcast and reduce chain)
-  std::uint32_t knomial_radix = 4; ///< coll_tuned_bcast_algorithm_knomial_radix
-  int monitoring_mode = 2;         ///< pml_monitoring_enable: 1 puts every message in E
+  int algorithm = 1;            ///< Open MPI's number (parse_algorithm)
+  std::uint32_t nprocs = 2;     ///< size of MPI_COMM_WORLD, on which the call is made
+  std::uint32_t root = 0;       ///< for rooted operations
+  std::uint64_t count = 1;      ///< elements as passed to the call (per rank for alltoall, allgather, gather, scatter)
+  std::uint64_t type_size = 1;  ///< bytes per element (MPI_Type_size)
+  std::uint64_t segment_size = 0;   ///< coll_tuned_<op>_algorithm_segmentsize, bytes; 0: no segmentation
+  std::uint32_t tree_fanout = 4;    ///< coll_tuned_<op>_algorithm_tree_fanout (no modelled algorithm uses it)
+  std::uint32_t chain_fanout = 4;   ///< coll_tuned_<op>_algorithm_chain_fanout (bcast and reduce chain)
+  std::uint32_t knomial_radix = 4;  ///< coll_tuned_bcast_algorithm_knomial_radix
+  int monitoring_mode = 2;          ///< pml_monitoring_enable: 1 puts every message in E
   /// Predict what a monitoring without the persistent-collective defect would record
   /// (docs/defects.md): collective messages sent through persistent requests as I, not E.
   bool ideal_monitoring = false;

@@ -6,9 +6,9 @@
 
 #include <cstdint>
 #include <map>
-#include <set>
 #include <optional>
 #include <ostream>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -24,8 +24,8 @@ namespace mpimon {
 struct CallgrindDump {
   std::string op;
   std::uint64_t size = 0;
-  std::uint64_t count = 0;        ///< operations in the collected loop
-  std::uint64_t monitoring = 0;   ///< instructions of the monitoring's own code (see below)
+  std::uint64_t count = 0;           ///< operations in the collected loop
+  std::uint64_t monitoring = 0;      ///< instructions of the monitoring's own code (see below)
   std::vector<std::string> objects;  ///< every ELF object the dump names, in order of appearance
 };
 
@@ -62,7 +62,7 @@ std::string objects_fingerprint(const std::vector<std::string>& objects, const s
 // ---- Baseline ---------------------------------------------------------------------------------
 
 struct InstructionBaseline {
-  std::map<std::string, std::string> build;  ///< open_mpi, valgrind, objects_fingerprint, ...
+  std::map<std::string, std::string> build;     ///< open_mpi, valgrind, objects_fingerprint, ...
   std::map<std::string, std::string> settings;  ///< probe command, count, size, runs, summary
   std::vector<InstructionCount> operations;
 };
@@ -128,8 +128,8 @@ struct TimingVerdict {
   std::string op;
   std::uint32_t np = 0;
   std::uint64_t size = 0;
-  double baseline_ns = 0, now_ns = 0;  ///< overhead per call (on - off), baseline and now
-  double regression_ns = 0;            ///< now - baseline
+  double baseline_ns = 0, now_ns = 0;     ///< overhead per call (on - off), baseline and now
+  double regression_ns = 0;               ///< now - baseline
   std::optional<double> low_ns, high_ns;  ///< simultaneous one-sided bounds (Bonferroni, 1 - alpha/m each)
   double margin_ns = 0;
   std::optional<double> p, p_holm;  ///< one-sided test of "regression <= margin"
@@ -141,8 +141,8 @@ struct TimingVerdict {
 /// Welch's comparison of each cell's overhead with the baseline's, one-sided test of
 /// "regression <= margin", Holm across the cells: `regression` when Holm rejects at alpha,
 /// `pass` when the simultaneous upper bound is below the margin, else `inconclusive`.
-/// Cells absent from the baseline, and baseline cells not measured, are `missing`; with `same_machine` false (the baseline was
-/// measured on another CPU model, CPU count or Open MPI) every cell is `rerecord`.
+/// Cells absent from the baseline, and baseline cells not measured, are `missing`; with `same_machine` false (the
+/// baseline was measured on another CPU model, CPU count or Open MPI) every cell is `rerecord`.
 std::vector<TimingVerdict> judge_timing(const std::vector<TimingCell>& now, const TimingBaseline& baseline,
                                         const TimingMargin& margin, double alpha, bool same_machine = true);
 
@@ -186,7 +186,7 @@ struct AppGateRow {
   std::string app;
   std::uint32_t np = 0;
   std::size_t pairs = 0;
-  std::optional<double> overhead, low, high;  ///< relative (0.05 = 5 %), the 95 % CI
+  std::optional<double> overhead, low, high;    ///< relative (0.05 = 5 %), the 95 % CI
   CostVerdict cost = CostVerdict::no_interval;  ///< the interval against the limit
   Verdict verdict = Verdict::inconclusive;      ///< pass, regression (above) or inconclusive
   std::optional<std::size_t> pairs_needed;      ///< for +- half the limit, from the observed spread

@@ -11,8 +11,8 @@
 
 #include <array>
 #include <cstdint>
-#include <string_view>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "mpimon/matrix_file.hpp"

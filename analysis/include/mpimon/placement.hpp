@@ -72,9 +72,9 @@ void check_mapping(const Mapping& mapping, std::uint32_t order, const TreeTopolo
 
 /// The placement metrics, computed by mpimon (not TreeMatch's evaluator).
 struct PlacementMetrics {
-  uint128 cost = 0;                    ///< sum over pairs of w_ij x distance
-  std::vector<uint128> crossing;       ///< [l]: traffic between different subtrees of level l
-  uint128 busiest_node_off_node = 0;   ///< max over nodes of the traffic leaving that node
+  uint128 cost = 0;                   ///< sum over pairs of w_ij x distance
+  std::vector<uint128> crossing;      ///< [l]: traffic between different subtrees of level l
+  uint128 busiest_node_off_node = 0;  ///< max over nodes of the traffic leaving that node
 };
 PlacementMetrics evaluate_mapping(const AffinityGraph& graph, const TreeTopology& topo, const Mapping& mapping);
 
@@ -115,16 +115,17 @@ void write_rankfile(const Mapping& mapping, const TreeTopology& topo, const std:
 std::vector<std::string> read_hostfile(const std::string& path);
 
 /// The methods of `mpimon place`, in the order of its table.
-inline const std::vector<std::string> kPlacementMethods = {"treematch", "scotch", "packed", "cyclic", "random", "refine"};
+inline const std::vector<std::string> kPlacementMethods = {"treematch", "scotch", "packed",
+                                                           "cyclic",    "random", "refine"};
 
 /// One row of `mpimon place`'s table.
 struct MethodResult {
   std::string method;
-  Mapping mapping;              ///< for random, the first draw
-  PlacementMetrics metrics;     ///< costed on the evaluated traffic; for random, the first draw's
-  uint128 computed_cost = 0;    ///< the same mapping costed on the traffic it was computed from
-  std::string unavailable;      ///< why the method was skipped ("" when it ran)
-  std::string started_from;     ///< refine: the method it improved
+  Mapping mapping;            ///< for random, the first draw
+  PlacementMetrics metrics;   ///< costed on the evaluated traffic; for random, the first draw's
+  uint128 computed_cost = 0;  ///< the same mapping costed on the traffic it was computed from
+  std::string unavailable;    ///< why the method was skipped ("" when it ran)
+  std::string started_from;   ///< refine: the method it improved
   /// random: the cost over the draws.
   std::uint32_t draws = 1;
   double cost_mean = 0, cost_sd = 0, cost_min = 0, cost_max = 0;

@@ -26,8 +26,7 @@ enum class TrafficClass : std::uint8_t {
 };
 inline constexpr std::size_t kTrafficClassCount = 5;
 inline constexpr std::array<TrafficClass, kTrafficClassCount> kAllTrafficClasses = {
-    TrafficClass::external, TrafficClass::internal, TrafficClass::osc_sent, TrafficClass::osc_recv,
-    TrafficClass::coll};
+    TrafficClass::external, TrafficClass::internal, TrafficClass::osc_sent, TrafficClass::osc_recv, TrafficClass::coll};
 
 /// "external", "internal", "osc_sent", "osc_recv", "coll": the HDF5 group names.
 std::string_view class_name(TrafficClass c);
@@ -44,10 +43,10 @@ using Histogram = std::array<std::uint64_t, kHistogramBuckets>;
 /// One `E`, `I`, `S`, `R` or `C` line.
 struct PairRecord {
   TrafficClass traffic_class;
-  std::uint32_t peer;    ///< MPI_COMM_WORLD rank of the peer
-  std::uint64_t bytes;   ///< payload bytes sent to the peer
-  std::uint64_t count;   ///< messages (or one-sided operations) sent to the peer
-  std::size_t line;      ///< 1-based line number in the file
+  std::uint32_t peer;   ///< MPI_COMM_WORLD rank of the peer
+  std::uint64_t bytes;  ///< payload bytes sent to the peer
+  std::uint64_t count;  ///< messages (or one-sided operations) sent to the peer
+  std::size_t line;     ///< 1-based line number in the file
 };
 
 /// The size histogram of all point-to-point messages (E and I together) to one peer.

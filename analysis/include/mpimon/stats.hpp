@@ -53,10 +53,10 @@ struct PairedAnalysis {
   double confidence = 0.95;  ///< of the intervals; the significance level is 1 - confidence
   double mean_off = 0;
   double mean_on = 0;
-  double mean_difference = 0;             ///< mean of on - off
-  std::optional<double> sd_difference;    ///< sample sd of on - off; needs n >= 2
-  std::optional<StudentTTest> t_test;     ///< absent when undefined, see t_test_unavailable
-  std::string t_test_unavailable;         ///< why there is no t-test ("" when there is one)
+  double mean_difference = 0;           ///< mean of on - off
+  std::optional<double> sd_difference;  ///< sample sd of on - off; needs n >= 2
+  std::optional<StudentTTest> t_test;   ///< absent when undefined, see t_test_unavailable
+  std::string t_test_unavailable;       ///< why there is no t-test ("" when there is one)
   /// mean_difference / mean_off, and the t-test's interval divided by mean_off (mean_off taken
   /// as exact); a fraction, 0.05 = 5 %. Absent when mean_off <= 0.
   std::optional<Estimate> relative;

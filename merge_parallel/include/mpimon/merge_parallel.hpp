@@ -27,9 +27,8 @@ struct Processes {
   /// through merge_planned, in the same order as the serial merge: the same file, and the same
   /// first error. Rank 0 returns the summaries (the others an empty list), or every process throws
   /// an Error of rank 0's kind and message.
-  std::vector<DumpSummary> merge(const std::function<std::vector<std::string>()>& list_files,
-                                 const std::string& output, const MergeOptions& options,
-                                 const MergeProgress& progress) const;
+  std::vector<DumpSummary> merge(const std::function<std::vector<std::string>()>& list_files, const std::string& output,
+                                 const MergeOptions& options, const MergeProgress& progress) const;
 };
 
 /// MPI_Init, body(processes), MPI_Finalize; returns body's exit code. Processes other than rank 0

@@ -62,7 +62,7 @@ struct RecordedFacts {
   bool point_to_point = false;          ///< E or I traffic recorded
   bool internal_distinguished = false;  ///< pml_monitoring_enable 2 (E and I separate)
   bool one_to_all_records = false, all_to_one_records = false, all_to_all_records = false;
-  std::string open_mpi_series;          ///< "" when the file does not say
+  std::string open_mpi_series;  ///< "" when the file does not say
 };
 
 struct DefectWarning {

@@ -17,13 +17,13 @@
 namespace mpimon::harness {
 
 struct RecordSettings {
-  std::string output;                 ///< the merged HDF5 file
-  std::uint32_t np = 0;               ///< 0: the launcher decides
+  std::string output;    ///< the merged HDF5 file
+  std::uint32_t np = 0;  ///< 0: the launcher decides
   std::string launcher = "mpirun";
-  std::uint32_t mode = 2;             ///< pml_monitoring_enable: 1 all as external, 2 internal told apart
-  std::vector<std::string> mca;       ///< the user's KEY=VALUE, after the monitoring's
-  std::string keep_dumps;             ///< "" : dumps in a private directory, removed after the merge
-  std::vector<std::string> command;   ///< the application and its arguments
+  std::uint32_t mode = 2;            ///< pml_monitoring_enable: 1 all as external, 2 internal told apart
+  std::vector<std::string> mca;      ///< the user's KEY=VALUE, after the monitoring's
+  std::string keep_dumps;            ///< "" : dumps in a private directory, removed after the merge
+  std::vector<std::string> command;  ///< the application and its arguments
 };
 
 /// An MCA setting that switches a monitoring component off without a word from Open MPI.

@@ -12,7 +12,7 @@
 namespace mpimon::harness {
 
 struct ValidationCase {
-  std::string name;               ///< e.g. "p2p", "rma.put.fence", "coll.gather"
+  std::string name;  ///< e.g. "p2p", "rma.put.fence", "coll.gather"
   std::string description;
   std::string program;            ///< executable in the programs directory
   std::vector<std::string> args;  ///< after the ledger prefix
@@ -21,10 +21,10 @@ struct ValidationCase {
   /// prints MISMATCH / UNSUPPORTED / CHECKED lines; those lines are the report.
   bool self_checking = false;
   std::vector<int> process_counts;
-  std::vector<int> modes;         ///< pml_monitoring_enable values
+  std::vector<int> modes;  ///< pml_monitoring_enable values
   std::vector<std::pair<std::string, std::string>> mca;
   LedgerCheck check;
-  std::string defect;             ///< id in known_defects() when the case pins a defect
+  std::string defect;  ///< id in known_defects() when the case pins a defect
   /// When set, the ledger prefix is passed as this option's value (e.g. "--ledger") instead of as
   /// the program's first argument.
   std::string ledger_option{};
