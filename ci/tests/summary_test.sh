@@ -2,14 +2,20 @@
 # Tests of ci/summary.sh, the counting behind ci/test.sh's last line, with stub stages: CTest's
 # JUnit reports, `mpimon validate`'s verdict line, and the Open MPI 5 stage (a stub ci/ompi5.sh)
 # skipped, required under CI=true, opted out, run, or run without results.
-# Usage: summary_test.sh REPO
+# Usage: summary_test.sh REPO MPIMON
 set -u
-repo=$1
+repo=$1 mpimon=$2
 source "$repo/cli/tests/test_lib.sh"
 
 # A JUnit report as CTest 3.25 writes it (attributes one a line).
 junit() {
   printf '<?xml version="1.0" encoding="UTF-8"?>\n<testsuite name="x"\n\ttests="%s"\n\tfailures="%s"\n\tdisabled="0"\n\tskipped="%s"\n\thostname=""\n\t>\n</testsuite>\n' "$1" "$2" "$3"
+}
+# What \`mpimon validate\` ends with: the real command's own last line (MPIMON is this build's
+# mpimon; a launcher that fails makes its one run fail), with the counts of a run of 119.
+validate_line=$("$mpimon" validate --case p2p --np 1 --mode 1 --programs "$work" --launcher false 2>/dev/null | tail -1)
+validate_text() {
+  sed -E 's/^1 runs: 0 exact, 0 showing (a known defect of the MPI library), 1 failing$/119 runs: 97 exact, 21 showing \1: x (21), 1 failing/' <<<"$validate_line"
 }
 # A stub ci/ompi5.sh: exits with STATUS after writing what the real one leaves in BUILD/ompi5.
 stub() {
@@ -20,7 +26,7 @@ mkdir -p "$work/build/ompi5"
 [ $status -eq 3 ] && echo "Debian 13's archive is not reachable" >"$work/build/ompi5/skipped.txt"
 if [ "$results" = yes ]; then
   printf '%s' '$(junit 10 1 2)' >"$work/build/ompi5/ctest.xml"
-  printf 'case 2 1 EXACT exact\n118 of 119 runs as expected\n' >"$work/build/ompi5/validate.txt"
+  printf '%s\n' '$(validate_text)' >"$work/build/ompi5/validate.txt"
 fi
 exit $status
 STUB
@@ -68,8 +74,14 @@ expect_contains "$out" "ompi5: skipped: Debian 13's archive is not reachable" "o
 # The stage ran: its CTest report and validate's verdict line are counted.
 stub 1 yes
 out=$(CI=true; source "$repo/ci/summary.sh"; ompi5_stage "$work/ompi5.sh" "$work/build" 2>&1; print_summary; echo "rc=$?")
+expect_contains "$validate_line" "1 runs: 0 exact, 0 showing a known defect of the MPI library, 1 failing" "mpimon validate's last line"
 expect_contains "$out" "125 passed, 2 failed, 2 skipped" "ompi5 counts (7 + 118 passed, 1 + 1 failed, 2 skipped)"
 expect_contains "$out" "rc=1" "ompi5 failures fail the command"
+# A verdict line that is not the real one (an older format) is no verdict: a failure, not a stop.
+out=$(source "$repo/ci/summary.sh"; printf '118 of 119 runs as expected\n' >old.txt; count_validate v old.txt 2>&1
+      print_summary; echo "rc=$?")
+expect_contains "$out" "no verdict line in old.txt" "an unknown verdict line is named"
+expect_contains "$out" "rc=1" "an unknown verdict line fails (and the command goes on to its summary)"
 # It exits 0 but leaves no results (or only those of an earlier run, removed first): a failure.
 stub 0 no
 out=$(CI=true; source "$repo/ci/summary.sh"; ompi5_stage "$work/ompi5.sh" "$work/build" 2>&1; print_summary; echo "rc=$?")

@@ -331,6 +331,7 @@ std::vector<std::string> reported_lines(const std::string& output, bool& checked
 }
 
 std::string tail(const std::string& text, std::size_t lines) {
+  if (text.empty()) return text;  // a launcher that printed nothing
   std::size_t pos = text.size();
   for (std::size_t n = 0; n <= lines && pos != std::string::npos && pos > 0; ++n) pos = text.rfind('\n', pos - 1);
   return pos == std::string::npos ? text : text.substr(pos + 1);
