@@ -77,6 +77,18 @@ check_node() {
 # random mappings (seeds 1 to 4) put rank 0 on either socket.
 if [ "$cpus" -ge 2 ]; then
   for seed in 1 2 3 4; do check_node "pack:2 core:1 pu:1" 2 random --seed "$seed"; done
+  # The comparison can fail: one of these mappings with the two ranks' slots exchanged in its rankfile
+  # puts each rank on the other socket, which the mapping file's expectation must not match.
+  last=$(ls -d "$work"/node.* | tail -1)
+  paste -d' ' <(cut -d' ' -f2 "$last/m.rf") <(cut -d' ' -f3 "$last/m.rf" | tac) |
+    awk -v h="$host" '{ print "rank " NR - 1 "=" h " " $2 }' >"$last/swapped.rf"
+  (cd "$last" && timeout 120 "$mpirun" -np 2 --mca hwloc_base_topo_file node.xml --rankfile swapped.rf \
+    sh -c 'echo "rank $OMPI_COMM_WORLD_RANK cpus $(sed -n "s/^Cpus_allowed_list:[[:space:]]*//p" /proc/self/status)"' \
+    >swapped.out 2>&1) || fail "the swapped rankfile under mpirun: $(tail -3 "$last/swapped.out")"
+  while read -r rank leaf; do
+    got=$(sed -n "s/^rank $rank cpus //p" "$last/swapped.out")
+    [ -n "$got" ] && [ "$got" != "$leaf" ] || fail "a swapped rankfile went unnoticed: rank $rank on [$got], leaf $leaf"
+  done <"$last/m.map"
 else
   skip_part "one CPU: the two-socket node checked rank by rank"
 fi
