@@ -60,8 +60,51 @@ void print_app_table(const std::vector<AppRow>& rows, double threshold) {
   for (const auto& r : rows) print_inconclusive(r.app + " np " + std::to_string(r.np), r.analysis, threshold);
 }
 
-void write_app_csv(const std::vector<AppRow>& rows, std::ostream& out) {
-  out << "app,np,pairs,time_source,off_mean_s,off_median_s,on_mean_s,on_median_s,messages_per_process,"
+void print_placement_table(const std::vector<AppRow>& rows, const ArmPair& arms) {
+  const std::string& a_name = arms.base;
+  const std::string& b_name = arms.other;
+  const std::string diff_head = b_name + " - " + a_name + " s [95% CI]";
+  const std::string rel_head = b_name + " vs " + a_name + " % [95% CI]";
+  std::printf("\n%-28s %4s %5s %10s %10s %27s %20s %9s %9s %13s\n", "application", "np", "pairs",
+              (a_name + " s").c_str(), (b_name + " s").c_str(), diff_head.c_str(), rel_head.c_str(), "p (t)", "p (W)",
+              "faster");
+  for (const auto& r : rows) {
+    const auto& a = r.analysis;
+    std::string diff = fixed(a.mean_difference, "%+.4f");
+    if (a.t_test) diff += " [" + fixed(a.t_test->ci.low, "%+.4f") + ", " + fixed(a.t_test->ci.high, "%+.4f") + "]";
+    std::string rel = fixed(field(a.relative, [](const Estimate& e) { return 100 * e.value; }), "%+.2f");
+    if (a.relative && a.relative->ci) {
+      rel += " [" + fixed(100 * a.relative->ci->low, "%+.2f") + ", " + fixed(100 * a.relative->ci->high, "%+.2f") + "]";
+    }
+    std::string p = fixed(field(a.t_test, [](const StudentTTest& t) { return t.p_value; }), "%.3g");
+    if (a.significant()) p += " *";
+    const std::string faster = !a.t_test               ? "-"
+                               : !a.significant()      ? "inconclusive"
+                               : a.mean_difference < 0 ? b_name
+                                                       : a_name;
+    std::printf("%-28s %4u %5zu %10s %10s %27s %20s %9s %9s %13s\n", r.app.c_str(), r.np, a.n,
+                fixed(a.mean_off, "%.4f").c_str(), fixed(a.mean_on, "%.4f").c_str(), diff.c_str(), rel.c_str(),
+                p.c_str(),
+                fixed(field(a.wilcoxon, [](const WilcoxonSignedRank& w) { return w.p_value; }), "%.3g").c_str(),
+                faster.c_str());
+  }
+  std::printf(
+      "(%s s, %s s: mean time over pairs, monitoring off in both; * significant at 5 %% (paired t-test); p (W):\n"
+      " Wilcoxon signed-rank; faster: the arm whose time the 95 %% CI shows lower, inconclusive when it spans 0)\n",
+      a_name.c_str(), b_name.c_str());
+  for (const auto& r : rows) {
+    const auto& a = r.analysis;
+    if (!a.t_test || a.significant()) continue;
+    print_undecided(r.app + " np " + std::to_string(r.np), a, "0: neither placement shown faster",
+                    decide_cost(a).pairs_needed, 0.025, a_name);
+  }
+}
+
+void write_app_csv(const std::vector<AppRow>& rows, std::ostream& out, const ArmPair& arms) {
+  const std::string& off = arms.base;
+  const std::string& on = arms.other;
+  out << "app,np,pairs,time_source," << off << "_mean_s," << off << "_median_s," << on << "_mean_s," << on
+      << "_median_s,messages_per_process,"
          "external_messages_per_process,bytes_per_process,messages_per_second,difference_s,difference_ci_low_s,"
          "difference_ci_high_s,relative,relative_ci_low,relative_ci_high,t,df,p,wilcoxon_v,wilcoxon_p,significant,"
          "comm_share,verdict_5pct,pairs_for_2_5pct\n";

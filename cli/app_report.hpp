@@ -14,8 +14,13 @@ void order_rows(std::vector<AppRow>& rows, const std::string& apps);
 /// One line per application and process count: the columns of RR-9038's Table 1, and the
 /// overhead's interval against a `threshold` cost (0.05); then a line for each inconclusive row.
 void print_app_table(const std::vector<AppRow>& rows, double threshold = 0.05);
-/// The same as CSV, every column (docs/apps.md).
-void write_app_csv(const std::vector<AppRow>& rows, std::ostream& out);
+/// `mpimon bench placement`'s table (docs/placement.md): per application and process count, the
+/// mean times of arms.base and arms.other, other - base with its 95 % CI, relative, the t-test's
+/// and Wilcoxon's p, and which arm is faster when the interval excludes 0; then a line for each
+/// inconclusive row.
+void print_placement_table(const std::vector<AppRow>& rows, const ArmPair& arms);
+/// The same as CSV, every column (docs/apps.md); the time columns named after the arms.
+void write_app_csv(const std::vector<AppRow>& rows, std::ostream& out, const ArmPair& arms = {});
 /// One line per launch: key, status, times, communication share, point-to-point totals of its dumps.
 void write_app_launches_csv(const std::vector<AppLaunchRecord>& launches, std::ostream& out);
 

@@ -13,6 +13,7 @@
 #include <random>
 #include <regex>
 
+#include "app_options.hpp"
 #include "app_report.hpp"
 #include "cli_support.hpp"
 #include "commands.hpp"
@@ -32,16 +33,6 @@ using namespace mpimon::harness;
 namespace fs = std::filesystem;
 
 namespace {
-
-void check_compute(const std::string& text) {
-  std::size_t used = 0;
-  double value = -1;
-  try {
-    value = std::stod(text, &used);
-  } catch (const std::exception&) {
-  }
-  if (used != text.size() || !(value >= 0)) throw po::error("--compute takes numbers >= 0, not '" + text + "'");
-}
 
 std::string default_csv(const std::string& output) { return fs::path(output).replace_extension(".csv").string(); }
 
@@ -82,108 +73,37 @@ int bench_app_command(const std::string& name, const std::vector<std::string>& a
               "With --fail-above PCT it is a gate for an application's CI: exit code 6 when an overhead is shown to\n"
               "be a cost that may exceed PCT, 7 when its interval decides nothing, 0 when the whole interval lies\n"
               "below PCT (docs/gate.md)."};
-  auto dashes = std::find(all_args.begin(), all_args.end(), "--");
-  const std::vector<std::string> args(all_args.begin(), dashes);
-  const std::vector<std::string> command(dashes == all_args.end() ? dashes : dashes + 1, all_args.end());
+  const auto [args, command] = split_command(all_args);
   return run_command(cmd, [&] {
     AppSweep s;
-    std::string np_list, workloads, classes, computes, compute, grid, name_option, program, json, junit;
-    std::uint32_t iterations = 0, vars = 0, points = 0;
+    AppOptions w;
+    std::string np_list, json, junit;
     po::options_description options("Options");
-    options.add_options()("workload", po::value(&workloads), "built-in workloads: stencil, cg, lu, bt (a list)")(
-        "class", po::value(&classes)->default_value("small"), "problem classes of the workloads: small, medium, large")(
-        "iterations", po::value(&iterations), "workload iterations (default: the class's)")(
-        "grid", po::value(&grid), "stencil: NX,NY,NZ")("vars", po::value(&vars), "stencil: variables per point")(
-        "points", po::value(&points), "stencil: 7 or 27")(
-        "compute", po::value(&compute), "stencil: compute knob F >= 0 (larger: larger compute share)")(
-        "compute-sweep", po::value(&computes), "stencil: one application per compute value, e.g. 0,1,4,16,64 (Fig. 3)")(
-        "workload-program",
-        po::value(&program)->default_value(default_workload_program(), "mpimon-workload of this build"),
-        "the built-in workloads' program")("name", po::value(&name_option),
-                                           "label of the command after -- (default: its file name)")(
-        "workdir", po::value(&s.workdir), "working directory of the launches (default: the current one)")(
-        "np", po::value(&np_list)->default_value("2"), "process counts")(
-        "pairs", po::value(&s.pairs)->default_value(10), "launch pairs per application and process count")(
+    add_app_options(options, w, s, "apps.h5");
+    options.add_options()("np", po::value(&np_list)->default_value("2"), "process counts")(
         "monitoring-mode", po::value(&s.h.monitoring_mode)->default_value(2),
         "pml_monitoring_enable of the on arm (2: internal and external told apart)")(
-        "seed", po::value(&s.h.seed)->default_value(1), "seed of the arm order")(
-        "launcher", po::value(&s.h.launcher)->default_value("mpirun"), "MPI launcher, e.g. srun")(
-        "mca", po::value(&s.h.mca)->composing(), "KEY=VALUE added to every launch (repeatable)")(
         "bind", po::value(&s.h.bind)->default_value("auto"),
         "auto (core when the processes fit the cores, else none), core, none, launcher")(
-        "timeout", po::value(&s.h.timeout)->default_value(600), "seconds before a launch is killed")(
-        "output,o", po::value(&s.output)->default_value("apps.h5"), "results file")(
         "csv", po::value(&s.csv), "Table 1 as CSV (default: the results file with .csv)")(
-        "resume", "continue the sweep recorded in the results file")(
-        "time-regex", po::value(&s.time_regex),
-        "a command's own reported time: the last match in its output, the first group in seconds (default: the "
-        "launch's wall time)")("fail-above", po::value<double>(),
-                               "gate: fail when the overhead may exceed PCT percent (exit codes 6, 7)")(
+        "fail-above", po::value<double>(), "gate: fail when the overhead may exceed PCT percent (exit codes 6, 7)")(
         "allow-inconclusive", "gate: an inconclusive interval does not fail (exit code 0, reported)")(
         "json", po::value(&json), "gate: JSON report")("junit", po::value(&junit), "gate: JUnit XML report");
     po::variables_map vm;
     if (!parse_options(cmd, args, options, {}, vm)) return kExitOk;
-    s.resume = vm.count("resume") > 0;
     const bool gate = vm.count("fail-above") > 0;
     const double fail_above = gate ? vm["fail-above"].as<double>() : 0.0;
     if (gate && !(fail_above > 0)) throw po::error("--fail-above takes a percentage > 0");
     if (!gate && (vm.count("allow-inconclusive") || !json.empty() || !junit.empty())) {
       throw po::error("--allow-inconclusive, --json and --junit go with --fail-above PCT");
     }
-    if (!s.time_regex.empty()) {
-      if (command.empty()) throw po::error("--time-regex reads a command's output: give the command after --");
-      try {
-        std::regex check(s.time_regex);
-      } catch (const std::regex_error& e) {
-        throw po::error("--time-regex '" + s.time_regex + "' is not a regular expression: " + e.what());
-      }
-    }
-    check_harness_settings(s.h);
     s.nps = split_positive_list(np_list, "np");
-    if (s.pairs < 1) throw po::error("--pairs must be at least 1");
-    if (workloads.empty() == command.empty()) {
-      throw po::error("name either built-in workloads (--workload) or a command (after --), one of the two");
-    }
-    if (!workloads.empty()) {
-      std::vector<std::string> common, stencil;
-      if (iterations > 0) common = {"--iterations", std::to_string(iterations)};
-      if (!grid.empty()) stencil.insert(stencil.end(), {"--grid", grid});
-      if (vars > 0) stencil.insert(stencil.end(), {"--vars", std::to_string(vars)});
-      if (points > 0) stencil.insert(stencil.end(), {"--points", std::to_string(points)});
-      std::vector<std::string> sweep =
-          computes.empty() ? std::vector<std::string>{} : split_list(computes, "compute-sweep");
-      if (!compute.empty()) {
-        if (!sweep.empty()) throw po::error("--compute and --compute-sweep exclude each other");
-        sweep = {compute};
-      }
-      for (const auto& f : sweep) check_compute(f);
-      auto names = split_list(workloads, "workload");
-      if ((!stencil.empty() || !sweep.empty()) && std::find(names.begin(), names.end(), "stencil") == names.end()) {
-        throw po::error("--grid, --vars, --points and --compute(-sweep) are stencil options: add --workload stencil");
-      }
-      s.apps = workload_apps(program, names, split_list(classes, "class"), common, stencil, sweep);
-    } else {
-      s.apps = {{name_option.empty() ? fs::path(command[0]).filename().string() : name_option, command, false}};
-    }
+    apply_app_options(w, vm, command, s, "");
     if (s.csv.empty()) s.csv = default_csv(s.output);
     if (plan(s).empty()) throw po::error("no launch to run: bt needs a square number of processes (--np 1,4,9,...)");
 
-    const bool existed = fs::exists(s.output);
-    if (existed && !s.resume)
-      raise_error(Error::Kind::input, s.output, "exists: use --resume to continue it, or another -o");
-    if (!existed) AppResults::create(s.output, configuration_of(s));
+    const auto launches = run_app_sweep(s, name);
     AppResults results(s.output);
-    const auto failure = run_sweep(s, results, name);
-    auto launches = results.launches();
-    if (failure) {
-      const bool any_ok = std::any_of(launches.begin(), launches.end(), [](const auto& l) { return l.status == "ok"; });
-      if (!existed && !any_ok) {
-        fs::remove(s.output);
-        raise_error(Error::Kind::input, failure->launch, failure->status + " (nothing else done; no results file)");
-      }
-      raise_error(Error::Kind::input, failure->launch,
-                  failure->status + " (recorded in " + s.output + "; --resume retries it)");
-    }
     auto rows = analyze_apps(launches);
     order_rows(rows, results.configuration().at("apps"));
     results.write_analysis(rows, app_pairs(launches));

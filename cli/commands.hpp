@@ -50,6 +50,8 @@ int pvars_command(const std::string& name, const std::vector<std::string>& args)
 int bench_overhead_command(const std::string& name, const std::vector<std::string>& args);
 /// `mpimon bench app`: application overhead, RR-9038's Table 1 (docs/apps.md).
 int bench_app_command(const std::string& name, const std::vector<std::string>& args);
+/// `mpimon bench placement`: two rankfiles timed in launch pairs (docs/placement.md).
+int bench_placement_command(const std::string& name, const std::vector<std::string>& args);
 /// `mpimon gate`: the overhead regression gate for CI (docs/gate.md).
 int gate_command(const std::string& name, const std::vector<std::string>& args);
 /// `mpimon stats paired FILE.csv`: paired t-test and Wilcoxon test (docs/statistics.md).

@@ -36,6 +36,8 @@ constexpr Entry kCommands[] = {
     {"bench overhead", mpimon::cli::bench_overhead_command,
      "measure the overhead of monitoring (pairs of launches, paired statistics)"},
     {"bench app", mpimon::cli::bench_app_command, "measure what monitoring costs an application (RR-9038's Table 1)"},
+    {"bench placement", mpimon::cli::bench_placement_command,
+     "time an application under two rankfiles (pairs of launches, paired statistics)"},
     {"gate", mpimon::cli::gate_command,
      "overhead regression gate for CI: instructions (callgrind) and timing vs a baseline"},
     {"collect", mpimon::cli::collect_command, "run an MPI application and collect its monitoring into one HDF5 file"},

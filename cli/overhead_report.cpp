@@ -37,16 +37,24 @@ std::string cost_words(CostVerdict verdict, double threshold) {
   return "-";
 }
 
+void print_undecided(const std::string& label, const PairedAnalysis& a, const std::string& spans,
+                     std::optional<std::size_t> pairs_needed, double half_width, const std::string& base) {
+  if (!a.relative || !a.relative->ci) return;
+  std::printf("  %s: inconclusive: the 95 %% CI [%+.1f %%, %+.1f %%] spans %s", label.c_str(),
+              100 * a.relative->ci->low, 100 * a.relative->ci->high, spans.c_str());
+  if (pairs_needed && a.sd_difference) {
+    std::printf("; about %zu pairs would narrow it to +-%g %% (from the observed spread, sd %.1f %% of the %s time)",
+                *pairs_needed, 100 * half_width, 100 * *a.sd_difference / a.mean_off, base.c_str());
+  }
+  std::printf("\n");
+}
+
 void print_inconclusive(const std::string& label, const PairedAnalysis& a, double threshold) {
   const CostDecision d = decide_cost(a, threshold, threshold / 2);
   if (d.verdict != CostVerdict::inconclusive) return;
-  std::printf("  %s: inconclusive: the 95 %% CI [%+.1f %%, %+.1f %%] spans both no cost and a %g %% cost",
-              label.c_str(), 100 * a.relative->ci->low, 100 * a.relative->ci->high, 100 * threshold);
-  if (d.pairs_needed) {
-    std::printf("; about %zu pairs would narrow it to +-%g %% (from the observed spread, sd %.1f %% of the off time)",
-                *d.pairs_needed, 50 * threshold, 100 * *a.sd_difference / a.mean_off);
-  }
-  std::printf("\n");
+  char spans[64];
+  std::snprintf(spans, sizeof spans, "both no cost and a %g %% cost", 100 * threshold);
+  print_undecided(label, a, spans, d.pairs_needed, threshold / 2, "off");
 }
 
 std::string csv_number(std::optional<double> v) {

@@ -18,6 +18,10 @@ std::string csv_number(std::optional<double> v);
 std::string cost_words(CostVerdict verdict, double threshold);
 /// One line for each inconclusive row: LABEL, its interval, and the pairs needed for +- threshold / 2.
 void print_inconclusive(const std::string& label, const PairedAnalysis& a, double threshold);
+/// The line itself: "LABEL: inconclusive: the 95 % CI [..] spans SPANS; about N pairs would narrow
+/// it to +-HALF_WIDTH (from the observed spread, sd X % of the BASE time)".
+void print_undecided(const std::string& label, const PairedAnalysis& a, const std::string& spans,
+                     std::optional<std::size_t> pairs_needed, double half_width, const std::string& base);
 
 /// The paired analysis, one line per cell, for a terminal.
 void print_analysis(const std::vector<OverheadCell>& cells);

@@ -96,7 +96,14 @@ void draw_heatmaps(const std::string& table, const std::string& output, const st
 // Fig. 3 is the only figure of an application results file: said here, in one message, rather
 // than by the script followed by a plotting failure that blames matplotlib.
 void require_stencil_pairs(const std::string& input) {
-  const auto pairs = app_pairs(AppResults(input).launches());
+  const AppResults results(input);
+  const ArmPair arms = arms_of(results.configuration());
+  if (arms.base != "off" || arms.other != "on") {
+    raise_error(Error::Kind::input, input,
+                "results of arms " + arms.base + " and " + arms.other +
+                    " (mpimon bench placement): no figure; mpimon show prints their table");
+  }
+  const auto pairs = app_pairs(results.launches());
   const bool any = std::any_of(pairs.begin(), pairs.end(), [](const AppPair& p) {
     return p.app.rfind("stencil", 0) == 0 && p.comm_share && std::isfinite(p.relative);
   });

@@ -160,16 +160,20 @@ void show_overhead(const std::string& input, const std::string& csv, const std::
   }
 }
 
-// An mpimon-apps results file (mpimon bench app): its configuration, launches and Table 1.
+// An mpimon-apps results file (mpimon bench app, or bench placement's arms A and B): its
+// configuration, launches and table.
 void show_apps(const std::string& input, const std::string& csv, const std::string& launches_csv) {
   AppResults results(input);
   auto launches = results.launches();
-  print_sweep(input, "application overhead results", results.configuration(), launches,
-              [](const AppLaunchKey& k) { return k.app; });
-  auto rows = analyze_apps(launches);
+  const ArmPair arms = arms_of(results.configuration());
+  const bool overhead = arms.base == "off" && arms.other == "on";
+  print_sweep(input, overhead ? "application overhead results" : "application results (two arms)",
+              results.configuration(), launches, [](const AppLaunchKey& k) { return k.app; });
+  auto rows = analyze_apps(launches, 0.95, arms);
   order_rows(rows, results.configuration()["apps"]);
-  print_app_table(rows);
-  if (!csv.empty()) write_file_atomically(csv, [&](std::ostream& o) { write_app_csv(rows, o); });
+  if (overhead) print_app_table(rows);
+  if (!overhead) print_placement_table(rows, arms);
+  if (!csv.empty()) write_file_atomically(csv, [&](std::ostream& o) { write_app_csv(rows, o, arms); });
   if (!launches_csv.empty()) {
     write_file_atomically(launches_csv, [&](std::ostream& o) { write_app_launches_csv(launches, o); });
   }

@@ -100,12 +100,23 @@ std::map<AppLaunchKey, const AppLaunchRecord*> successful(const std::vector<AppL
 
 }  // namespace
 
-std::vector<AppPair> app_pairs(const std::vector<AppLaunchRecord>& launches) {
+ArmPair arms_of(const std::map<std::string, std::string>& configuration) {
+  auto it = configuration.find("arms");
+  if (it == configuration.end()) return {};
+  const auto comma = it->second.find(',');
+  ArmPair arms{it->second.substr(0, comma), comma == std::string::npos ? "" : it->second.substr(comma + 1)};
+  if (arms.base.empty() || arms.other.empty() || arms.other.find(',') != std::string::npos) {
+    raise_error(Error::Kind::format, "configuration", "arms '" + it->second + "' do not name two arms");
+  }
+  return arms;
+}
+
+std::vector<AppPair> app_pairs(const std::vector<AppLaunchRecord>& launches, const ArmPair& arms) {
   auto by_key = successful(launches);
   std::vector<AppPair> pairs;
   for (const auto& [key, on] : by_key) {
-    if (key.arm != "on") continue;
-    auto off = by_key.find({key.app, key.np, key.pair, "off"});
+    if (key.arm != arms.other) continue;
+    auto off = by_key.find({key.app, key.np, key.pair, arms.base});
     if (off == by_key.end()) continue;
     const double o = off->second->seconds;
     pairs.push_back({key.app, key.np, key.pair, o, on->seconds,
@@ -114,19 +125,19 @@ std::vector<AppPair> app_pairs(const std::vector<AppLaunchRecord>& launches) {
   return pairs;
 }
 
-std::vector<AppRow> analyze_apps(const std::vector<AppLaunchRecord>& launches, double confidence) {
+std::vector<AppRow> analyze_apps(const std::vector<AppLaunchRecord>& launches, double confidence, const ArmPair& arms) {
   auto by_key = successful(launches);
   struct Cell {
     std::vector<double> off, on, messages, external, bytes, share;
     std::string time_source;
   };
   std::map<std::pair<std::string, std::uint32_t>, Cell> cells;
-  for (const auto& p : app_pairs(launches)) {
+  for (const auto& p : app_pairs(launches, arms)) {
     Cell& c = cells[{p.app, p.np}];
     c.off.push_back(p.off);
     c.on.push_back(p.on);
     if (p.comm_share) c.share.push_back(*p.comm_share);
-    const AppLaunchRecord& on = *by_key.at({p.app, p.np, p.pair, "on"});
+    const AppLaunchRecord& on = *by_key.at({p.app, p.np, p.pair, arms.other});
     c.time_source = on.time_source;
     if (on.traffic) {
       const auto& t = *on.traffic;
@@ -183,6 +194,7 @@ void write_launch(hid_t g, const AppLaunchRecord& l) {
   results::write_number_attribute(g, "seconds", l.seconds);
   results::write_number_attribute(g, "wall_seconds", l.wall_seconds);
   if (l.comm_share) results::write_number_attribute(g, "comm_share", *l.comm_share);
+  if (!l.bindings.empty()) h5::write_attribute(g, "bindings", l.bindings);
   if (l.traffic) {
     for (std::size_t i = 0; i < kTrafficClassCount; ++i) {
       h5::write_attribute(g, class_attribute("messages", kAllTrafficClasses[i]), l.traffic->messages[i]);
@@ -201,6 +213,7 @@ AppLaunchRecord read_launch(hid_t g, const std::string& where) {
   l.seconds = results::read_number_attribute(g, "seconds", where);
   l.wall_seconds = results::read_number_attribute(g, "wall_seconds", where);
   if (h5::has_attribute(g, "comm_share")) l.comm_share = results::read_number_attribute(g, "comm_share", where);
+  if (h5::has_attribute(g, "bindings")) l.bindings = h5::read_string_attribute(g, "bindings", where);
   if (h5::has_attribute(g, class_attribute("messages", TrafficClass::external).c_str())) {
     TrafficTotals t;
     for (std::size_t i = 0; i < kTrafficClassCount; ++i) {
@@ -224,7 +237,10 @@ void AppResults::append(const AppLaunchRecord& launch) {
   results::append_launch(path_, [&](hid_t g, const std::string&) { write_launch(g, launch); });
 }
 
-void AppResults::write_analysis(const std::vector<AppRow>& rows, const std::vector<AppPair>& pairs) {
+void AppResults::write_analysis(const std::vector<AppRow>& rows, const std::vector<AppPair>& pairs,
+                                const ArmPair& arms) {
+  const std::string& off = arms.base;
+  const std::string& on = arms.other;
   constexpr double none = std::numeric_limits<double>::quiet_NaN();
   results::Table table;
   for (const auto& r : rows) {
@@ -232,9 +248,9 @@ void AppResults::write_analysis(const std::vector<AppRow>& rows, const std::vect
     table.strings["time_source"].push_back(r.time_source);
     table.integers["np"].push_back(r.np);
     table.integers["pairs"].push_back(r.analysis.n);
-    results::append_paired(table, r.analysis, {"off_mean_s", "on_mean_s", "_s"});
-    table.numbers["off_median_s"].push_back(r.off_median);
-    table.numbers["on_median_s"].push_back(r.on_median);
+    results::append_paired(table, r.analysis, {off + "_mean_s", on + "_mean_s", "_s"});
+    table.numbers[off + "_median_s"].push_back(r.off_median);
+    table.numbers[on + "_median_s"].push_back(r.on_median);
     table.numbers["messages_per_process"].push_back(r.messages_per_process.value_or(none));
     table.numbers["external_messages_per_process"].push_back(r.external_per_process.value_or(none));
     table.numbers["bytes_per_process"].push_back(r.bytes_per_process.value_or(none));
@@ -247,8 +263,8 @@ void AppResults::write_analysis(const std::vector<AppRow>& rows, const std::vect
     per_pair.strings["app"].push_back(p.app);
     per_pair.integers["np"].push_back(p.np);
     per_pair.integers["pair"].push_back(p.pair);
-    per_pair.numbers["off_s"].push_back(p.off);
-    per_pair.numbers["on_s"].push_back(p.on);
+    per_pair.numbers[off + "_s"].push_back(p.off);
+    per_pair.numbers[on + "_s"].push_back(p.on);
     per_pair.numbers["relative"].push_back(p.relative);
     per_pair.numbers["comm_share"].push_back(p.comm_share.value_or(none));
   }

@@ -119,6 +119,40 @@ TEST(AppPairs, RelativeOverheadAndTheOffLaunchsShare) {
   EXPECT_DOUBLE_EQ(*rows.at(0).comm_share, 0.3);
 }
 
+// bench placement's arms: B is compared with A as "on" with "off"; launches of other arms are not
+// paired. Times by hand: A 2, 4, 6 and B 1, 2, 4 -> differences -1, -2, -2, mean -5/3; relative
+// -5/3 / 4 = -5/12.
+TEST(AnalyzeApps, OtherArmsArePairedAsBaseAndOther) {
+  std::vector<AppLaunchRecord> l = {launch("cg", 2, 1, "A", 2),   launch("cg", 2, 1, "B", 1),
+                                    launch("cg", 2, 2, "B", 2),   launch("cg", 2, 2, "A", 4),
+                                    launch("cg", 2, 3, "A", 6),   launch("cg", 2, 3, "B", 4),
+                                    launch("cg", 2, 4, "off", 9), launch("cg", 2, 4, "on", 9)};
+  const ArmPair arms{"A", "B"};
+  auto rows = analyze_apps(l, 0.95, arms);
+  ASSERT_EQ(rows.size(), 1u);
+  EXPECT_EQ(rows[0].analysis.n, 3u);
+  EXPECT_DOUBLE_EQ(rows[0].analysis.mean_off, 4);
+  EXPECT_DOUBLE_EQ(rows[0].analysis.mean_on, 7.0 / 3);
+  EXPECT_NEAR(rows[0].analysis.relative->value, -5.0 / 12, 1e-12);
+  auto pairs = app_pairs(l, arms);
+  ASSERT_EQ(pairs.size(), 3u);
+  EXPECT_DOUBLE_EQ(pairs[1].off, 4);
+  EXPECT_DOUBLE_EQ(pairs[1].on, 2);
+  // The default arms see only the off/on pair.
+  EXPECT_EQ(app_pairs(l).size(), 1u);
+}
+
+TEST(ArmsOf, ReadsTheConfigurationsArms) {
+  EXPECT_EQ(arms_of({}).base, "off");
+  EXPECT_EQ(arms_of({}).other, "on");
+  const ArmPair ab = arms_of({{"arms", "A,B"}});
+  EXPECT_EQ(ab.base, "A");
+  EXPECT_EQ(ab.other, "B");
+  for (const char* bad : {"A", "A,", ",B", "A,B,C"}) {
+    EXPECT_NE(error_of([&] { arms_of({{"arms", bad}}); }).find("do not name two arms"), std::string::npos) << bad;
+  }
+}
+
 TEST(WorkloadReport, FindsTheTaggedLineAmongOtherOutput) {
   const std::string out =
       "warning: something\nmpimon-workload: {\"workload\":\"cg\",\"class\":\"small\",\"np\":2,\"iterations\":5,"
@@ -178,6 +212,14 @@ TEST(AppResults, RoundTripsLaunchesAndMarksCompletedOnes) {
   EXPECT_EQ(results.configuration().at("pairs"), "1");
   results.write_analysis(analyze_apps(back), app_pairs(back));
   EXPECT_EQ(hdf5_format_of(path), kAppsFormat);
+  // The bindings a launch reported are kept; a launch without any has none.
+  AppLaunchRecord bound = launch("hpcc", 2, 2, "on", 1);
+  bound.bindings = "[vm:1] MCW rank 0 bound to socket 0[core 1[hwt 0]]: [./B]\n[vm:1] MCW rank 1 bound to ...";
+  results.append(bound);
+  back = results.launches();
+  ASSERT_EQ(back.size(), 3u);
+  EXPECT_EQ(back[2].bindings, bound.bindings);
+  EXPECT_EQ(back[0].bindings, "");
 }
 
 }  // namespace

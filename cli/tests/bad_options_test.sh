@@ -62,7 +62,7 @@ help_options() {
 
 # --- 1. Generated from every command's --help.
 commands=("merge" "show" "export treematch" "export mat" "validate" "validate collective" "bench overhead"
-          "bench app" "gate" "pvars" "model collective" "plot" "plot collective" "stats paired")
+          "bench app" "bench placement" "gate" "pvars" "model collective" "plot" "plot collective" "stats paired")
 listed=$("$mpimon" --help | awk '/^Commands:/ { on = 1; next } on && NF { print $1 " " $2 }')
 for c in "${commands[@]}"; do
   grep -q "^$c\b" <<<"$listed" || [ "$c" = merge ] || [ "$c" = show ] || [ "$c" = gate ] ||

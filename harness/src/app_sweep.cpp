@@ -4,8 +4,11 @@
 #include <chrono>
 #include <cstdio>
 #include <filesystem>
+#include <fstream>
 #include <random>
 #include <regex>
+#include <set>
+#include <sstream>
 
 #include "mpimon/error.hpp"
 #include "mpimon/merge.hpp"
@@ -44,7 +47,15 @@ std::string read_dumps(const fs::path& dir, std::uint32_t np, AppLaunchRecord& r
   return "ok";
 }
 
+const Arm& arm_named(const AppSweep& s, const std::string& name) {
+  for (const auto& a : s.arms) {
+    if (a.name == name) return a;
+  }
+  throw Error(Error::Kind::usage, "no arm named '" + name + "'");
+}
+
 AppLaunchRecord run_launch(const AppSweep& s, const App& app, const AppLaunchKey& key, std::uint32_t position) {
+  const Arm& arm = arm_named(s, key.arm);
   const fs::path dir = fresh_launch_directory("app");
   AppLaunchRecord record;
   record.key = key;
@@ -53,7 +64,8 @@ AppLaunchRecord run_launch(const AppSweep& s, const App& app, const AppLaunchKey
   record.time_source = app.workload ? "workload" : reported ? "reported" : "wall";
   MpiLaunch l(s.h.launcher, key.np);
   bind_processes(l, key.np, s.h.bind);
-  if (key.arm == "on") {
+  if (!arm.launcher_options.empty()) l.option(arm.launcher_options);
+  if (arm.monitoring) {
     monitoring_on(l, s.h.monitoring_mode, (dir / "prof" / "run").string());
   } else {
     monitoring_off(l, s.h.mca);
@@ -66,6 +78,7 @@ AppLaunchRecord run_launch(const AppSweep& s, const App& app, const AppLaunchKey
   record.wall_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   record.seconds = record.wall_seconds;
   record.status = failure_status(r, s.h.timeout);
+  record.bindings = binding_lines(r.output);
   try {
     if (record.status.empty() && app.workload) {
       auto report = find_workload_report(r.output, app.label + " np " + std::to_string(key.np));
@@ -84,7 +97,7 @@ AppLaunchRecord run_launch(const AppSweep& s, const App& app, const AppLaunchKey
       if (seconds) record.seconds = *seconds;
       if (!seconds) record.status = "no match of --time-regex '" + s.time_regex + "' in the output";
     }
-    if (record.status.empty()) record.status = key.arm == "on" ? read_dumps(dir, key.np, record) : "ok";
+    if (record.status.empty()) record.status = arm.monitoring ? read_dumps(dir, key.np, record) : "ok";
   } catch (const Error& e) {
     record.status = std::string("unreadable output: ") + e.what();
   }
@@ -92,7 +105,70 @@ AppLaunchRecord run_launch(const AppSweep& s, const App& app, const AppLaunchKey
   return record;
 }
 
+// The ranks a rankfile places: the R of each `rank R=...` line.
+std::set<std::uint32_t> rankfile_ranks(const std::string& text) {
+  static const std::regex line(R"(^\s*rank\s+([0-9]{1,9})\s*=)");
+  std::set<std::uint32_t> ranks;
+  std::istringstream in(text);
+  for (std::string l; std::getline(in, l);) {
+    std::smatch m;
+    if (std::regex_search(l, m, line)) ranks.insert(static_cast<std::uint32_t>(std::stoul(m[1].str())));
+  }
+  return ranks;
+}
+
+std::string read_rankfile(const std::string& path, std::uint32_t np) {
+  std::ifstream in(path);
+  if (!fs::is_regular_file(path) || !in)
+    raise_error(Error::Kind::input, path, "cannot read this rankfile (--rankfile)");
+  std::ostringstream text;
+  text << in.rdbuf();
+  const auto ranks = rankfile_ranks(text.str());
+  for (std::uint32_t r = 0; r < np; ++r) {
+    if (!ranks.count(r)) {
+      raise_error(Error::Kind::input, path,
+                  "no 'rank " + std::to_string(r) + "=' line: the rankfile places fewer than the " +
+                      std::to_string(np) + " processes of --np (mpirun would refuse it)");
+    }
+  }
+  return text.str();
+}
+
 }  // namespace
+
+std::vector<Arm> monitoring_arms() {
+  return {{"off", false, {}, "monitoring off: the pml, osc and coll monitoring components excluded"},
+          {"on", true, {}, "monitoring on: pml_monitoring_enable, dumps merged"}};
+}
+
+std::vector<Arm> rankfile_arms(const std::string& rankfile_a, const std::string& rankfile_b, std::uint32_t np,
+                               const std::string& launcher) {
+  if (!is_open_mpi_launcher(launcher)) {
+    throw Error(Error::Kind::usage,
+                "--rankfile is an option of Open MPI's mpirun or mpiexec, not of --launcher '" + launcher + "'");
+  }
+  const std::string a = read_rankfile(rankfile_a, np);
+  const std::string b = read_rankfile(rankfile_b, np);
+  if (a == b) {
+    throw Error(Error::Kind::usage, "--rankfile " + rankfile_a + " and --rankfile " + rankfile_b +
+                                        " hold the same placement (identical text): nothing to compare");
+  }
+  auto arm = [](const char* name, const std::string& path, const std::string& text) {
+    const std::string absolute = fs::absolute(path).lexically_normal().string();
+    return Arm{name, false, {"--rankfile", absolute, "--report-bindings"}, "rankfile " + absolute + ":\n" + text};
+  };
+  return {arm("A", rankfile_a, a), arm("B", rankfile_b, b)};
+}
+
+std::string binding_lines(const std::string& output) {
+  static const std::regex report(R"(\b[Rr]ank [0-9]+ (is not bound|bound to))");
+  std::string lines;
+  std::istringstream in(output);
+  for (std::string l; std::getline(in, l);) {
+    if (std::regex_search(l, report)) lines += (lines.empty() ? "" : "\n") + l;
+  }
+  return lines;
+}
 
 bool is_square(std::uint32_t n) {
   std::uint32_t r = 0;
@@ -145,13 +221,16 @@ std::map<std::string, std::string> configuration_of(const AppSweep& s) {
     labels.push_back(a.label);
     lines.push_back(a.label + ": " + join(a.argv, " "));
   }
+  std::vector<std::string> arms;
+  for (const auto& a : s.arms) arms.push_back(a.name);
   auto config = harness_configuration(s.h);
+  for (const auto& a : s.arms) config["arm_" + a.name] = a.description;
   config.merge(std::map<std::string, std::string>{
       {"apps", join(labels)},
       {"programs", join(lines, "\n")},
       {"np", join(nps)},
       {"pairs", std::to_string(s.pairs)},
-      {"arms", "off,on"},
+      {"arms", join(arms)},
       {"workdir", s.workdir.empty() ? fs::current_path().string() : s.workdir},
       {"time_source",
        "workload: the timed loop's wall time the built-in workload reports ('seconds' of its "
@@ -160,7 +239,8 @@ std::map<std::string, std::string> configuration_of(const AppSweep& s) {
        "the last match of time_regex in its output"},
       {"time_regex", s.time_regex},
       {"messages",
-       "point-to-point messages of the merged dumps of each on launch (pml_monitoring_enable_output 3): "
+       "point-to-point messages of the merged dumps of each launch with monitoring on (pml_monitoring_enable_output "
+       "3): "
        "external (the application's own) + internal (collectives decomposed into point-to-point; told "
        "apart with monitoring mode 2, counted as external with mode 1); per process = total / np; per "
        "second = total / mean on time, as RR-9038's Table 1"},
@@ -173,11 +253,13 @@ std::map<std::string, std::string> configuration_of(const AppSweep& s) {
 std::vector<Planned> plan(const AppSweep& s) {
   std::vector<Planned> out;
   std::mt19937_64 rng(s.h.seed);
+  std::vector<std::string> arms;
+  for (const auto& a : s.arms) arms.push_back(a.name);
   for (const auto& app : s.apps) {
     for (auto np : s.nps) {
       if (app.square_np && !is_square(np)) continue;
       for (std::uint32_t pair = 1; pair <= s.pairs; ++pair) {
-        auto order = arm_order({"off", "on"}, rng);
+        auto order = arm_order(arms, rng);
         for (std::uint32_t pos = 0; pos < order.size(); ++pos)
           out.push_back({&app, {app.label, np, pair, order[pos]}, pos});
       }
@@ -209,10 +291,43 @@ std::optional<Failure> run_sweep(const AppSweep& s, AppResults& results, const s
     results.append(r);
     const std::string what =
         p.key.app + " np " + std::to_string(p.key.np) + " pair " + std::to_string(p.key.pair) + " " + p.key.arm;
-    progress.done(what + (p.key.arm == "on" ? " " : ""), r.status == "ok" ? "ok" : "FAILED", r.seconds);
+    progress.done(what + std::string(p.key.arm.size() < 3 ? 3 - p.key.arm.size() : 0, ' '),
+                  r.status == "ok" ? "ok" : "FAILED", r.seconds);
     if (r.status != "ok") return Failure{what, r.status};
   }
   return std::nullopt;
+}
+
+std::vector<AppLaunchRecord> run_app_sweep(const AppSweep& s, const std::string& name) {
+  const bool existed = fs::exists(s.output);
+  if (existed && !s.resume)
+    raise_error(Error::Kind::input, s.output, "exists: use --resume to continue it, or another -o");
+  if (!existed) AppResults::create(s.output, configuration_of(s));
+  AppResults results(s.output);
+  if (existed) {
+    // Launches of other arms would be paired with these: a resume continues the same comparison.
+    const auto recorded = results.configuration();
+    for (const auto& [key, value] : configuration_of(s)) {
+      if (key != "arms" && key.rfind("arm_", 0) != 0) continue;
+      auto it = recorded.find(key);
+      if (it != recorded.end() && it->second != value) {
+        raise_error(Error::Kind::input, s.output,
+                    "was recorded with other arms (" + key + " differs): --resume continues the same comparison");
+      }
+    }
+  }
+  const auto failure = run_sweep(s, results, name);
+  auto launches = results.launches();
+  if (failure) {
+    const bool any_ok = std::any_of(launches.begin(), launches.end(), [](const auto& l) { return l.status == "ok"; });
+    if (!existed && !any_ok) {
+      fs::remove(s.output);
+      raise_error(Error::Kind::input, failure->launch, failure->status + " (nothing else done; no results file)");
+    }
+    raise_error(Error::Kind::input, failure->launch,
+                failure->status + " (recorded in " + s.output + "; --resume retries it)");
+  }
+  return launches;
 }
 
 }  // namespace mpimon::harness

@@ -5,6 +5,8 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <filesystem>
+#include <functional>
 #include <map>
 #include <sstream>
 
@@ -144,6 +146,136 @@ TEST(AppSweepResume, AFailedLaunchStopsTheSweepAndIsRetriedNextTime) {
   EXPECT_TRUE(results.completed().empty());
   EXPECT_TRUE(run_sweep(s, results, "test").has_value());
   EXPECT_EQ(lines_of(test::read_text(log)).size(), 2u) << "the failed launch is tried again";
+}
+
+// --- bench placement: the arms are two rankfiles (docs/placement.md).
+
+TEST(RankfileArms, TwoRankfilesMakeArmsAAndBWithMonitoringOff) {
+  test::TempDir dir;
+  const std::string a = dir.write("a.rf", "rank 0=h slot=0\nrank 1=h slot=1\n");
+  const std::string b = dir.write("b.rf", "# swapped\nrank 1=h slot=0\n  rank 0 = h slot=1\n");
+  auto arms = rankfile_arms(a, b, 2, "/usr/bin/mpirun");
+  ASSERT_EQ(arms.size(), 2u);
+  EXPECT_EQ(arms[0].name, "A");
+  EXPECT_EQ(arms[1].name, "B");
+  EXPECT_FALSE(arms[0].monitoring || arms[1].monitoring);
+  EXPECT_EQ(arms[0].launcher_options, (Words{"--rankfile", a, "--report-bindings"}));
+  EXPECT_EQ(arms[1].launcher_options, (Words{"--rankfile", b, "--report-bindings"}));
+  EXPECT_EQ(arms[1].description, "rankfile " + b + ":\n# swapped\nrank 1=h slot=0\n  rank 0 = h slot=1\n");
+}
+
+TEST(RankfileArms, BadRankfilesAreNamed) {
+  test::TempDir dir;
+  const std::string a = dir.write("a.rf", "rank 0=h slot=0\nrank 1=h slot=1\n");
+  const std::string copy = dir.write("copy.rf", "rank 0=h slot=0\nrank 1=h slot=1\n");
+  const std::string short_one = dir.write("short.rf", "rank 0=h slot=1\n");
+  auto usage = [](const std::function<void()>& f) {
+    try {
+      f();
+    } catch (const Error& e) {
+      return e.kind() == Error::Kind::usage;
+    }
+    return false;
+  };
+  EXPECT_NE(test::error_of([&] { rankfile_arms(a, copy, 2, "mpirun"); }).find("hold the same placement"),
+            std::string::npos);
+  EXPECT_TRUE(usage([&] { rankfile_arms(a, a, 2, "mpirun"); }));
+  const std::string missing = dir.file("missing.rf");
+  EXPECT_NE(test::error_of([&] { rankfile_arms(a, missing, 2, "mpirun"); }).find(missing + ": cannot read"),
+            std::string::npos);
+  EXPECT_NE(test::error_of([&] { rankfile_arms(dir.path().string(), a, 2, "mpirun"); }).find("cannot read"),
+            std::string::npos);
+  // rank 1 has no line: mpirun would refuse the file at np 2, not at np 1.
+  EXPECT_NE(test::error_of([&] { rankfile_arms(a, short_one, 2, "mpirun"); }).find(short_one + ": no 'rank 1=' line"),
+            std::string::npos);
+  EXPECT_EQ(test::error_of([&] { rankfile_arms(a, short_one, 1, "mpiexec"); }), "");
+  EXPECT_TRUE(usage([&] { rankfile_arms(a, short_one, 1, "srun"); }));
+}
+
+TEST(BindingLines, KeepsTheLauncherBindingReports) {
+  const std::string output =
+      "mpimon-workload: {}\n"
+      "[vm:10294] MCW rank 0 bound to socket 0[core 0[hwt 0]]: [B/.]\n"
+      "hello\n"
+      "[vm:10294] MCW rank 1 is not bound (or bound to all available processors)\n"
+      "[host:123] Rank 2 bound to package[0][core:1]\n";
+  EXPECT_EQ(binding_lines(output),
+            "[vm:10294] MCW rank 0 bound to socket 0[core 0[hwt 0]]: [B/.]\n"
+            "[vm:10294] MCW rank 1 is not bound (or bound to all available processors)\n"
+            "[host:123] Rank 2 bound to package[0][core:1]");
+  EXPECT_EQ(binding_lines("no report\n"), "");
+}
+
+AppSweep two_rankfiles(const test::TempDir& dir, const std::string& launcher, std::uint32_t pairs) {
+  AppSweep s;
+  s.h.launcher = launcher;
+  s.h.bind = "launcher";
+  s.apps = {{"app", {"app.x"}, false, false}};
+  s.nps = {2};
+  s.pairs = pairs;
+  s.output = dir.file("placement.h5");
+  s.arms = {{"A", false, {"--rankfile", "a.rf"}, "rankfile a.rf"},
+            {"B", false, {"--rankfile", "b.rf"}, "rankfile b.rf"}};
+  return s;
+}
+
+TEST(RankfileSweep, EachPairLaunchesBothRankfilesWithMonitoringOff) {
+  test::TempDir dir;
+  const std::string log = dir.file("launches.log");
+  AppSweep s = two_rankfiles(dir, test::fake_launcher(dir, log), 6);
+  auto planned = plan(s);
+  ASSERT_EQ(planned.size(), 12u);
+  bool a_first = false, b_first = false;
+  for (std::size_t i = 0; i < planned.size(); i += 2) {
+    EXPECT_EQ(planned[i].key.pair, planned[i + 1].key.pair);
+    EXPECT_NE(planned[i].key.arm, planned[i + 1].key.arm);
+    (planned[i].key.arm == "A" ? a_first : b_first) = true;
+  }
+  // 6 pairs: both orders occur unless the draw is 6 times the same (probability 2^-5).
+  EXPECT_TRUE(a_first && b_first);
+
+  auto launches = run_app_sweep(s, "test");
+  ASSERT_EQ(launches.size(), 12u);
+  // The fake launcher logs "MONITORING BTL ARGS": monitoring never on, each arm its own rankfile.
+  auto lines = lines_of(test::read_text(log));
+  ASSERT_EQ(lines.size(), 12u);
+  for (std::size_t i = 0; i < lines.size(); ++i) {
+    const std::string rankfile = launches[i].key.arm == "A" ? "a.rf" : "b.rf";
+    EXPECT_EQ(lines[i], "off default -np 2 --rankfile " + rankfile + " app.x") << i;
+    EXPECT_NE(launches[i].command.find("--rankfile " + rankfile), std::string::npos);
+    EXPECT_EQ(launches[i].status, "ok");
+  }
+  auto rows = analyze_apps(launches, 0.95, {"A", "B"});
+  ASSERT_EQ(rows.size(), 1u);
+  EXPECT_EQ(rows[0].analysis.n, 6u);
+  auto c = AppResults(s.output).configuration();
+  EXPECT_EQ(c["arms"], "A,B");
+  EXPECT_EQ(c["arm_A"], "rankfile a.rf");
+  EXPECT_EQ(c["arm_B"], "rankfile b.rf");
+}
+
+TEST(RankfileSweep, ResumeNeedsTheSameArms) {
+  test::TempDir dir;
+  const std::string log = dir.file("launches.log");
+  AppSweep s = two_rankfiles(dir, test::fake_launcher(dir, log), 1);
+  run_app_sweep(s, "test");
+  EXPECT_NE(test::error_of([&] { run_app_sweep(s, "test"); }).find("exists: use --resume"), std::string::npos);
+  s.resume = true;
+  s.pairs = 2;
+  EXPECT_EQ(run_app_sweep(s, "test").size(), 4u);
+  s.arms[1].description = "rankfile c.rf";
+  s.pairs = 3;
+  EXPECT_NE(test::error_of([&] { run_app_sweep(s, "test"); }).find("was recorded with other arms (arm_B differs)"),
+            std::string::npos);
+  EXPECT_EQ(lines_of(test::read_text(log)).size(), 4u) << "nothing launched after the refusal";
+}
+
+TEST(AppSweepFile, ANewFileWithoutASuccessfulLaunchIsRemoved) {
+  test::TempDir dir;
+  AppSweep s = two_rankfiles(dir, test::fake_launcher(dir, dir.file("log"), 3), 1);
+  EXPECT_NE(test::error_of([&] { run_app_sweep(s, "test"); }).find("nothing else done; no results file"),
+            std::string::npos);
+  EXPECT_FALSE(std::filesystem::exists(s.output));
 }
 
 Sweep small_overhead_sweep(const test::TempDir& dir, const std::string& launcher) {

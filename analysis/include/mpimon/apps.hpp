@@ -26,7 +26,7 @@ struct AppLaunchKey {
   std::string app;
   std::uint32_t np = 0;
   std::uint32_t pair = 0;  ///< 1-based
-  std::string arm;         ///< "off" or "on"
+  std::string arm;         ///< "off" or "on" (bench app), "A" or "B" (bench placement)
   auto operator<=>(const AppLaunchKey&) const = default;
 };
 
@@ -68,9 +68,21 @@ struct AppLaunchRecord {
   std::string command;
   std::string report;                    ///< the workload's JSON, "" for a command
   std::optional<TrafficTotals> traffic;  ///< "on" launches: totals of the merged dumps
+  std::string bindings;                  ///< the launcher's --report-bindings lines, "" when none
 };
 
-/// One row of Table 1: an application at one process count.
+/// The two arms a table compares: `base` is the "off" column of the analysis, `other` the "on"
+/// one; differences are other - base, relative ones other / base - 1.
+struct ArmPair {
+  std::string base = "off";
+  std::string other = "on";
+};
+/// The arms of a results file's configuration (its "arms", "BASE,OTHER"); off,on when it has none.
+/// Throws mpimon::Error (format) on a list that does not name two arms.
+ArmPair arms_of(const std::map<std::string, std::string>& configuration);
+
+/// One row of Table 1: an application at one process count. With other arms than off and on,
+/// "off" stands for the base arm and "on" for the other (bench placement: A and B).
 struct AppRow {
   std::string app;
   std::uint32_t np = 0;
@@ -95,10 +107,11 @@ struct AppPair {
   std::optional<double> comm_share;
 };
 
-/// Table 1 from the successful launches, pairing "on" with "off" by (app, np, pair); rows
-/// sorted by app and np; an (app, np) without a complete pair has no row.
-std::vector<AppRow> analyze_apps(const std::vector<AppLaunchRecord>& launches, double confidence = 0.95);
-std::vector<AppPair> app_pairs(const std::vector<AppLaunchRecord>& launches);
+/// Table 1 from the successful launches, pairing arms.other with arms.base by (app, np, pair);
+/// rows sorted by app and np; an (app, np) without a complete pair has no row.
+std::vector<AppRow> analyze_apps(const std::vector<AppLaunchRecord>& launches, double confidence = 0.95,
+                                 const ArmPair& arms = {});
+std::vector<AppPair> app_pairs(const std::vector<AppLaunchRecord>& launches, const ArmPair& arms = {});
 
 /// Reads and appends to a results file (format mpimon-apps); every append is flushed.
 class AppResults {
@@ -110,8 +123,9 @@ class AppResults {
   [[nodiscard]] std::vector<AppLaunchRecord> launches() const;
   [[nodiscard]] std::set<AppLaunchKey> completed() const;  ///< launches with status "ok"
   void append(const AppLaunchRecord& launch);
-  /// Replaces the /analysis (Table 1) and /pairs tables.
-  void write_analysis(const std::vector<AppRow>& rows, const std::vector<AppPair>& pairs);
+  /// Replaces the /analysis (Table 1) and /pairs tables; the time columns are named after the arms
+  /// (off_mean_s, on_mean_s, ...; A_mean_s, B_mean_s, ...).
+  void write_analysis(const std::vector<AppRow>& rows, const std::vector<AppPair>& pairs, const ArmPair& arms = {});
 
  private:
   std::string path_;

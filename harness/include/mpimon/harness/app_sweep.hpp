@@ -1,7 +1,8 @@
 #pragma once
-// The application harness of `mpimon bench app`: pairs of launches of an application (a built-in
-// workload or any MPI command), monitoring off and on in random order within each pair, each
-// launch appended to an application results file as it ends (docs/apps.md).
+// The application harness of `mpimon bench app` and `mpimon bench placement`: pairs of launches of
+// an application (a built-in workload or any MPI command), one per arm in random order within each
+// pair (monitoring off and on; or two rankfiles, monitoring off), each launch appended to an
+// application results file as it ends (docs/apps.md, docs/placement.md).
 
 #include <cstdint>
 #include <map>
@@ -22,8 +23,33 @@ struct App {
   bool square_np = false;         ///< runs only on a square number of processes (bt)
 };
 
+/// One arm of the pairs: its name (the launch keys' arm) and what its launches add.
+struct Arm {
+  std::string name;
+  bool monitoring = false;                    ///< monitoring on, its dumps merged; else off
+  std::vector<std::string> launcher_options;  ///< e.g. --rankfile FILE --report-bindings
+  std::string description;                    ///< provenance: what the arm is (a rankfile: its text)
+};
+
+/// `bench app`'s arms: monitoring off (the base of the comparison), then on.
+std::vector<Arm> monitoring_arms();
+
+/// `bench placement`'s arms: A and B, the processes placed by `rankfile_a` and `rankfile_b`
+/// (`--rankfile FILE`, absolute, with --report-bindings so that each launch records where its
+/// ranks ran), monitoring off in both. Throws mpimon::Error: input, naming the file, when one
+/// cannot be read or has no `rank R=` line for some rank below `np`; usage when the two files
+/// hold the same text or `launcher` is not Open MPI's (mpirun, mpiexec).
+std::vector<Arm> rankfile_arms(const std::string& rankfile_a, const std::string& rankfile_b, std::uint32_t np,
+                               const std::string& launcher);
+
+/// The lines of a launch's output in which the launcher reports a rank's binding
+/// (`--report-bindings`: Open MPI 4.1 "MCW rank 0 bound to ...", 5.0 "Rank 0 bound to ...",
+/// or "... is not bound"), joined by newlines; "" when there are none.
+std::string binding_lines(const std::string& output);
+
 struct AppSweep {
   HarnessSettings h;
+  std::vector<Arm> arms = monitoring_arms();
   std::vector<App> apps;
   std::vector<std::uint32_t> nps;
   std::uint32_t pairs = 10;
@@ -65,5 +91,11 @@ struct Failure {
 /// Runs the planned launches not yet in `results`; stops at the first that fails (a configuration
 /// that fails once fails every time; --resume retries). Returns the failure, if any.
 std::optional<Failure> run_sweep(const AppSweep& s, AppResults& results, const std::string& name);
+
+/// The whole sweep on its results file s.output: created (an existing file needs s.resume, and
+/// then the same arms), the launches not yet done run, every launch returned. Throws
+/// mpimon::Error (input) on a failed launch, naming it; a new file in which no launch succeeded
+/// is removed.
+std::vector<AppLaunchRecord> run_app_sweep(const AppSweep& s, const std::string& name);
 
 }  // namespace mpimon::harness

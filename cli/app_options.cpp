@@ -1,0 +1,95 @@
+#include "app_options.hpp"
+
+#include <algorithm>
+#include <filesystem>
+#include <regex>
+
+namespace mpimon::cli {
+
+using namespace mpimon::harness;
+
+namespace {
+
+void check_compute(const std::string& text) {
+  std::size_t used = 0;
+  double value = -1;
+  try {
+    value = std::stod(text, &used);
+  } catch (const std::exception&) {
+  }
+  if (used != text.size() || !(value >= 0)) throw po::error("--compute takes numbers >= 0, not '" + text + "'");
+}
+
+}  // namespace
+
+std::pair<std::vector<std::string>, std::vector<std::string>> split_command(const std::vector<std::string>& args) {
+  auto dashes = std::find(args.begin(), args.end(), "--");
+  return {{args.begin(), dashes}, {dashes == args.end() ? dashes : dashes + 1, args.end()}};
+}
+
+void add_app_options(po::options_description& options, AppOptions& o, AppSweep& s, const std::string& default_output) {
+  options.add_options()("workload", po::value(&o.workloads), "built-in workloads: stencil, cg, lu, bt (a list)")(
+      "class", po::value(&o.classes)->default_value("small"), "problem classes of the workloads: small, medium, large")(
+      "iterations", po::value(&o.iterations), "workload iterations (default: the class's)")(
+      "grid", po::value(&o.grid), "stencil: NX,NY,NZ")("vars", po::value(&o.vars), "stencil: variables per point")(
+      "points", po::value(&o.points), "stencil: 7 or 27")(
+      "compute", po::value(&o.compute), "stencil: compute knob F >= 0 (larger: larger compute share)")(
+      "compute-sweep", po::value(&o.computes), "stencil: one application per compute value, e.g. 0,1,4,16,64 (Fig. 3)")(
+      "workload-program",
+      po::value(&o.program)->default_value(default_workload_program(), "mpimon-workload of this build"),
+      "the built-in workloads' program")("name", po::value(&o.name),
+                                         "label of the command after -- (default: its file name)")(
+      "workdir", po::value(&s.workdir), "working directory of the launches (default: the current one)")(
+      "pairs", po::value(&s.pairs)->default_value(10), "launch pairs per application and process count")(
+      "seed", po::value(&s.h.seed)->default_value(1), "seed of the arm order")(
+      "launcher", po::value(&s.h.launcher)->default_value("mpirun"), "MPI launcher, e.g. srun")(
+      "mca", po::value(&s.h.mca)->composing(), "KEY=VALUE added to every launch (repeatable)")(
+      "timeout", po::value(&s.h.timeout)->default_value(600), "seconds before a launch is killed")(
+      "output,o", po::value(&s.output)->default_value(default_output), "results file")(
+      "resume", "continue the sweep recorded in the results file")(
+      "time-regex", po::value(&s.time_regex),
+      "a command's own reported time: the last match in its output, the first group in seconds (default: the "
+      "launch's wall time)");
+}
+
+void apply_app_options(AppOptions o, const po::variables_map& vm, const std::vector<std::string>& command, AppSweep& s,
+                       const std::string& default_workloads) {
+  s.resume = vm.count("resume") > 0;
+  if (!s.time_regex.empty()) {
+    if (command.empty()) throw po::error("--time-regex reads a command's output: give the command after --");
+    try {
+      std::regex check(s.time_regex);
+    } catch (const std::regex_error& e) {
+      throw po::error("--time-regex '" + s.time_regex + "' is not a regular expression: " + e.what());
+    }
+  }
+  check_harness_settings(s.h);
+  if (s.pairs < 1) throw po::error("--pairs must be at least 1");
+  if (o.workloads.empty() && command.empty()) o.workloads = default_workloads;
+  if (o.workloads.empty() == command.empty()) {
+    throw po::error("name either built-in workloads (--workload) or a command (after --), one of the two");
+  }
+  if (!command.empty()) {
+    s.apps = {{o.name.empty() ? std::filesystem::path(command[0]).filename().string() : o.name, command, false}};
+    return;
+  }
+  std::vector<std::string> common, stencil;
+  if (o.iterations > 0) common = {"--iterations", std::to_string(o.iterations)};
+  if (!o.grid.empty()) stencil.insert(stencil.end(), {"--grid", o.grid});
+  if (o.vars > 0) stencil.insert(stencil.end(), {"--vars", std::to_string(o.vars)});
+  if (o.points > 0) stencil.insert(stencil.end(), {"--points", std::to_string(o.points)});
+  std::vector<std::string> sweep =
+      o.computes.empty() ? std::vector<std::string>{} : split_list(o.computes, "compute-sweep");
+  if (!o.compute.empty()) {
+    if (!sweep.empty()) throw po::error("--compute and --compute-sweep exclude each other");
+    sweep = {o.compute};
+  }
+  for (const auto& f : sweep) check_compute(f);
+  auto names = split_list(o.workloads, "workload");
+  if ((!stencil.empty() || !sweep.empty()) && std::find(names.begin(), names.end(), "stencil") == names.end()) {
+    throw po::error("--grid, --vars, --points and --compute(-sweep) are stencil options: add --workload stencil");
+  }
+  s.apps = workload_apps(o.program, names, split_list(o.classes, "class"), common, stencil, sweep);
+}
+
+}  // namespace mpimon::cli
