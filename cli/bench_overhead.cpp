@@ -22,6 +22,7 @@
 #include "mpimon/harness/launch.hpp"
 #include "mpimon/harness/launch_pairs.hpp"
 #include "mpimon/harness/overhead_sweep.hpp"
+#include "mpimon/interleave.hpp"
 #include "mpimon/overhead.hpp"
 #include "mpimon/version.hpp"
 #include "overhead_report.hpp"
@@ -36,11 +37,12 @@ namespace {
 
 // Did the harness find the injected cost? Compared with the cost the library measured itself.
 void print_calibration(const std::vector<OverheadCell>& cells,
-                       const std::map<std::pair<std::string, std::uint32_t>, double>& injected, std::uint64_t nominal) {
+                       const std::map<std::pair<std::string, std::uint32_t>, double>& injected,
+                       const std::string& requested) {
   std::size_t inside = 0, total = 0;
-  std::printf("\ncalibration: nominal delay %llu ns per call\n", static_cast<unsigned long long>(nominal));
+  std::printf("\ncalibration: %s per call\n", requested.c_str());
   for (const auto& [key, ns] : injected) {
-    std::printf("  %s np %u: the library measured %.1f ns added per call (its spins, delay arm minus off arm)\n",
+    std::printf("  %s np %u: the library measured %.2f ns added per call (its loop timed on its own)\n",
                 key.first.c_str(), key.second, ns);
   }
   for (const auto& c : cells) {
@@ -84,8 +86,15 @@ int bench_overhead_command(const std::string& name, const std::vector<std::strin
         "bind", po::value(&s.h.bind)->default_value("auto"),
         "auto (core when the processes fit the cores, else none), core, none, launcher")(
         "timeout", po::value(&s.h.timeout)->default_value(600), "seconds before a launch is killed")(
+        "design", po::value(&s.design)->default_value("pairs"),
+        "pairs (launch pairs), interleaved (the cost switched per block inside one launch, ABBA), or both")(
+        "block", po::value(&s.block)->default_value(50), "iterations per block of the interleaved design")(
+        "clock", po::value(&s.clock)->default_value("auto"),
+        "per-iteration clock: auto (the invariant TSC when usable, else CLOCK_MONOTONIC_RAW), tsc, monotonic")(
         "calibrate", po::value(&s.calibrate_ns)->default_value(0),
-        "instead of monitoring, inject this many ns per call with the PMPI delay library")(
+        "instead of monitoring, inject about this many ns per call with the PMPI delay library (as loops)")(
+        "calibrate-loops", po::value(&s.calibrate_loops)->default_value(0),
+        "instead of monitoring, inject this many iterations of a 2-instruction loop per call")(
         "output,o", po::value(&s.output)->default_value("overhead.h5"), "results file")(
         "resume", "continue the sweep recorded in the results file")(
         "program",
@@ -113,19 +122,31 @@ int bench_overhead_command(const std::string& name, const std::vector<std::strin
     }
     if (s.pairs < 1) throw po::error("--pairs must be at least 1");
     if (s.iterations < 1) throw po::error("--iterations must be at least 1");
+    if (s.clock != "auto" && s.clock != "tsc" && s.clock != "monotonic")
+      throw po::error("--clock takes auto, tsc or monotonic, not '" + s.clock + "'");
     s.transports = split_list(transports, "transport");
     for (const auto& t : s.transports) {
       if (t != "shared" && t != "tcp") throw po::error("--transport takes shared and tcp, not '" + t + "'");
     }
-    s.arms = {"off"};
-    if (s.calibrate_ns > 0) {
-      s.arms.push_back("delay" + std::to_string(s.calibrate_ns));
-    } else {
-      for (const auto& a : split_list(arms, "arms")) {
-        if (a != "on" && a != "mpit_off") throw po::error("--arms takes on and mpit_off, not '" + a + "'");
-        s.arms.push_back(a);
+    if (s.calibrate_ns > 0 && s.calibrate_loops > 0) throw po::error("--calibrate and --calibrate-loops: give one");
+    if (s.design != "pairs" && s.design != "interleaved" && s.design != "both")
+      throw po::error("--design takes pairs, interleaved or both, not '" + s.design + "'");
+    if (s.design != "pairs") {
+      if (const std::string e = abba_plan_error(s.iterations, s.block); !e.empty()) throw po::error("--block: " + e);
+    }
+    s.arms = {};
+    if (s.design != "interleaved") {
+      s.arms.push_back("off");
+      if (!s.calibration_arm().empty()) {
+        s.arms.push_back(s.calibration_arm());
+      } else {
+        for (const auto& a : split_list(arms, "arms")) {
+          if (a != "on" && a != "mpit_off") throw po::error("--arms takes on and mpit_off, not '" + a + "'");
+          s.arms.push_back(a);
+        }
       }
     }
+    if (s.design != "pairs") s.arms.push_back(s.interleaved_arm());
     check_harness_settings(s.h);
     if (!fs::exists(s.program)) raise_error(Error::Kind::input, s.program, "benchmark program not found (--program)");
 
@@ -135,7 +156,12 @@ int bench_overhead_command(const std::string& name, const std::vector<std::strin
     auto cells = analyze_overhead(launches);
     results.write_analysis(cells);
     print_analysis(cells);
-    if (s.calibrate_ns > 0) print_calibration(cells, injected_cost(launches), s.calibrate_ns);
+    print_interleaving(launches, s.design);
+    if (!s.calibration_arm().empty()) {
+      print_calibration(cells, injected_cost(launches),
+                        s.calibrate_loops > 0 ? std::to_string(s.calibrate_loops) + " loops"
+                                              : std::to_string(s.calibrate_ns) + " ns requested");
+    }
     std::printf("results: %s\n", s.output.c_str());
     return kExitOk;
   });

@@ -64,9 +64,28 @@ std::string csv_number(std::optional<double> v) {
   return buf;
 }
 
+void print_interleaving(const std::vector<LaunchRecord>& launches, const std::string& design) {
+  std::size_t interleaved = 0, failed = 0;
+  std::string reason;
+  for (const auto& l : launches) {
+    if (!l.key.arm.starts_with("interleaved-")) continue;
+    ++interleaved;
+    if (l.status != "ok") {
+      ++failed;
+      reason = l.status;
+    }
+  }
+  if (failed > 0) {
+    std::printf("interleaved design: %zu of %zu launches failed (%s): MPI_T cannot switch the counting here%s\n",
+                failed, interleaved, reason.c_str(),
+                design.starts_with("both") ? "; the pairs design stands alone" : "");
+  }
+  for (const auto& p : interleaving_problems(launches)) std::printf("interleaved design: left out %s\n", p.c_str());
+}
+
 void print_analysis(const std::vector<OverheadCell>& cells) {
-  std::printf("\n%-7s %-9s %-10s %4s %9s %5s %26s %18s %9s %12s\n", "transp.", "arm", "op", "np", "size", "pairs",
-              "difference ns/call [95% CI]", "relative [95% CI]", "p (BH)", "vs 5 %");
+  std::printf("\n%-7s %-11s %-9s %-10s %4s %9s %5s %26s %18s %9s %12s\n", "transp.", "design", "arm", "op", "np",
+              "size", "pairs", "difference ns/call [95% CI]", "relative [95% CI]", "p (BH)", "vs 5 %");
   for (const auto& c : cells) {
     const auto& a = c.analysis;
     std::string diff = format_ns(a.mean_difference);
@@ -78,8 +97,8 @@ void print_analysis(const std::vector<OverheadCell>& cells) {
     }
     char p[32] = "-";
     if (c.p_adjusted) std::snprintf(p, sizeof p, "%.3g%s", *c.p_adjusted, *c.p_adjusted < 0.05 ? " *" : "");
-    std::printf("%-7s %-9s %-10s %4u %9llu %5zu %26s %18s %9s %12s\n", c.transport.c_str(), c.arm.c_str(), c.op.c_str(),
-                c.np, static_cast<unsigned long long>(c.size), a.n, diff.c_str(), rel, p,
+    std::printf("%-7s %-11s %-9s %-10s %4u %9llu %5zu %26s %18s %9s %12s\n", c.transport.c_str(), c.design.c_str(),
+                c.arm.c_str(), c.op.c_str(), c.np, static_cast<unsigned long long>(c.size), a.n, diff.c_str(), rel, p,
                 cost_words(decide_cost(a).verdict, 0.05).c_str());
   }
   std::printf(
@@ -104,7 +123,7 @@ void print_analysis(const std::vector<OverheadCell>& cells) {
 void write_analysis_csv(const std::vector<OverheadCell>& cells, std::ostream& out) {
   out << "transport,arm,op,np,size,pairs,off_ns,arm_ns,difference_ns,difference_ci_low_ns,difference_ci_high_ns,"
          "t,df,p,p_bh,per_process_ns,per_process_ci_low_ns,per_process_ci_high_ns,relative,relative_ci_low,"
-         "relative_ci_high,wilcoxon_v,wilcoxon_p,significant,verdict_5pct,pairs_for_2_5pct\n";
+         "relative_ci_high,wilcoxon_v,wilcoxon_p,significant,verdict_5pct,pairs_for_2_5pct,design\n";
   for (const auto& c : cells) {
     const auto& a = c.analysis;
     const CostDecision decision = decide_cost(a);
@@ -126,7 +145,7 @@ void write_analysis_csv(const std::vector<OverheadCell>& cells, std::ostream& ou
         << num(rel_high) << ',' << num(a.wilcoxon ? std::optional(a.wilcoxon->v) : std::nullopt) << ','
         << num(a.wilcoxon ? std::optional(a.wilcoxon->p_value) : std::nullopt) << ',' << (a.significant() ? 1 : 0)
         << ',' << cost_verdict_name(decision.verdict) << ','
-        << (decision.pairs_needed ? std::to_string(*decision.pairs_needed) : "") << '\n';
+        << (decision.pairs_needed ? std::to_string(*decision.pairs_needed) : "") << ',' << c.design << '\n';
   }
 }
 

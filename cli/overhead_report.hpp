@@ -25,6 +25,9 @@ void print_undecided(const std::string& label, const PairedAnalysis& a, const st
 
 /// The paired analysis, one line per cell, for a terminal.
 void print_analysis(const std::vector<OverheadCell>& cells);
+/// What the interleaved design could not use, and why: failed interleaved launches (no MPI_T
+/// switch in this library) and benchmarks whose bookkeeping failed (the switch did not switch).
+void print_interleaving(const std::vector<LaunchRecord>& launches, const std::string& design);
 /// The same as CSV, every column (docs/overhead.md).
 void write_analysis_csv(const std::vector<OverheadCell>& cells, std::ostream& out);
 /// One line per launch and benchmark: the launch's key, status and sample summary.

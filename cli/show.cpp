@@ -152,8 +152,12 @@ void show_overhead(const std::string& input, const std::string& csv, const std::
   auto launches = results.launches();
   print_sweep(input, "overhead results", results.configuration(), launches,
               [](const LaunchKey& k) { return k.transport; });
+  // Which clock timed the iterations (docs/benchmarks.md, "The clock").
+  for (const auto& [clock, n] : launch_clocks(launches)) std::printf("  clock: %s, %zu launches\n", clock.c_str(), n);
   auto cells = analyze_overhead(launches);
   print_analysis(cells);
+  const auto config = results.configuration();
+  print_interleaving(launches, config.count("design") ? config.at("design") : "pairs");
   if (!csv.empty()) write_file_atomically(csv, [&](std::ostream& o) { write_analysis_csv(cells, o); });
   if (!launches_csv.empty()) {
     write_file_atomically(launches_csv, [&](std::ostream& o) { write_launches_csv(launches, o); });

@@ -34,6 +34,8 @@ TRANSPORT_TITLES = {
 ARM_TITLES = {
     "on": "monitoring on vs off",
     "mpit_off": "monitoring loaded, stopped through MPI_T, vs off",
+    "counting": "monitoring's counting on vs stopped (launch pairs)",
+    "counting_interleaved": "monitoring's counting on vs stopped (interleaved blocks)",
 }
 
 
@@ -248,6 +250,9 @@ def main(argv):
         sys.exit(f"{path}: the analysis table is empty (no pair of launches completed)")
     os.makedirs(outdir, exist_ok=True)
     written = []
+    if "design" in table:
+        # The interleaved design's cells get figures of their own: "<arm>_interleaved".
+        table["arm"] = np.array([a if d == "pairs" else f"{a}_{d}" for a, d in zip(table["arm"], table["design"])])
     for transport in sorted(set(table["transport"])):
         for arm in sorted(set(table["arm"][table["transport"] == transport])):
             written += fig1(table, config, transport, arm, outdir)

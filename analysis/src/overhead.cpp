@@ -10,6 +10,7 @@
 
 #include "h5.hpp"
 #include "mpimon/error.hpp"
+#include "mpimon/interleave.hpp"
 #include "results_file.hpp"
 
 namespace mpimon {
@@ -95,6 +96,7 @@ LaunchRecord read_launch(hid_t group, const std::string& where) {
   results::read_launch_identity(group, where, r);
   r.seconds = std::stod(h5::read_string_attribute(group, "seconds", where));
   r.benchmark_json = h5::read_string_attribute(group, "benchmark_json", where);
+  if (h5::has_attribute(group, "blocks")) r.blocks = h5::read_string_attribute(group, "blocks", where);
   if (h5::has_attribute(group, "spin_mean_ns")) {
     r.spin_mean_ns = std::stod(h5::read_string_attribute(group, "spin_mean_ns", where));
   }
@@ -129,6 +131,7 @@ void write_launch(hid_t g, const std::string& here, const LaunchRecord& launch) 
   results::write_launch_identity(g, launch);
   h5::write_attribute(g, "seconds", std::to_string(launch.seconds));
   h5::write_attribute(g, "benchmark_json", launch.benchmark_json);
+  if (!launch.blocks.empty()) h5::write_attribute(g, "blocks", launch.blocks);
   if (launch.spin_mean_ns) {
     char buf[64];
     std::snprintf(buf, sizeof buf, "%.6f", *launch.spin_mean_ns);
@@ -169,6 +172,7 @@ void OverheadResults::write_analysis(const std::vector<OverheadCell>& cells) {
   for (const auto& c : cells) {
     table.strings["transport"].push_back(c.transport);
     table.strings["arm"].push_back(c.arm);
+    table.strings["design"].push_back(c.design);
     table.strings["op"].push_back(c.op);
     table.integers["np"].push_back(c.np);
     table.integers["size"].push_back(c.size);
@@ -182,39 +186,167 @@ void OverheadResults::write_analysis(const std::vector<OverheadCell>& cells) {
   results::write_table(path_, "analysis", table);
 }
 
+std::vector<BenchmarkBlocks> read_blocks(const std::string& text, const std::string& where) {
+  std::vector<BenchmarkBlocks> out;
+  std::istringstream lines(text);
+  std::size_t number = 0;
+  for (std::string line; std::getline(lines, line);) {
+    ++number;
+    if (line.empty()) continue;
+    std::istringstream fields(line);
+    BenchmarkBlocks b;
+    std::string size, length, counted;
+    if (!std::getline(fields, b.op, '\t') || !std::getline(fields, size, '\t') || !std::getline(fields, length, '\t') ||
+        !std::getline(fields, b.states, '\t') || !std::getline(fields, counted)) {
+      raise_input_error(where, number, "expected op<TAB>size<TAB>B<TAB>states<TAB>counted");
+    }
+    try {
+      std::size_t used = 0;
+      b.size = std::stoull(size, &used);
+      if (used != size.size()) throw std::invalid_argument(size);
+      b.block_length = std::stoull(length, &used);
+      if (used != length.size() || b.block_length == 0) throw std::invalid_argument(length);
+      if (b.states.empty() || b.states.find_first_not_of("01") != std::string::npos)
+        throw std::invalid_argument(b.states);
+      std::istringstream list(counted);
+      for (std::string v; std::getline(list, v, ',');) {
+        if (v == "-") {
+          b.counted.emplace_back();
+          continue;
+        }
+        b.counted.emplace_back(std::stoull(v, &used));
+        if (used != v.size()) throw std::invalid_argument(v);
+      }
+    } catch (const std::exception&) {
+      raise_input_error(where, number, "not a size, a block length, 0/1 states and counts");
+    }
+    if (b.counted.size() != b.states.size()) raise_input_error(where, number, "not one count per block");
+    out.push_back(std::move(b));
+  }
+  return out;
+}
+
+BlockPairs interleaved_block_pairs(const BenchmarkBlocks& blocks, const std::vector<double>& samples) {
+  BlockPairs r;
+  const std::size_t n = blocks.states.size(), length = blocks.block_length;
+  if (n == 0 || n % 2 != 0 || samples.size() != n * length) {
+    r.problem = std::to_string(samples.size()) + " samples for " + std::to_string(n) + " blocks of " +
+                std::to_string(length) + " (whole block pairs expected)";
+    return r;
+  }
+  if (blocks.states != abba_states(n)) {
+    r.problem = "blocks " + blocks.states + " are not in ABBA order (" + abba_states(n) + ")";
+    return r;
+  }
+  for (std::size_t k = 0; k < n; ++k) {
+    const auto& c = blocks.counted[k];
+    if (!c) continue;
+    const bool on = blocks.states[k] == '1';
+    if (on && *c == 0) r.problem = "block " + std::to_string(k + 1) + " was switched on but counted nothing";
+    if (!on && *c != 0)
+      r.problem = "block " + std::to_string(k + 1) + " was switched off but counted " + std::to_string(*c) +
+                  " records: MPI_T did not switch the counting";
+    if (!r.problem.empty()) return r;
+  }
+  for (std::size_t k = 0; k < n; k += 2) {
+    double iqm[2];
+    for (std::size_t j = 0; j < 2; ++j) {
+      const auto first = samples.begin() + static_cast<std::ptrdiff_t>((k + j) * length);
+      iqm[j] = summarize(std::vector<double>(first, first + static_cast<std::ptrdiff_t>(length))).iqm;
+    }
+    const bool first_on = blocks.states[k] == '1';
+    r.on.push_back(first_on ? iqm[0] : iqm[1]);
+    r.off.push_back(first_on ? iqm[1] : iqm[0]);
+  }
+  return r;
+}
+
+namespace {
+
+constexpr std::string_view kInterleaved = "interleaved-";
+
+// Every interleaved launch's benchmarks with their block pairs (or the problem), in launch order.
+template <class Visit>
+void for_each_interleaved(const std::vector<LaunchRecord>& launches, Visit visit) {
+  for (const auto& l : launches) {
+    if (l.status != "ok" || !l.key.arm.starts_with(kInterleaved)) continue;
+    const auto blocks = read_blocks(l.blocks, "blocks of launch " + l.key.arm + " pair " + std::to_string(l.key.pair));
+    for (const auto& b : l.benchmarks) {
+      auto it = std::find_if(blocks.begin(), blocks.end(),
+                             [&](const BenchmarkBlocks& x) { return x.op == b.op && x.size == b.size; });
+      BlockPairs pairs;
+      if (it == blocks.end()) {
+        pairs.problem = "no blocks recorded";
+      } else {
+        pairs = interleaved_block_pairs(*it, b.ns);
+      }
+      visit(l, b, pairs);
+    }
+  }
+}
+
+}  // namespace
+
+std::vector<std::string> interleaving_problems(const std::vector<LaunchRecord>& launches) {
+  std::vector<std::string> out;
+  for_each_interleaved(launches, [&](const LaunchRecord& l, const BenchmarkSamples& b, const BlockPairs& p) {
+    if (!p.problem.empty())
+      out.push_back(l.key.transport + " np " + std::to_string(l.key.np) + " pair " + std::to_string(l.key.pair) + " " +
+                    b.op + "/" + std::to_string(b.size) + ": " + p.problem);
+  });
+  return out;
+}
+
 std::vector<OverheadCell> analyze_overhead(const std::vector<LaunchRecord>& launches, double confidence) {
   // (transport, np, pair, arm) -> launch; only successful launches count.
   std::map<LaunchKey, const LaunchRecord*> by_key;
+  bool interleaved = false;
   for (const auto& l : launches) {
     if (l.status == "ok") by_key[l.key] = &l;
+    interleaved = interleaved || l.key.arm.starts_with(kInterleaved);
   }
-  // (transport, arm, op, np, size) -> paired medians
-  using CellKey = std::tuple<std::string, std::string, std::string, std::uint32_t, std::uint64_t>;
+  // (transport, design, arm, op, np, size) -> paired interquartile means (baseline, arm)
+  using CellKey = std::tuple<std::string, std::string, std::string, std::string, std::uint32_t, std::uint64_t>;
   std::map<CellKey, std::pair<std::vector<double>, std::vector<double>>> pairs;
-  for (const auto& [key, launch] : by_key) {
-    if (key.arm == "off") continue;
-    auto off = by_key.find({key.transport, key.np, key.pair, "off"});
-    if (off == by_key.end()) continue;
-    for (const auto& b : launch->benchmarks) {
-      for (const auto& ob : off->second->benchmarks) {
+  auto pair_with = [&](const LaunchRecord& launch, const std::string& baseline_arm, const std::string& cell_arm) {
+    const LaunchKey& key = launch.key;
+    auto base = by_key.find({key.transport, key.np, key.pair, baseline_arm});
+    if (base == by_key.end()) return;
+    for (const auto& b : launch.benchmarks) {
+      for (const auto& ob : base->second->benchmarks) {
         if (ob.op != b.op || ob.size != b.size) continue;
-        auto& [o, n] = pairs[{key.transport, key.arm, b.op, key.np, b.size}];
+        auto& [o, n] = pairs[{key.transport, "pairs", cell_arm, b.op, key.np, b.size}];
         o.push_back(summarize(ob.ns).iqm);
         n.push_back(summarize(b.ns).iqm);
       }
     }
+  };
+  for (const auto& [key, launch] : by_key) {
+    if (key.arm == "off" || key.arm.starts_with(kInterleaved)) continue;
+    pair_with(*launch, "off", key.arm);
+    // The counting alone by launch pairs, to set beside the interleaved design's.
+    if (interleaved && key.arm == "on") pair_with(*launch, "mpit_off", "counting");
   }
+  for_each_interleaved(launches, [&](const LaunchRecord& l, const BenchmarkSamples& b, const BlockPairs& p) {
+    if (!p.problem.empty()) return;
+    auto& [o, n] =
+        pairs[{l.key.transport, "interleaved", l.key.arm.substr(kInterleaved.size()), b.op, l.key.np, b.size}];
+    o.insert(o.end(), p.off.begin(), p.off.end());
+    n.insert(n.end(), p.on.begin(), p.on.end());
+  });
   std::vector<OverheadCell> cells;
   for (const auto& [key, values] : pairs) {
-    const auto& [transport, arm, op, np, size] = key;
-    OverheadCell c{transport, arm, op, np, size, paired_analysis(values.first, values.second, confidence), {}, {}};
+    const auto& [transport, design, arm, op, np, size] = key;
+    OverheadCell c{transport, arm, op, design, np, size, paired_analysis(values.first, values.second, confidence),
+                   {},        {}};
     c.per_process = per_process(c.analysis, np);
     cells.push_back(std::move(c));
   }
-  // Benjamini-Hochberg within each heatmap: same transport, arm and op.
-  std::map<std::tuple<std::string, std::string, std::string>, std::vector<std::size_t>> heatmaps;
+  // Benjamini-Hochberg within each heatmap: same transport, design, arm and op.
+  std::map<std::tuple<std::string, std::string, std::string, std::string>, std::vector<std::size_t>> heatmaps;
   for (std::size_t i = 0; i < cells.size(); ++i) {
-    if (cells[i].analysis.t_test) heatmaps[{cells[i].transport, cells[i].arm, cells[i].op}].push_back(i);
+    if (cells[i].analysis.t_test)
+      heatmaps[{cells[i].transport, cells[i].design, cells[i].arm, cells[i].op}].push_back(i);
   }
   for (const auto& [unused, members] : heatmaps) {
     std::vector<double> p;
@@ -223,6 +355,32 @@ std::vector<OverheadCell> analyze_overhead(const std::vector<LaunchRecord>& laun
     for (std::size_t k = 0; k < members.size(); ++k) cells[members[k]].p_adjusted = adjusted[k];
   }
   return cells;
+}
+
+std::string benchmark_context(const LaunchRecord& launch, std::string_view key) {
+  // Google Benchmark writes the context as "key": "value" pairs; values are JSON-escaped strings.
+  const std::string& json = launch.benchmark_json;
+  const std::string needle = "\"" + std::string(key) + "\": \"";
+  const auto at = json.find(needle);
+  if (at == std::string::npos) return "";
+  std::string value;
+  for (std::size_t i = at + needle.size(); i < json.size() && json[i] != '"'; ++i) {
+    if (json[i] == '\\' && i + 1 < json.size()) ++i;  // \" and \\ stand for the character
+    value += json[i];
+  }
+  return value;
+}
+
+std::map<std::string, std::size_t> launch_clocks(const std::vector<LaunchRecord>& launches) {
+  std::map<std::string, std::size_t> clocks;
+  for (const auto& l : launches) {
+    if (l.status != "ok") continue;
+    std::string clock = benchmark_context(l, "clock");
+    if (clock.empty()) clock = "monotonic_raw (not recorded: older program)";
+    if (clock == "tsc") clock += " (" + benchmark_context(l, "tsc_ticks_per_ns") + " ticks/ns)";
+    ++clocks[clock];
+  }
+  return clocks;
 }
 
 std::map<std::pair<std::string, std::uint32_t>, double> injected_cost(const std::vector<LaunchRecord>& launches) {

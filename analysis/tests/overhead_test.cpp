@@ -94,5 +94,82 @@ TEST(OverheadResults, AppendsAndReadsBack) {
             dir.file("t.h5") + ": not a readable HDF5 file");
 }
 
+// The clock of each launch, from the context Google Benchmark wrote (an excerpt of a real file's
+// layout); a launch without the key comes from a program older than the clock.
+TEST(LaunchClocks, NamesTheClockOfEachLaunch) {
+  LaunchRecord tsc, old, failed, mono;
+  tsc.status = old.status = mono.status = "ok";
+  failed.status = "exit code 1";
+  tsc.benchmark_json =
+      "{\n  \"context\": {\n    \"clock\": \"tsc\",\n    \"clock_note\": \"a \\\"quoted\\\" word\",\n"
+      "    \"tsc_ticks_per_ns\": \"2.096030\"\n  }\n}";
+  mono.benchmark_json = "{\"context\": {\"clock\": \"monotonic_raw\"}}";
+  old.benchmark_json = "{\"context\": {\"timer\": \"clock_gettime\"}}";
+  failed.benchmark_json = tsc.benchmark_json;
+  EXPECT_EQ(benchmark_context(tsc, "clock_note"), "a \"quoted\" word");
+  EXPECT_EQ(benchmark_context(old, "clock"), "");
+  const auto clocks = launch_clocks({tsc, tsc, old, failed, mono});
+  EXPECT_EQ(clocks, (std::map<std::string, std::size_t>{{"tsc (2.096030 ticks/ns)", 2},
+                                                        {"monotonic_raw", 1},
+                                                        {"monotonic_raw (not recorded: older program)", 1}}));
+}
+
+// The interleaved design's bookkeeping on a hand-made run: 4 blocks of 4 iterations in ABBA order
+// (on, off, off, on), on blocks 10 ns slower. Block pairs are (1, 2) and (3, 4); the expected
+// interquartile means are the blocks' constant values, written here by hand.
+TEST(Interleaved, BlockPairsFollowTheAbbaOrder) {
+  const auto blocks = read_blocks("send\t8\t4\t1001\t4,0,0,4\nalltoall\t0\t4\t1001\t-,-,-,-\n", "b.txt");
+  ASSERT_EQ(blocks.size(), 2u);
+  EXPECT_EQ(blocks[0].op, "send");
+  EXPECT_EQ(blocks[0].size, 8u);
+  EXPECT_EQ(blocks[0].block_length, 4u);
+  EXPECT_EQ(blocks[0].counted[3], std::optional<std::uint64_t>(4));
+  EXPECT_FALSE(blocks[1].counted[0].has_value());
+  const std::vector<double> samples{110, 110, 110, 110, 100, 100, 100, 100, 101, 101, 101, 101, 111, 111, 111, 111};
+  const BlockPairs p = interleaved_block_pairs(blocks[0], samples);
+  EXPECT_EQ(p.problem, "");
+  EXPECT_EQ(p.on, (std::vector<double>{110, 111}));
+  EXPECT_EQ(p.off, (std::vector<double>{100, 101}));
+}
+
+TEST(Interleaved, RefusesBrokenBookkeeping) {
+  const std::vector<double> samples(16, 100.0);
+  auto problem = [&](const std::string& line, std::size_t n = 16) {
+    return interleaved_block_pairs(read_blocks(line, "b.txt").at(0),
+                                   std::vector<double>(samples.begin(), samples.begin() + n))
+        .problem;
+  };
+  EXPECT_EQ(problem("send\t8\t4\t1001\t4,0,0,4\n", 12), "12 samples for 4 blocks of 4 (whole block pairs expected)");
+  EXPECT_EQ(problem("send\t8\t4\t1010\t4,0,4,0\n"), "blocks 1010 are not in ABBA order (1001)");
+  EXPECT_EQ(problem("send\t8\t4\t1001\t4,3,0,4\n"),
+            "block 2 was switched off but counted 3 records: MPI_T did not switch the counting");
+  EXPECT_EQ(problem("send\t8\t4\t1001\t4,0,0,0\n"), "block 4 was switched on but counted nothing");
+  EXPECT_EQ(error_of([] { read_blocks("send\t8\t4\t10x1\t1,0,0,1\n", "b.txt"); }),
+            "b.txt:1: not a size, a block length, 0/1 states and counts");
+  EXPECT_EQ(error_of([] { read_blocks("send\t8\t4\t1001\t1,0,0\n", "b.txt"); }), "b.txt:1: not one count per block");
+}
+
+// Interleaved launches become cells of design "interleaved", pooled over launches: 2 launches of
+// 2 block pairs each give 4 pairs; a launch whose switch did not switch is left out and named.
+TEST(Interleaved, AnalysisPoolsBlockPairsOverLaunches) {
+  auto interleaved = [](std::uint32_t pair, double on, const std::string& counted) {
+    LaunchRecord r = launch("interleaved-counting", pair, 0);
+    r.benchmarks[0].ns = {on, on, 100, 100, 100, 100, on, on};
+    r.blocks = r.benchmarks[0].op + "\t" + std::to_string(r.benchmarks[0].size) + "\t2\t1001\t" + counted + "\n";
+    return r;
+  };
+  std::vector<LaunchRecord> l = {interleaved(1, 104, "2,0,0,2"), interleaved(2, 106, "2,0,0,2"),
+                                 interleaved(3, 900, "2,2,2,2")};
+  auto cells = analyze_overhead(l);
+  ASSERT_EQ(cells.size(), 1u);
+  EXPECT_EQ(cells[0].design, "interleaved");
+  EXPECT_EQ(cells[0].arm, "counting");
+  EXPECT_EQ(cells[0].analysis.n, 4u);
+  EXPECT_DOUBLE_EQ(cells[0].analysis.mean_difference, 5);
+  const auto problems = interleaving_problems(l);
+  ASSERT_EQ(problems.size(), 1u);
+  EXPECT_NE(problems[0].find("pair 3"), std::string::npos);
+}
+
 }  // namespace
 }  // namespace mpimon

@@ -1,21 +1,25 @@
 /* libmpimon-pmpi-delay.so: the calibration library of the overhead harness (docs/benchmarks.md).
  *
- * Preloaded in the "on" arm only, it adds a known cost to each call of the measured operations:
- * MPI_Send, MPI_Bcast, MPI_Alltoall, MPI_Put and MPI_Get busy-wait MPIMON_DELAY_NS nanoseconds,
- * then call their PMPI_ version. The harness must find that cost again. The wait is a loop whose
- * speed is measured when the library loads, not a loop on the clock: reading the clock costs
- * ~20 ns and a clock-driven spin overshoots by a fraction of that, a bias the harness would
- * (rightly) detect. The harness's baseline arm loads the library with MPIMON_DELAY_NS=0, so the
- * call through the wrapper costs the same in both arms.
+ * Preloaded, it adds a known cost to each call of the measured operations: MPI_Send, MPI_Bcast,
+ * MPI_Alltoall, MPI_Put and MPI_Get first run a fixed instruction loop (the gate's, spin_loop.h:
+ * 2 instructions per iteration), then their PMPI_ version. The cost is defined in instructions,
+ * so it is the same on every call, and its time per call is measured on its own when the library
+ * loads, with the benchmark's clock (the invariant TSC when the CPU has one): that measured time
+ * is the cost the harness must find again. The harness's baseline arm loads the library with no
+ * loop, so the call through the wrapper costs the same in both arms.
  *
- *   mpirun -x LD_PRELOAD=/path/libmpimon-pmpi-delay.so -x MPIMON_DELAY_NS=200 \
+ *   mpirun -x LD_PRELOAD=/path/libmpimon-pmpi-delay.so -x MPIMON_DELAY_LOOPS=40 \
  *          [-x MPIMON_DELAY_OPS=MPI_Send,MPI_Put] ./mpimon-overhead-bench ...
  *
- * MPIMON_DELAY_REPORT: a path prefix; each rank then writes "spins total_ns" (how many delays it
- * made and how long they took, timed around the loop) to PREFIX.RANK at MPI_Finalize.
- * MPIMON_DELAY_NS: integer >= 0 (default 0: nothing is added). MPIMON_DELAY_OPS: comma list of
- * the intercepted names (the "MPI_" prefix and case are optional); default: all five. Both are
- * read once, when the library is loaded; a bad value stops the process with exit code 2. */
+ * MPIMON_DELAY_LOOPS: iterations of the loop per call (integer in [0, 1e9]). MPIMON_DELAY_NS: the
+ * same as a time, converted to loops with the loop's speed measured at load (integer >= 0); not
+ * both. Default: no loop. MPIMON_DELAY_OPS: comma list of the intercepted names (the "MPI_" prefix
+ * and case are optional); default: all five. MPIMON_DELAY_REPORT: a path prefix; each rank then
+ * writes "calls loops delivered_ns" to PREFIX.RANK at MPI_Finalize. All are read once, when the
+ * library is loaded; a bad value stops the process with exit code 2.
+ *
+ * mpimon_pmpi_delay_set_active(0) makes the calls skip the loop until set_active(1): the
+ * benchmark's interleaved design switches the injected cost per block of iterations. */
 
 #define _POSIX_C_SOURCE 200809L
 
@@ -26,17 +30,29 @@
 #include <strings.h>
 #include <time.h>
 
+#include "spin_loop.h"
+#include "tsc_clock.h"
+
 enum { DELAY_SEND, DELAY_BCAST, DELAY_ALLTOALL, DELAY_PUT, DELAY_GET, DELAY_OPS };
 static const char* const op_names[DELAY_OPS] = {"MPI_Send", "MPI_Bcast", "MPI_Alltoall", "MPI_Put", "MPI_Get"};
 
-static long long delay_ns;
-static double loops_per_ns;
+static unsigned long loops;
+static volatile int active = 1;
+static double delivered_ns; /* the loop's time per call, measured on its own at load */
 static int delayed[DELAY_OPS];
-static char description[256] = "not initialised";
+static char description[320] = "not initialised";
 
-/* For mpimon-overhead-bench, which records it in its context (found with dlsym). */
+/* For mpimon-overhead-bench, which records it in its context and switches it (found with dlsym). */
 const char* mpimon_pmpi_delay_describe(void);
 const char* mpimon_pmpi_delay_describe(void) { return description; }
+unsigned long mpimon_pmpi_delay_loops(void);
+unsigned long mpimon_pmpi_delay_loops(void) { return loops; }
+int mpimon_pmpi_delay_set_active(int on);
+int mpimon_pmpi_delay_set_active(int on) {
+  const int previous = active;
+  active = on;
+  return previous;
+}
 
 static void bad_setting(const char* variable, const char* value) {
   fprintf(stderr, "libmpimon-pmpi-delay: bad %s '%s' (see docs/benchmarks.md)\n", variable, value);
@@ -53,60 +69,64 @@ static int op_index(const char* name, size_t length) {
   return -1;
 }
 
-static long long now_ns(void) {
+/* The clock: the TSC when CPUID says it is invariant (calibrated here), else CLOCK_MONOTONIC_RAW. */
+static double ticks_per_ns;
+
+static double now_ns(void) {
+  if (ticks_per_ns > 0) return (double)mpimon_tsc_read() / ticks_per_ns;
   struct timespec t;
-  clock_gettime(CLOCK_MONOTONIC, &t);
-  return (long long)t.tv_sec * 1000000000LL + t.tv_nsec;
+  clock_gettime(CLOCK_MONOTONIC_RAW, &t);
+  return (double)t.tv_sec * 1e9 + (double)t.tv_nsec;
 }
 
-__attribute__((noinline)) static void spin(long long iterations) {
-  for (volatile long long i = 0; i < iterations; ++i) {
-  }
-}
-
-/* What a spin of k iterations costs, from 2001 timed runs: the mean of their middle half (robust
- * to interruptions, and finer than the clock's granularity). */
-static int compare_long(const void* a, const void* b) {
-  const long long x = *(const long long*)a, y = *(const long long*)b;
+static int compare_double(const void* a, const void* b) {
+  const double x = *(const double*)a, y = *(const double*)b;
   return (x > y) - (x < y);
 }
 
-static double spin_cost_ns(long long k) {
-  enum { RUNS = 2001 };
-  static long long t[RUNS];
-  for (int i = 0; i < RUNS; ++i) {
-    const long long start = now_ns();
-    spin(k);
-    t[i] = now_ns() - start;
+/* The time per call of n loops minus that of none, each timed over a batch of 100 calls, the two
+ * batches alternated 101 times: the median of the differences. Short batches (microseconds) are
+ * rarely interrupted, so the median is the loop's cost while it runs. */
+static double loop_cost_ns(unsigned long n) {
+  enum { ROUNDS = 101, CALLS = 100 };
+  double d[ROUNDS];
+  for (int r = 0; r < ROUNDS; ++r) {
+    double t0 = now_ns();
+    for (int i = 0; i < CALLS; ++i) mpimon_spin_loop(n);
+    double t1 = now_ns();
+    for (int i = 0; i < CALLS; ++i) mpimon_spin_loop(0);
+    double t2 = now_ns();
+    d[r] = ((t1 - t0) - (t2 - t1)) / CALLS;
   }
-  qsort(t, RUNS, sizeof t[0], compare_long);
-  double sum = 0;
-  for (int i = RUNS / 4; i < 3 * RUNS / 4; ++i) sum += (double)t[i];
-  return sum / (double)(3 * RUNS / 4 - RUNS / 4);
+  qsort(d, ROUNDS, sizeof d[0], compare_double);
+  return d[ROUNDS / 2];
 }
 
-/* A spin costs a fixed part (entering and leaving the loop, ~20 ns here) plus a time per
- * iteration: both are measured, so that the added cost is the requested one, not 20 ns more. */
-static double fixed_ns;
+static unsigned long requested_ns;
+static size_t prefix_length; /* of the description: what was requested */
+static const char* clock_name = "?";
 
-static void calibrate(void) {
-  const long long short_spin = 200, long_spin = 8000;
-  spin(long_spin); /* warm up */
-  const double empty = spin_cost_ns(0), low = spin_cost_ns(short_spin), high = spin_cost_ns(long_spin);
-  const double ns_per_loop = (high - low) / (double)(long_spin - short_spin);
-  loops_per_ns = 1.0 / ns_per_loop;
-  fixed_ns = low - empty - (double)short_spin * ns_per_loop;
-  if (fixed_ns < 0) fixed_ns = 0;
+static void measure_and_describe(void) {
+  delivered_ns = loops > 0 ? loop_cost_ns(loops) : 0;
+  size_t used = prefix_length;
+  used += (size_t)snprintf(description + used, sizeof description - used,
+                           "%lu loops (%lu instructions), %.2f ns per call measured on its own (%s), before", loops,
+                           2 * loops, delivered_ns, clock_name);
+  for (int i = 0; i < DELAY_OPS && used < sizeof description; ++i)
+    if (delayed[i]) used += (size_t)snprintf(description + used, sizeof description - used, " %s", op_names[i]);
+}
+
+static unsigned long parse_count(const char* variable, const char* text, unsigned long long max) {
+  char* end = NULL;
+  const unsigned long long value = strtoull(text, &end, 10);
+  if (*end != '\0' || text[0] == '-' || value > max) bad_setting(variable, text);
+  return (unsigned long)value;
 }
 
 __attribute__((constructor)) static void read_settings(void) {
   const char* ns = getenv("MPIMON_DELAY_NS");
-  if (ns && *ns) {
-    char* end = NULL;
-    const long long value = strtoll(ns, &end, 10);
-    if (*end != '\0' || value < 0 || value > 10000000000LL) bad_setting("MPIMON_DELAY_NS", ns);
-    delay_ns = value;
-  }
+  const char* n = getenv("MPIMON_DELAY_LOOPS");
+  if (ns && *ns && n && *n) bad_setting("MPIMON_DELAY_NS with MPIMON_DELAY_LOOPS", ns);
   const char* ops = getenv("MPIMON_DELAY_OPS");
   if (ops && *ops) {
     for (const char* item = ops;;) {
@@ -121,29 +141,57 @@ __attribute__((constructor)) static void read_settings(void) {
   } else {
     for (int i = 0; i < DELAY_OPS; ++i) delayed[i] = 1;
   }
-  calibrate();
-  size_t used = (size_t)snprintf(description, sizeof description,
-                                 "%lld ns busy-wait (calibrated loop: %.4f iterations per ns, %.1f ns fixed) before",
-                                 delay_ns, loops_per_ns, fixed_ns);
-  for (int i = 0; i < DELAY_OPS && used < sizeof description; ++i)
-    if (delayed[i]) used += (size_t)snprintf(description + used, sizeof description - used, " %s", op_names[i]);
+  if (mpimon_tsc_invariant()) ticks_per_ns = mpimon_tsc_calibrate(20000000);
+  const char* clock = ticks_per_ns > 0 ? "TSC" : "CLOCK_MONOTONIC_RAW";
+  size_t used = 0;
+  if (ns && *ns) {
+    const unsigned long want = parse_count("MPIMON_DELAY_NS", ns, 10000000000ULL);
+    /* The loop's speed from 200-loop batches; rank 0's conversion is given to all at MPI_Init. */
+    const double per_loop = loop_cost_ns(200) / 200;
+    loops = want > 0 && per_loop > 0 ? (unsigned long)((double)want / per_loop + 0.5) : 0;
+    requested_ns = want;
+    used = (size_t)snprintf(description, sizeof description, "%lu ns requested (%.3f ns per loop): ", want, per_loop);
+  } else if (n && *n) {
+    loops = parse_count("MPIMON_DELAY_LOOPS", n, 1000000000ULL);
+    used = (size_t)snprintf(description, sizeof description, "%lu loops requested: ", loops);
+  } else {
+    used = (size_t)snprintf(description, sizeof description, "nothing requested: ");
+  }
+  prefix_length = used;
+  clock_name = clock;
+  measure_and_describe();
 }
 
-/* Called with 0 ns too (the baseline arm): only the number of loop iterations differs between arms. */
-/* Every spin is also timed, in both arms: the difference of the arms' mean spin times is the cost
- * really added, which the harness compares with what it recovers (MPIMON_DELAY_REPORT). */
-static long long spins, spin_total_ns;
+/* Every rank runs rank 0's number of loops: a time request converts to loops with each rank's
+ * own measurement, which differ (other load, the core's clock), and the arms must add the same
+ * instructions everywhere. Then each rank measures the agreed loop on its own again. */
+static void agree_on_loops(void) {
+  if (requested_ns == 0) return;
+  PMPI_Bcast(&loops, 1, MPI_UNSIGNED_LONG, 0, MPI_COMM_WORLD);
+  measure_and_describe();
+}
+
+int MPI_Init(int* argc, char*** argv) {
+  const int rc = PMPI_Init(argc, argv);
+  if (rc == MPI_SUCCESS) agree_on_loops();
+  return rc;
+}
+
+int MPI_Init_thread(int* argc, char*** argv, int required, int* provided) {
+  const int rc = PMPI_Init_thread(argc, argv, required, provided);
+  if (rc == MPI_SUCCESS) agree_on_loops();
+  return rc;
+}
+
+static long long calls;
 
 static void delay(int op) {
   if (!delayed[op]) return;
-  const double loops = ((double)delay_ns - fixed_ns) * loops_per_ns;
-  const long long start = now_ns();
-  spin(delay_ns > 0 && loops > 0 ? (long long)(loops + 0.5) : 0);
-  spin_total_ns += now_ns() - start;
-  ++spins;
+  mpimon_spin_loop(active ? loops : 0);
+  ++calls;
 }
 
-/* MPIMON_DELAY_REPORT=PREFIX: each rank writes "spins total_ns" to PREFIX.RANK at MPI_Finalize. */
+/* MPIMON_DELAY_REPORT=PREFIX: each rank writes "calls loops delivered_ns" to PREFIX.RANK. */
 int MPI_Finalize(void) {
   const char* prefix = getenv("MPIMON_DELAY_REPORT");
   if (prefix && *prefix) {
@@ -153,7 +201,7 @@ int MPI_Finalize(void) {
     snprintf(path, sizeof path, "%s.%d", prefix, rank);
     FILE* f = fopen(path, "w");
     if (f) {
-      fprintf(f, "%lld %lld\n", spins, spin_total_ns);
+      fprintf(f, "%lld %lu %.4f\n", calls, loops, delivered_ns);
       fclose(f);
     }
   }

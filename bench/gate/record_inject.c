@@ -18,6 +18,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "spin_loop.h"
+
 static unsigned long loops;
 
 __attribute__((constructor)) static void read_loops(void) {
@@ -30,17 +32,6 @@ __attribute__((constructor)) static void read_loops(void) {
     exit(2);
   }
   loops = (unsigned long)value;
-}
-
-/* Exactly 2 instructions per iteration on x86-64; skipped (0 instructions of loop) when n == 0. */
-__attribute__((noinline)) static void spin(unsigned long n) {
-  if (n == 0) return;
-#if defined(__x86_64__)
-  __asm__ volatile("1: dec %0\n\tjnz 1b" : "+r"(n) : : "cc");
-#else
-  for (volatile unsigned long i = 0; i < n; ++i) {
-  }
-#endif
 }
 
 /* The next definition of `name` (Open MPI's), stored through a void** as POSIX's dlsym examples do. */
@@ -62,20 +53,20 @@ void mca_common_monitoring_record_coll(int world_rank, size_t data_size);
 void mca_common_monitoring_record_pml(int world_rank, size_t data_size, int tag) {
   static void (*f)(int, size_t, int);
   if (!f) resolve(__func__, (void**)&f);
-  spin(loops);
+  mpimon_spin_loop(loops);
   f(world_rank, data_size, tag);
 }
 
 void mca_common_monitoring_record_osc(int world_rank, size_t data_size, int direction) {
   static void (*f)(int, size_t, int);
   if (!f) resolve(__func__, (void**)&f);
-  spin(loops);
+  mpimon_spin_loop(loops);
   f(world_rank, data_size, direction);
 }
 
 void mca_common_monitoring_record_coll(int world_rank, size_t data_size) {
   static void (*f)(int, size_t);
   if (!f) resolve(__func__, (void**)&f);
-  spin(loops);
+  mpimon_spin_loop(loops);
   f(world_rank, data_size);
 }

@@ -5,6 +5,7 @@
 //
 // Usage: mpimon-overhead-bench [--ops LIST] [--sizes LIST|paper|quick] [--iterations N]
 //                              [--warmup W] [--seed S] [--samples FILE] [--mpit-off]
+//                              [--clock auto|tsc|monotonic] [--interleave B [--switch mpit|delay] [--blocks FILE]]
 //                              [Google Benchmark flags, e.g. --benchmark_out=F.json]
 
 #include <benchmark/benchmark.h>
@@ -30,7 +31,9 @@
 #include <string_view>
 #include <vector>
 
+#include "bench_clock.hpp"
 #include "mpi_support.hpp"
+#include "mpimon/interleave.hpp"
 #include "mpit.hpp"
 
 extern char** environ;
@@ -80,6 +83,12 @@ constexpr std::string_view kUsage =
     "  --seed S        seed of the shuffled run order (rank 0's value is used), default 12345\n"
     "  --samples FILE  rank 0 writes every per-iteration maximum: op<TAB>size<TAB>v1,...,vN (ns)\n"
     "  --mpit-off      switch Open MPI's monitoring off through MPI_T right after MPI_Init\n"
+    "  --interleave B  interleaved design: timed iterations in blocks of B, the cost switched on and off in\n"
+    "                  ABBA order (iterations must be a multiple of 2B)\n"
+    "  --switch S      what --interleave switches: mpit (monitoring's counting, default) or delay (the\n"
+    "                  calibration library's loop)\n"
+    "  --blocks FILE   rank 0 writes each run's blocks: op<TAB>size<TAB>B<TAB>states<TAB>counted\n"
+    "  --clock C       auto (the invariant TSC when usable on every rank, default), tsc (or fail), monotonic\n"
     "See docs/benchmarks.md.\n";
 
 struct UsageError : std::runtime_error {
@@ -95,6 +104,9 @@ struct Options {
   std::uint64_t seed = 12345;
   std::string samples;
   bool mpit_off = false;
+  std::string clock = "auto";
+  int interleave = 0;  // block length; 0: one arm per launch
+  std::string switch_kind = "mpit", blocks;
   bool help = false;
   std::vector<std::string> benchmark_args;  // everything else, for Google Benchmark
 };
@@ -191,6 +203,19 @@ Options parse_options(int argc, char** argv) {
     } else if (key == "--samples") {
       o.samples = take_value();
       if (o.samples.empty()) throw UsageError("--samples needs a file name");
+    } else if (key == "--interleave") {
+      o.interleave = parse_number<int>(take_value(), "--interleave", 1, 100'000'000);
+    } else if (key == "--switch") {
+      o.switch_kind = take_value();
+      if (o.switch_kind != "mpit" && o.switch_kind != "delay")
+        throw UsageError("--switch: '" + o.switch_kind + "' is not mpit or delay");
+    } else if (key == "--blocks") {
+      o.blocks = take_value();
+      if (o.blocks.empty()) throw UsageError("--blocks needs a file name");
+    } else if (key == "--clock") {
+      o.clock = take_value();
+      if (o.clock != "auto" && o.clock != "tsc" && o.clock != "monotonic")
+        throw UsageError("--clock: '" + o.clock + "' is not auto, tsc or monotonic");
     } else if (arg == "--mpit-off") {
       o.mpit_off = true;
     } else if (arg == "--help" || arg == "-h") {
@@ -206,6 +231,13 @@ Options parse_options(int argc, char** argv) {
       o.benchmark_args.emplace_back(arg);
     }
   }
+  if (o.interleave > 0) {
+    if (const std::string e =
+            mpimon::abba_plan_error(static_cast<std::size_t>(o.iterations), static_cast<std::size_t>(o.interleave));
+        !e.empty())
+      throw UsageError("--interleave: " + e);
+    if (o.mpit_off) throw UsageError("--interleave and --mpit-off: give one");
+  }
   o.sizes = parse_sizes(o.sizes_spec);
   if (o.sizes.empty()) throw UsageError("--sizes: empty list");
   return o;
@@ -218,12 +250,6 @@ std::string join(const std::vector<int>& values) {
 }
 
 // ---- helpers --------------------------------------------------------------------------------
-
-inline std::int64_t now_ns() {
-  timespec t{};
-  clock_gettime(CLOCK_MONOTONIC_RAW, &t);
-  return static_cast<std::int64_t>(t.tv_sec) * 1'000'000'000 + t.tv_nsec;
-}
 
 // True when every rank says ok; otherwise the lowest failing rank prints its message.
 bool agree(bool ok, const std::string& message, int rank, int np) {
@@ -267,9 +293,11 @@ std::string mca_settings() {
   return out;
 }
 
-std::string monitoring_state(bool mpit_off) {
-  if (mpit_off) return "loaded, stopped through MPI_T";
+std::string monitoring_state(const Options& o) {
+  if (o.mpit_off) return "loaded, stopped through MPI_T";
+  if (o.interleave > 0 && o.switch_kind == "mpit") return "loaded, counting switched per block through MPI_T";
   const char* enable = std::getenv("OMPI_MCA_pml_monitoring_enable");
+  // (an --interleave --switch delay run reports the monitoring as launched)
   if (enable && *enable && std::string_view(enable) != "0")
     return "on (pml_monitoring_enable=" + std::string(enable) + ")";
   return "off";
@@ -316,23 +344,6 @@ std::string gather_binding(int rank, int np) {
   return out;
 }
 
-std::string timer_description() {
-  timespec res{};
-  clock_getres(CLOCK_MONOTONIC_RAW, &res);
-  std::int64_t smallest = std::numeric_limits<std::int64_t>::max();
-  std::int64_t previous = now_ns();
-  for (int i = 0; i < 1000; ++i) {
-    const std::int64_t t = now_ns();
-    if (t > previous) smallest = std::min(smallest, t - previous);
-    previous = t;
-  }
-  const std::int64_t resolution = static_cast<std::int64_t>(res.tv_sec) * 1'000'000'000 + res.tv_nsec;
-  return "clock_gettime(CLOCK_MONOTONIC_RAW); clock_getres " + std::to_string(resolution) +
-         " ns; smallest non-zero difference of 1000 back-to-back reads " +
-         (smallest == std::numeric_limits<std::int64_t>::max() ? std::string("none") : std::to_string(smallest)) +
-         " ns";
-}
-
 // The calibration library (bench/calibration/pmpi_delay.c) describes itself when it is preloaded.
 std::string calibration_description() {
   using Describe = const char* (*)();
@@ -376,8 +387,14 @@ constexpr int kTag = 201;
 // Buffers, peers and window of one (op, size); the constructor and destructor are collective.
 class Kernel {
  public:
-  Kernel(Op op, int size, int rank, int np)
-      : op_(op), size_(size), rank_(rank), to_((rank + 1) % np), from_((rank + np - 1) % np), partner_(rank ^ 1) {
+  Kernel(Op op, int size, int rank, int np, const mpimon::bench::BenchClock& clock)
+      : clock_(clock),
+        op_(op),
+        size_(size),
+        rank_(rank),
+        to_((rank + 1) % np),
+        from_((rank + np - 1) % np),
+        partner_(rank ^ 1) {
     const std::size_t bytes = std::max<std::size_t>(static_cast<std::size_t>(size), 1);
     const std::size_t per_peer = op == Op::alltoall ? static_cast<std::size_t>(np) : 1;
     send_.assign(bytes * per_peer, static_cast<char>(rank + 1));
@@ -398,7 +415,8 @@ class Kernel {
   Kernel(const Kernel&) = delete;
   Kernel& operator=(const Kernel&) = delete;
 
-  // One iteration: untimed synchronisation, then the timed operation; returns this rank's time.
+  // One iteration: untimed synchronisation, then the timed operation; returns this rank's time in
+  // raw clock units (BenchClock::to_ns converts).
   std::int64_t iteration() {
     MPI_Comm world = MPI_COMM_WORLD;
     std::int64_t t0 = 0, t1 = 0;
@@ -410,9 +428,9 @@ class Kernel {
         MPI_Request request;
         check(MPI_Irecv(recv_.data(), size_, MPI_BYTE, from_, kTag, world, &request), "MPI_Irecv");
         check(MPI_Barrier(world), "MPI_Barrier");
-        t0 = now_ns();
+        t0 = clock_.now();
         rc = MPI_Send(send_.data(), size_, MPI_BYTE, to_, kTag, world);
-        t1 = now_ns();
+        t1 = clock_.now();
         check(rc, "MPI_Send");
         check(MPI_Wait(&request, MPI_STATUS_IGNORE), "MPI_Wait");
         return t1 - t0;
@@ -422,10 +440,10 @@ class Kernel {
         // over ranks is the slowest pair's round trip / 2.
         check(MPI_Barrier(world), "MPI_Barrier");
         if (rank_ % 2 == 0) {
-          t0 = now_ns();
+          t0 = clock_.now();
           rc = MPI_Send(send_.data(), size_, MPI_BYTE, partner_, kTag, world);
           if (rc == MPI_SUCCESS) rc = MPI_Recv(recv_.data(), size_, MPI_BYTE, partner_, kTag, world, MPI_STATUS_IGNORE);
-          t1 = now_ns();
+          t1 = clock_.now();
           check(rc, "ping-pong");
           return (t1 - t0) / 2;
         }
@@ -435,50 +453,50 @@ class Kernel {
       }
       case Op::bcast:
         check(MPI_Barrier(world), "MPI_Barrier");
-        t0 = now_ns();
+        t0 = clock_.now();
         rc = MPI_Bcast(send_.data(), size_, MPI_BYTE, 0, world);
-        t1 = now_ns();
+        t1 = clock_.now();
         check(rc, "MPI_Bcast");
         return t1 - t0;
       case Op::alltoall:
         check(MPI_Barrier(world), "MPI_Barrier");
-        t0 = now_ns();
+        t0 = clock_.now();
         rc = MPI_Alltoall(send_.data(), size_, MPI_BYTE, recv_.data(), size_, MPI_BYTE, world);
-        t1 = now_ns();
+        t1 = clock_.now();
         check(rc, "MPI_Alltoall");
         return t1 - t0;
       case Op::put_lock:
         check(MPI_Barrier(world), "MPI_Barrier");
         check(MPI_Win_lock(MPI_LOCK_EXCLUSIVE, to_, 0, win_), "MPI_Win_lock");
-        t0 = now_ns();
+        t0 = clock_.now();
         rc = MPI_Put(send_.data(), size_, MPI_BYTE, to_, 0, size_, MPI_BYTE, win_);
         if (rc == MPI_SUCCESS) rc = MPI_Win_unlock(to_, win_);
-        t1 = now_ns();
+        t1 = clock_.now();
         check(rc, "MPI_Put + MPI_Win_unlock");
         return t1 - t0;
       case Op::get_lock:
         check(MPI_Barrier(world), "MPI_Barrier");
         check(MPI_Win_lock(MPI_LOCK_SHARED, to_, 0, win_), "MPI_Win_lock");
-        t0 = now_ns();
+        t0 = clock_.now();
         rc = MPI_Get(recv_.data(), size_, MPI_BYTE, to_, 0, size_, MPI_BYTE, win_);
         if (rc == MPI_SUCCESS) rc = MPI_Win_unlock(to_, win_);
-        t1 = now_ns();
+        t1 = clock_.now();
         check(rc, "MPI_Get + MPI_Win_unlock");
         return t1 - t0;
       case Op::put_flush:
         check(MPI_Barrier(world), "MPI_Barrier");
-        t0 = now_ns();
+        t0 = clock_.now();
         rc = MPI_Put(send_.data(), size_, MPI_BYTE, to_, 0, size_, MPI_BYTE, win_);
         if (rc == MPI_SUCCESS) rc = MPI_Win_flush(to_, win_);
-        t1 = now_ns();
+        t1 = clock_.now();
         check(rc, "MPI_Put + MPI_Win_flush");
         return t1 - t0;
       case Op::get_flush:
         check(MPI_Barrier(world), "MPI_Barrier");
-        t0 = now_ns();
+        t0 = clock_.now();
         rc = MPI_Get(recv_.data(), size_, MPI_BYTE, to_, 0, size_, MPI_BYTE, win_);
         if (rc == MPI_SUCCESS) rc = MPI_Win_flush(to_, win_);
-        t1 = now_ns();
+        t1 = clock_.now();
         check(rc, "MPI_Get + MPI_Win_flush");
         return t1 - t0;
     }
@@ -486,6 +504,7 @@ class Kernel {
   }
 
  private:
+  const mpimon::bench::BenchClock& clock_;
   Op op_;
   int size_, rank_, to_, from_, partner_;
   std::vector<char> send_, recv_, target_;
@@ -501,17 +520,76 @@ double quantile(const std::vector<std::int64_t>& sorted, double q) {
   return static_cast<double>(sorted[lo]) + (h - static_cast<double>(lo)) * static_cast<double>(sorted[hi] - sorted[lo]);
 }
 
+// What the interleaved design switches per block: the monitoring's counting through MPI_T, or the
+// calibration library's loop. Switching is local to each rank; all ranks switch at the same
+// iteration, and the next iteration's barrier lines them up.
+class Switch {
+ public:
+  // MPI_T: the handle on coll_monitoring_messages_count started (counting on) or stopped (off).
+  // In Open MPI every monitoring handle's start and stop set one global state that the pml, osc
+  // and coll components all test before recording (docs/defects.md, stopping-one-handle-stops-all),
+  // so this one handle switches all counting; its values, read per block, show that it did.
+  Switch(mpimon::mpi::PvarSession& pvars, int index) : pvars_(&pvars), handle_(pvars.start(index, MPI_COMM_WORLD)) {}
+  // The calibration library's mpimon_pmpi_delay_set_active.
+  explicit Switch(int (*set_active)(int)) : set_active_(set_active) {}
+
+  void set(bool on) {
+    if (on == on_) return;
+    on_ = on;
+    if (set_active_) {
+      set_active_(on ? 1 : 0);
+    } else if (on) {
+      pvars_->restart(handle_);
+    } else {
+      pvars_->stop(handle_);
+    }
+  }
+  // Collective records counted so far by this rank (sum over peers), when the switch can read them.
+  std::optional<std::uint64_t> counted() {
+    if (!pvars_) return std::nullopt;
+    std::uint64_t sum = 0;
+    for (auto v : pvars_->read(handle_)) sum += v;
+    return sum;
+  }
+
+ private:
+  mpimon::mpi::PvarSession* pvars_ = nullptr;
+  std::size_t handle_ = 0;
+  int (*set_active_)(int) = nullptr;
+  bool on_ = true;  // a freshly started handle counts; the library starts active
+};
+
 struct RunSettings {
   int iterations, warmup, rank, np;
+  const mpimon::bench::BenchClock& clock;
+  int block_length;    // 0: not interleaved
+  Switch* switcher;    // interleaved only
+  std::FILE* blocks;   // rank 0 only, may be null
   std::FILE* samples;  // rank 0 only, may be null
 };
 
 void run_benchmark(benchmark::State& state, Op op, int size, const RunSettings& s) {
-  Kernel kernel(op, size, s.rank, s.np);
+  Kernel kernel(op, size, s.rank, s.np, s.clock);
   std::vector<std::int64_t> local(static_cast<std::size_t>(s.iterations)), maxima(local.size());
+  std::string states, counted;  // per block: switched on or off, collective records counted
   for (auto _ : state) {
+    if (s.switcher) s.switcher->set(false);  // the warm-up and everything outside on-blocks: off
     for (int i = 0; i < s.warmup; ++i) kernel.iteration();
-    for (auto& t : local) t = kernel.iteration();
+    if (s.block_length == 0) {
+      for (auto& t : local) t = kernel.iteration();
+    } else {
+      const auto length = static_cast<std::size_t>(s.block_length);
+      for (std::size_t k = 0; k * length < local.size(); ++k) {
+        s.switcher->set(mpimon::abba_on(k));
+        const auto before = s.switcher->counted();
+        for (std::size_t i = k * length; i < (k + 1) * length; ++i) local[i] = kernel.iteration();
+        const auto after = s.switcher->counted();
+        states += mpimon::abba_on(k) ? '1' : '0';
+        counted += (k ? "," : "") + (before && after ? std::to_string(*after - *before) : std::string("-"));
+      }
+      s.switcher->set(false);
+    }
+    for (auto& t : local) t = s.clock.to_ns(t);
     // The only collective of the measurement, after the loop: per-iteration maxima over ranks,
     // bit-identical everywhere, so every rank reports the same manual time.
     check(MPI_Allreduce(local.data(), maxima.data(), static_cast<int>(maxima.size()), MPI_INT64_T, MPI_MAX,
@@ -520,6 +598,12 @@ void run_benchmark(benchmark::State& state, Op op, int size, const RunSettings& 
     std::int64_t sum = 0;
     for (auto t : maxima) sum += t;
     state.SetIterationTime(static_cast<double>(sum) * 1e-9);
+  }
+  if (s.blocks) {
+    const std::string line = std::string(op_name(op)) + '\t' + std::to_string(size) + '\t' +
+                             std::to_string(s.block_length) + '\t' + states + '\t' + counted + '\n';
+    std::fputs(line.c_str(), s.blocks);
+    std::fflush(s.blocks);
   }
   if (s.samples) {
     std::string line = std::string(op_name(op)) + '\t' + std::to_string(size) + '\t';
@@ -588,19 +672,35 @@ int main(int argc, char** argv) {
   // the end, freed, never restarted.
   MpitGuard mpit;
   std::optional<mpimon::mpi::PvarSession> pvars;
-  if (options.mpit_off) {
+  std::optional<Switch> switcher;
+  if (options.interleave > 0 && options.switch_kind == "delay") {
+    using SetActive = int (*)(int);
+    void* symbol = dlsym(RTLD_DEFAULT, "mpimon_pmpi_delay_set_active");
+    if (!agree(symbol != nullptr, "--switch delay: the calibration library libmpimon-pmpi-delay.so is not preloaded",
+               rank, np))
+      return 3;
+    switcher.emplace(reinterpret_cast<SetActive>(symbol));
+    switcher->set(false);
+  }
+  if (options.mpit_off || (options.interleave > 0 && options.switch_kind == "mpit")) {
     int provided = 0;
     check(MPI_T_init_thread(MPI_THREAD_SINGLE, &provided), "MPI_T_init_thread");
     mpit.active = true;
     int error = MPI_SUCCESS;
     const auto index = mpimon::mpi::find_pvar("coll_monitoring_messages_count", MPI_T_PVAR_CLASS_SIZE, &error);
     if (!agree(index.has_value(),
-               "--mpit-off: MPI_T has no coll_monitoring_messages_count (" + mpimon::mpi::mpit_error_name(error) +
+               std::string(options.mpit_off ? "--mpit-off" : "--interleave") +
+                   ": MPI_T has no coll_monitoring_messages_count (" + mpimon::mpi::mpit_error_name(error) +
                    "): the monitoring components are not loaded",
                rank, np))
       return 3;
     pvars.emplace();
-    pvars->stop(pvars->start(*index, MPI_COMM_WORLD));
+    if (options.mpit_off) {
+      pvars->stop(pvars->start(*index, MPI_COMM_WORLD));
+    } else {
+      switcher.emplace(*pvars, *index);
+      switcher->set(false);  // counting only inside on-blocks
+    }
   }
 
   // Google Benchmark sees its own flags only; ranks > 0 never get the output file flags (each
@@ -624,6 +724,7 @@ int main(int argc, char** argv) {
 
   // Files rank 0 writes are opened before any benchmark, so a bad path fails fast on all ranks.
   std::FILE* samples = nullptr;
+  std::FILE* blocks = nullptr;
   std::string file_error;
   if (rank == 0) {
     for (const auto& a : options.benchmark_args)
@@ -631,6 +732,8 @@ int main(int argc, char** argv) {
         file_error = "cannot write " + a.substr(std::strlen("--benchmark_out="));
     if (!options.samples.empty() && !(samples = std::fopen(options.samples.c_str(), "w")))
       file_error = "cannot write --samples file " + options.samples + ": " + std::strerror(errno);
+    if (!options.blocks.empty() && !(blocks = std::fopen(options.blocks.c_str(), "w")))
+      file_error = "cannot write --blocks file " + options.blocks + ": " + std::strerror(errno);
   }
   if (!agree(file_error.empty(), file_error, rank, np)) return 2;
 
@@ -662,7 +765,22 @@ int main(int argc, char** argv) {
   std::mt19937_64 rng(seed);
   for (std::size_t i = configs.size(); i > 1; --i) std::swap(configs[i - 1], configs[rng() % i]);
 
-  const RunSettings settings{options.iterations, options.warmup, rank, np, samples};
+  std::optional<mpimon::bench::BenchClock> clock;
+  try {
+    clock = mpimon::bench::BenchClock::choose(options.clock, rank, np);
+  } catch (const std::runtime_error& e) {
+    if (rank == 0) std::fprintf(stderr, "mpimon-overhead-bench: error: %s\n", e.what());
+    return 2;
+  }
+  const RunSettings settings{options.iterations,
+                             options.warmup,
+                             rank,
+                             np,
+                             *clock,
+                             options.interleave,
+                             switcher ? &*switcher : nullptr,
+                             blocks,
+                             samples};
   for (const auto& [op, size] : configs) {
     const std::string name = std::string(op_name(op)) + "/" + std::to_string(size);
     benchmark::RegisterBenchmark(
@@ -678,9 +796,12 @@ int main(int argc, char** argv) {
   benchmark::AddCustomContext("mpi_library", mpi_library_version());
   benchmark::AddCustomContext("np", std::to_string(np));
   benchmark::AddCustomContext("mca", mca_settings());
-  benchmark::AddCustomContext("monitoring", monitoring_state(options.mpit_off));
+  benchmark::AddCustomContext("monitoring", monitoring_state(options));
   benchmark::AddCustomContext("binding", binding);
-  benchmark::AddCustomContext("timer", timer_description());
+  benchmark::AddCustomContext("timer", clock->describe());
+  benchmark::AddCustomContext("clock", clock->name());
+  benchmark::AddCustomContext("tsc_ticks_per_ns", clock->tsc() ? std::to_string(clock->ticks_per_ns()) : "none");
+  benchmark::AddCustomContext("clock_note", clock->note());
   benchmark::AddCustomContext("iterations", std::to_string(options.iterations));
   benchmark::AddCustomContext("warmup", std::to_string(options.warmup));
   benchmark::AddCustomContext("seed", std::to_string(seed));
@@ -690,6 +811,14 @@ int main(int argc, char** argv) {
   benchmark::AddCustomContext("rma_sync", kRmaSync);
   benchmark::AddCustomContext("calibration", calibration_description());
   benchmark::AddCustomContext("sample", "per iteration: maximum over ranks of the local time, in ns");
+  benchmark::AddCustomContext(
+      "design", options.interleave == 0
+                    ? "pairs: one arm per launch"
+                    : "interleaved: blocks of " + std::to_string(options.interleave) +
+                          " iterations, ABBA (on, off, off, on, ...), switched by " +
+                          (options.switch_kind == "mpit"
+                               ? std::string("MPI_T (start/stop of a coll_monitoring_messages_count handle)")
+                               : std::string("the calibration library (mpimon_pmpi_delay_set_active)")));
 
   if (rank == 0) {
     benchmark::RunSpecifiedBenchmarks();
@@ -698,8 +827,14 @@ int main(int argc, char** argv) {
     benchmark::RunSpecifiedBenchmarks(&null);
   }
   benchmark::Shutdown();
+  // Counting back on: Open MPI skips the finalize dump when the state is off at MPI_Finalize.
+  if (switcher) switcher->set(true);
 
   int status = 0;
+  if (blocks && std::fclose(blocks) != 0) {
+    std::fprintf(stderr, "mpimon-overhead-bench: error: writing %s failed\n", options.blocks.c_str());
+    status = 1;
+  }
   if (samples && std::fclose(samples) != 0) {
     std::fprintf(stderr, "mpimon-overhead-bench: error: writing %s failed\n", options.samples.c_str());
     status = 1;

@@ -40,6 +40,38 @@ else
   skip_part "matplotlib or h5py missing for /usr/bin/python3 (ci/install-deps.sh installs them): the figures"
 fi
 
+# Both designs in one sweep (docs/overhead.md, "Designs"): off, on, mpit_off and one interleaved
+# launch per pair; the analysis has the pairs rows (on, mpit_off, and counting = on vs mpit_off)
+# and the interleaved counting rows from 2 ABBA block pairs (20 iterations in blocks of 5).
+"$mpimon" bench overhead "${tiny[@]}" --pairs 1 --design both --block 5 -o d.h5 >outd 2>errd ||
+  fail "design both: $(tail -3 errd)"
+grep -q "4 launches planned" errd || fail "design both plan: $(head -1 errd)"
+"$mpimon" show d.h5 --csv d.csv >showd.txt || fail "show of design both"
+grep -q "launches: 4, 4 ok" showd.txt || fail "design both launches: $(grep -A3 launches: showd.txt)"
+grep -Eq "^  clock: (tsc \([0-9.]+ ticks/ns\)|monotonic_raw), 4 launches" showd.txt || fail "show names no clock: $(cat showd.txt)"
+for design_arm in pairs,on pairs,mpit_off pairs,counting interleaved,counting; do
+  n=$(awk -F, -v d=${design_arm%,*} -v a=${design_arm#*,} 'NR > 1 && $NF == d && $2 == a' d.csv | wc -l)
+  [ "$n" -eq 4 ] || fail "$design_arm: $n rows, expected 2 ops x 2 sizes"
+done
+awk -F, 'NR > 1 && $NF == "interleaved" && $6 != 2 { bad = 1 } END { exit bad }' d.csv ||
+  fail "interleaved cells not built from 2 block pairs"
+# A calibration by the interleaved design alone: the library's loop switched per block (4 loops
+# of the instruction loop), one launch, no off launch; the report gives the delivered cost.
+if [ -e "$(dirname "$mpimon")/../bench/libmpimon-pmpi-delay.so" ]; then
+  "$mpimon" bench overhead "${tiny[@]}" --pairs 1 --design interleaved --block 5 --calibrate-loops 4 -o k.h5 >outk 2>errk ||
+    fail "interleaved calibration: $(tail -3 errk)"
+  grep -q "1 launches planned" errk || fail "interleaved calibration plan: $(head -1 errk)"
+  grep -q "calibration: 4 loops per call" outk || fail "no calibration report: $(tail -5 outk)"
+  "$mpimon" show k.h5 --csv k.csv >/dev/null || fail "show of the interleaved calibration"
+  [ "$(awk -F, 'NR > 1 && $NF == "interleaved" && $2 == "loops4"' k.csv | wc -l)" -eq 4 ] ||
+    fail "interleaved calibration rows: $(cat k.csv)"
+else
+  skip_part "libmpimon-pmpi-delay.so not built (sanitizer build): the interleaved calibration"
+fi
+"$mpimon" bench overhead --design both --iterations 30 --block 10 -o y.h5 >/dev/null 2>erry
+[ $? -eq 2 ] || fail "--iterations not a multiple of 2 blocks is not a usage error"
+grep -q "must be a non-zero multiple of twice the block length" erry || fail "bad --block message: $(cat erry)"
+
 # A launch that fails is recorded with its reason and the sweep goes on.
 "$mpimon" bench overhead "${tiny[@]}" --pairs 1 --arms on --mca btl=no_such_transport -o f.h5 >/dev/null 2>errf ||
   fail "a failing launch stopped the sweep"

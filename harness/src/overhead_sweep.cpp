@@ -40,7 +40,11 @@ std::map<std::string, std::string> configuration_of(const Sweep& s) {
       {"iterations", std::to_string(s.iterations)},
       {"warmup", std::to_string(s.warmup)},
       {"program", s.program},
+      {"design",
+       s.design + (s.design == "pairs" ? "" : " (blocks of " + std::to_string(s.block) + " iterations, ABBA)")},
+      {"clock", s.clock + " (requested; each launch's clock is in its benchmark_json context)"},
       {"calibration_delay_ns", std::to_string(s.calibrate_ns)},
+      {"calibration_loops", std::to_string(s.calibrate_loops)},
       {"summary_statistic",
        "per launch and benchmark: interquartile mean over iterations of the per-iteration "
        "maximum over ranks; pairs analysed with a paired t-test and Wilcoxon signed-rank"}});
@@ -54,20 +58,26 @@ MpiLaunch launch_command(const Sweep& s, const LaunchKey& key, const fs::path& d
   MpiLaunch l(s.h.launcher, key.np);
   bind_processes(l, key.np, s.h.bind);
   if (key.transport == "tcp") l.mca("btl", "tcp,self");
-  if (key.arm == "on" || key.arm == "mpit_off") {
-    monitoring_on(l, s.h.monitoring_mode, key.arm == "on" ? (dir / "prof" / "run").string() : "");
+  const bool interleaved = key.arm.starts_with("interleaved-");
+  const bool counting = key.arm == "interleaved-counting";
+  if (key.arm == "on" || key.arm == "mpit_off" || counting) {
+    // The interleaved launch dumps too: the dump proves that monitoring ran.
+    monitoring_on(l, s.h.monitoring_mode, key.arm != "mpit_off" ? (dir / "prof" / "run").string() : "");
   } else {
     monitoring_off(l, s.h.mca);
   }
-  if (s.calibrate_ns > 0) {
+  if (!s.calibration_arm().empty()) {
     // Calibration: both arms load the delay library, so its wrapper costs the same in both and
-    // the difference is the injected delay alone. (-x is Open MPI's way to export to the ranks.)
-    const std::uint64_t ns = key.arm == "off" ? 0 : s.calibrate_ns;
-    l.option({"-x", "LD_PRELOAD=" + s.delay_library, "-x", "MPIMON_DELAY_NS=" + std::to_string(ns), "-x",
-              "MPIMON_DELAY_REPORT=" + (dir / "delay").string()});
+    // the difference is the injected loop alone. (-x is Open MPI's way to export to the ranks.)
+    const bool off = key.arm == "off";
+    const std::string amount = s.calibrate_loops > 0
+                                   ? "MPIMON_DELAY_LOOPS=" + std::to_string(off ? 0 : s.calibrate_loops)
+                                   : "MPIMON_DELAY_NS=" + std::to_string(off ? 0 : s.calibrate_ns);
+    l.option(
+        {"-x", "LD_PRELOAD=" + s.delay_library, "-x", amount, "-x", "MPIMON_DELAY_REPORT=" + (dir / "delay").string()});
   }
   for (const auto& kv : s.environment) l.option({"-x", kv});
-  if (key.arm == "on" || key.arm == "mpit_off") {
+  if (key.arm == "on" || key.arm == "mpit_off" || counting) {
     for (const auto& kv : s.on_environment) l.option({"-x", kv});
   }
   user_mca(l, s.h.mca);
@@ -76,23 +86,31 @@ MpiLaunch launch_command(const Sweep& s, const LaunchKey& key, const fs::path& d
                                 // the same seed for both arms of a pair: the same order of configurations
                                 "--seed", std::to_string(s.h.seed * 1000003u + key.pair), "--samples",
                                 (dir / "samples.txt").string(), "--benchmark_out=" + (dir / "bench.json").string(),
-                                "--benchmark_out_format=json"};
+                                "--benchmark_out_format=json", "--clock", s.clock};
   if (key.arm == "mpit_off") args.push_back("--mpit-off");
+  if (interleaved) {
+    args.insert(args.end(), {"--interleave", std::to_string(s.block), "--switch", counting ? "mpit" : "delay",
+                             "--blocks", (dir / "blocks.txt").string()});
+  }
   return l.program(s.program, args);
 }
 
-// The delay library's own timing of its spins, over all ranks (files PREFIX.RANK: "spins total_ns").
-double spin_mean(const std::string& prefix, std::uint32_t np) {
-  long long spins = 0, total = 0;
+// The delay library's cost per call as it measured it on its own, mean over ranks (files
+// PREFIX.RANK: "calls loops delivered_ns").
+double delivered_cost(const std::string& prefix, std::uint32_t np) {
+  long long calls = 0;
+  double total = 0;
   for (std::uint32_t r = 0; r < np; ++r) {
     std::ifstream in(prefix + "." + std::to_string(r));
-    long long n = 0, ns = 0;
-    if (!(in >> n >> ns)) raise_error(Error::Kind::input, prefix + "." + std::to_string(r), "no delay report");
-    spins += n;
+    long long n = 0;
+    unsigned long loops = 0;
+    double ns = 0;
+    if (!(in >> n >> loops >> ns)) raise_error(Error::Kind::input, prefix + "." + std::to_string(r), "no delay report");
+    calls += n;
     total += ns;
   }
-  if (spins == 0) raise_error(Error::Kind::input, prefix, "the delay library made no delay");
-  return static_cast<double>(total) / static_cast<double>(spins);
+  if (calls == 0) raise_error(Error::Kind::input, prefix, "no call went through the delay library");
+  return total / np;
 }
 
 LaunchRecord run_launch(const Sweep& s, const LaunchKey& key, std::uint32_t position) {
@@ -108,13 +126,14 @@ LaunchRecord run_launch(const Sweep& s, const LaunchKey& key, std::uint32_t posi
   record.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   if (std::string failed = failure_status(r, s.h.timeout); !failed.empty()) {
     record.status = failed;
-  } else if (key.arm == "on" && !fs::exists(dir / "prof" / "run.0.prof")) {
+  } else if ((key.arm == "on" || key.arm == "interleaved-counting") && !fs::exists(dir / "prof" / "run.0.prof")) {
     record.status = "monitoring did not run: no dump written";
   } else {
     try {
       record.benchmarks = read_bench_samples((dir / "samples.txt").string());
       record.benchmark_json = read_file((dir / "bench.json").string());
-      if (s.calibrate_ns > 0) record.spin_mean_ns = spin_mean((dir / "delay").string(), key.np);
+      if (key.arm.starts_with("interleaved-")) record.blocks = read_file((dir / "blocks.txt").string());
+      if (!s.calibration_arm().empty()) record.spin_mean_ns = delivered_cost((dir / "delay").string(), key.np);
     } catch (const Error& e) {
       record.status = std::string("unreadable output: ") + e.what();
     }
@@ -124,6 +143,16 @@ LaunchRecord run_launch(const Sweep& s, const LaunchKey& key, std::uint32_t posi
 }
 
 }  // namespace
+
+std::string Sweep::calibration_arm() const {
+  if (calibrate_loops > 0) return "loops" + std::to_string(calibrate_loops);
+  if (calibrate_ns > 0) return "delay" + std::to_string(calibrate_ns);
+  return "";
+}
+
+std::string Sweep::interleaved_arm() const {
+  return "interleaved-" + (calibration_arm().empty() ? std::string("counting") : calibration_arm());
+}
 
 std::string default_dir(const char* subdir) {
   return (fs::path(MPIMON_DEFAULT_PROGRAMS_DIR).parent_path() / subdir).string();

@@ -139,4 +139,8 @@ void PvarSession::stop(std::size_t handle) {
   check(MPI_T_pvar_stop(session_, handles_.at(handle).handle), "MPI_T_pvar_stop");
 }
 
+void PvarSession::restart(std::size_t handle) {
+  check(MPI_T_pvar_start(session_, handles_.at(handle).handle), "MPI_T_pvar_start");
+}
+
 }  // namespace mpimon::mpi

@@ -47,6 +47,8 @@ class PvarSession {
   std::vector<std::uint64_t> read(std::size_t handle);
   /// Stops one handle (in Open MPI this switches every monitoring counter off: docs/defects.md).
   void stop(std::size_t handle);
+  /// Starts a stopped handle again (in Open MPI this switches every monitoring counter back on).
+  void restart(std::size_t handle);
 
  private:
   struct Handle {

@@ -8,6 +8,7 @@
 #include <optional>
 #include <set>
 #include <string>
+#include <string_view>
 #include <tuple>
 #include <vector>
 
@@ -53,15 +54,46 @@ struct LaunchRecord {
   double seconds = 0;
   std::string command;
   std::string benchmark_json;  ///< Google Benchmark's JSON output (context included)
-  /// Calibration launches: the mean time of the delay library's spins, as the library timed them
-  /// (the same clock reads in both arms, so the arms' difference is the cost really injected).
+  /// Calibration launches: the injected loop's time per call, as the delay library measured it on
+  /// its own when it loaded (mean over ranks; 0 in the off arm, which runs no loop).
   std::optional<double> spin_mean_ns;
   std::vector<BenchmarkSamples> benchmarks;
+  /// Interleaved launches: the program's blocks file, one line per benchmark (read_blocks).
+  std::string blocks;
 };
+
+/// The blocks of one benchmark of an interleaved launch, as mpimon-overhead-bench wrote them.
+struct BenchmarkBlocks {
+  std::string op;
+  std::uint64_t size = 0;
+  std::uint64_t block_length = 0;
+  std::string states;  ///< per block '1' (switched on) or '0' (off)
+  /// Per block, the collective records the monitoring counted during it on rank 0 (MPI_T), or
+  /// absent when the switch cannot read them (the calibration library).
+  std::vector<std::optional<std::uint64_t>> counted;
+};
+
+/// Parses a blocks file: `op<TAB>size<TAB>B<TAB>states<TAB>c1,c2,...` (`-` for an unread count).
+/// `where` names the source in errors.
+std::vector<BenchmarkBlocks> read_blocks(const std::string& text, const std::string& where);
+
+/// The interleaved design's block pairs of one benchmark: for each ABBA block pair, the
+/// interquartile means of its off block and of its on block. Checks the bookkeeping first and
+/// returns why it fails instead ("" when it holds): as many samples as blocks x B, states in ABBA
+/// order, and, where counted, no record in an off block and some in every on block (the switch
+/// really switched).
+struct BlockPairs {
+  std::vector<double> off, on;
+  std::string problem;
+};
+BlockPairs interleaved_block_pairs(const BenchmarkBlocks& blocks, const std::vector<double>& samples);
 
 /// One cell of a heatmap: an arm against "off" for one transport, process count, op and size.
 struct OverheadCell {
+  /// arm: on, mpit_off (against not loaded), counting (on against loaded but stopped), or a
+  /// calibration arm; design: "pairs" (launch pairs) or "interleaved" (blocks within launches).
   std::string transport, arm, op;
+  std::string design = "pairs";
   std::uint32_t np = 0;
   std::uint64_t size = 0;
   PairedAnalysis analysis;           ///< on the launches' interquartile means, in ns per call
@@ -91,11 +123,24 @@ class OverheadResults {
 
 /// Pairs each arm's launches with the "off" launch of the same transport, np and pair, and runs the
 /// paired analysis of their interquartile means per (op, size); Benjamini-Hochberg per heatmap (transport,
-/// arm, op).
+/// design, arm, op). Interleaved launches (arm "interleaved-X") give cells of design "interleaved"
+/// and arm X from their ABBA block pairs (pooled over launches); when a file has them, the launch
+/// pairs also give arm "counting" (on against mpit_off), the same quantity by the pairs design.
 std::vector<OverheadCell> analyze_overhead(const std::vector<LaunchRecord>& launches, double confidence = 0.95);
 
-/// For a calibration sweep: the mean over pairs of the spin time of the delay arm minus the off
-/// arm's, per transport and np: the cost the library really added to each call.
+/// The interleaved launches' benchmarks whose bookkeeping failed (and were left out), in words.
+std::vector<std::string> interleaving_problems(const std::vector<LaunchRecord>& launches);
+
+/// A string value of the benchmark program's JSON context (e.g. "clock", "tsc_ticks_per_ns"),
+/// "" when the launch has none (older programs recorded no clock).
+std::string benchmark_context(const LaunchRecord& launch, std::string_view key);
+
+/// The clocks that timed a results file's successful launches, with how many launches each:
+/// "tsc (2.096030 ticks/ns)", "monotonic_raw", or "monotonic_raw (not recorded: older program)".
+std::map<std::string, std::size_t> launch_clocks(const std::vector<LaunchRecord>& launches);
+
+/// For a calibration sweep: the mean over pairs of the delay arm's delivered cost minus the off
+/// arm's, per transport and np: the cost the library added to each call, measured on its own.
 std::map<std::pair<std::string, std::uint32_t>, double> injected_cost(const std::vector<LaunchRecord>& launches);
 
 }  // namespace mpimon

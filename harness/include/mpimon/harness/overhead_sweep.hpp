@@ -15,12 +15,24 @@ namespace mpimon::harness {
 struct Sweep {
   HarnessSettings h;  ///< launcher, MCA settings, monitoring mode, seed, timeout, binding
   std::string ops, sizes, program, delay_library, output;
+  std::string clock = "auto";  ///< mpimon-overhead-bench --clock: auto, tsc, monotonic
+  /// pairs (one arm per launch), interleaved (one launch per pair switching the cost per block of
+  /// `block` iterations, ABBA), or both (docs/overhead.md, "Designs").
+  std::string design = "pairs";
+  std::uint32_t block = 50;
   std::vector<std::uint32_t> nps;
   std::vector<std::string> transports, arms;
   /// VAR=VALUE exported to every launch, and to the monitored arms only (mpirun -x).
   std::vector<std::string> environment, on_environment;
   std::uint32_t pairs = 10, iterations = 1000, warmup = 100;
-  std::uint64_t calibrate_ns = 0;
+  /// Calibration instead of monitoring: a cost injected by libmpimon-pmpi-delay.so, as a time
+  /// (converted to loops by the library) or as loops of its fixed instruction loop; not both.
+  std::uint64_t calibrate_ns = 0, calibrate_loops = 0;
+  /// The arm name of a calibration ("delay<NS>" or "loops<N>"), "" without calibration.
+  [[nodiscard]] std::string calibration_arm() const;
+  /// The arm of the interleaved launches: "interleaved-counting" (monitoring's counting through
+  /// MPI_T) or "interleaved-" + calibration_arm().
+  [[nodiscard]] std::string interleaved_arm() const;
   bool resume = false;
 };
 
