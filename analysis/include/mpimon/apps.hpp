@@ -34,6 +34,8 @@ struct AppLaunchKey {
 struct TrafficTotals {
   std::array<std::uint64_t, kTrafficClassCount> messages{};
   std::array<std::uint64_t, kTrafficClassCount> bytes{};
+  /// Only the external and internal classes are known (a compact file made from a launches CSV).
+  bool point_to_point_only = false;
   /// Point-to-point messages: external (the application's own) + internal (collectives decomposed).
   [[nodiscard]] std::uint64_t point_to_point_messages() const;
 };
@@ -69,6 +71,15 @@ struct AppLaunchRecord {
   std::string report;                    ///< the workload's JSON, "" for a command
   std::optional<TrafficTotals> traffic;  ///< "on" launches: totals of the merged dumps
 };
+
+/// The launch as a compact results file keeps it (docs/apps.md): no command line and no workload
+/// report (they hold the machine's paths).
+AppLaunchRecord compact(const AppLaunchRecord& launch);
+
+/// The launches of a `mpimon show --launches-csv` file of application results. The CSV carries the
+/// external and internal traffic only: the other classes read as 0 (Table 1 uses these two).
+/// Errors name path:line.
+std::vector<AppLaunchRecord> read_app_launches_csv(const std::string& path);
 
 /// One row of Table 1: an application at one process count.
 struct AppRow {
