@@ -21,6 +21,7 @@ namespace {
 
 std::string first_line(const std::string& path) {
   std::ifstream in(path);
+  if (!in) raise_error(Error::Kind::input, path, "cannot read the file");
   std::string line;
   std::getline(in, line);
   return line;
@@ -50,9 +51,9 @@ std::map<std::string, std::string> derived_configuration(const Records& launches
   }
   std::string np;
   for (auto n : nps) np += (np.empty() ? "" : ",") + std::to_string(n);
-  return {{"np", np}, {"pairs", std::to_string(pairs)}, {"arms", distinct(launches, [](const auto& l) {
-                                                                    return l.key.arm;
-                                                                  })}};
+  return {{"np", np},
+          {"pairs", std::to_string(pairs)},
+          {"arms", distinct(launches, [](const auto& l) { return l.key.arm; })}};
 }
 
 std::map<std::string, std::string> parse_settings(const std::vector<std::string>& settings) {

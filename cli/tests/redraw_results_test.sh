@@ -53,6 +53,19 @@ expect_eq "$compared" "$drawn_count" "committed figures vs figures drawn"
 run "$python" "$here/check_report.py" image np2/*.png apps/fig3.png
 expect_eq "$rc" 0 "PNG pixels: $out"
 
+# mpimon compact: bad input is refused with the file and line, and nothing is written.
+printf 'launch,transport,np\n1,shared\n' >bad.csv
+run "$mpimon" compact bad.csv -o bad.h5
+expect_eq "$rc" 1 "compact of a bad CSV: exit code"
+expect_contains "$err" "bad.csv:2: expected 3 fields, found 2" "compact of a bad CSV: message"
+[ -e bad.h5 ] && fail "a refused compact left bad.h5"
+run "$mpimon" compact "$apps/fig3-launches.csv" -o x.h5 --set novalue
+expect_eq "$rc" 2 "--set without =: exit code"
+expect_contains "$err" "--set expects KEY=VALUE" "--set without =: message"
+run "$mpimon" compact "$apps/README.md" -o x.h5
+expect_eq "$rc" 1 "compact of a text file: exit code"
+[ -e x.h5 ] && fail "a refused compact left x.h5"
+
 # The report of the compact files in a browser.
 run "$mpimon" report "$overhead/np2-compact.h5" "$apps/table1-compact.h5" -o report.html
 expect_eq "$rc" 0 "mpimon report: $err"
