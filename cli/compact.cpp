@@ -90,7 +90,7 @@ int compact_command(const std::string& name, const std::vector<std::string>& arg
   Command cmd{name, "INPUT -o OUT.h5 [--set KEY=VALUE]...",
               "Writes a compact results file: the same format as INPUT's results (mpimon bench overhead or\n"
               "app), with each launch's summaries and the analysis, but no raw samples, command lines,\n"
-              "benchmark JSON or workload reports (a few hundred kB where the full file has tens of MB and\n"
+              "benchmark JSON or workload reports (about 1 MB where the full file has tens of MB and\n"
               "this machine's paths). mpimon plot, show and report read it as the full file.\n"
               "INPUT is a results file (.h5), or the launches CSV of mpimon show --launches-csv: then the\n"
               "configuration holds np, pairs and arms (and the transports or apps, in order) from the CSV, and\n"
