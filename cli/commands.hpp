@@ -58,6 +58,8 @@ int gate_command(const std::string& name, const std::vector<std::string>& args);
 int stats_paired_command(const std::string& name, const std::vector<std::string>& args);
 /// `mpimon model collective`: the point-to-point traffic a forced coll/tuned algorithm makes.
 int model_collective_command(const std::string& name, const std::vector<std::string>& args);
+/// `mpimon compact INPUT -o OUT.h5`: a results file without raw samples (docs/plots.md).
+int compact_command(const std::string& name, const std::vector<std::string>& args);
 /// `mpimon plot RESULTS.h5`: the overhead and application figures (docs/plots.md).
 int plot_results_command(const std::string& name, const std::vector<std::string>& args);
 /// `mpimon report FILE... -o REPORT.html`: one self-contained HTML page (docs/report.md).

@@ -46,6 +46,8 @@ constexpr Entry kCommands[] = {
      "predict the point-to-point traffic of a forced collective algorithm"},
     {"plot", mpimon::cli::plot_results_command,
      "draw the heatmaps of a matrices file, or the overhead or application figures of a results file"},
+    {"compact", mpimon::cli::compact_command,
+     "a results file without raw samples, to commit next to its figures (from a results file or launches CSV)"},
     {"plot collective", mpimon::cli::plot_collective_command, "draw a forced collective's pattern and its PMPI view"},
     {"report", mpimon::cli::report_command,
      "one self-contained HTML report of matrices, results, validation and placement files"},

@@ -164,9 +164,9 @@ void write_launches_csv(const std::vector<LaunchRecord>& launches, std::ostream&
                        ',' + num(l.seconds);
     if (l.benchmarks.empty()) out << head << ",,,0,,,,,,,,,\n";
     for (const auto& b : l.benchmarks) {
-      SampleSummary s = summarize(b.ns);
-      out << head << ',' << b.op << ',' << b.size << ',' << b.ns.size() << ',' << num(s.median) << ',' << num(s.q1)
-          << ',' << num(s.q3) << ',' << num(s.d1) << ',' << num(s.d9) << ',' << num(s.mean) << ',' << num(s.min) << ','
+      SampleSummary s = summary_of(b);
+      out << head << ',' << b.op << ',' << b.size << ',' << s.samples << ',' << num(s.median) << ',' << num(s.q1) << ','
+          << num(s.q3) << ',' << num(s.d1) << ',' << num(s.d9) << ',' << num(s.mean) << ',' << num(s.min) << ','
           << num(s.max) << ',' << num(s.iqm) << '\n';
     }
   }

@@ -27,6 +27,10 @@ matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 import numpy as np  # noqa: E402
 
+# The same data give the same files (results/ keeps figures a test redraws): SVG ids from a fixed
+# salt instead of a random one, and no creation date in the metadata.
+matplotlib.rcParams["svg.hashsalt"] = "mpimon"
+
 TRANSPORT_TITLES = {
     "shared": "shared memory",
     "tcp": "TCP over loopback (stand-in for distributed memory)",
@@ -230,7 +234,7 @@ def fig3(pairs, config, outdir):
 def save(fig, outdir, stem):
     paths = [os.path.join(outdir, f"{stem}.{ext}") for ext in ("png", "svg")]
     for path in paths:
-        fig.savefig(path, dpi=130)
+        fig.savefig(path, dpi=130, metadata={"Date": None})
     plt.close(fig)
     return paths
 

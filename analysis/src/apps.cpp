@@ -170,6 +170,43 @@ std::vector<AppRow> analyze_apps(const std::vector<AppLaunchRecord>& launches, d
   return rows;
 }
 
+AppLaunchRecord compact(const AppLaunchRecord& launch) {
+  AppLaunchRecord c = launch;
+  c.command.clear();
+  c.report.clear();
+  c.bindings.clear();  // the launcher's lines name the host
+  return c;
+}
+
+std::vector<AppLaunchRecord> read_app_launches_csv(const std::string& path) {
+  const results::CsvFile csv(path);
+  std::vector<AppLaunchRecord> out;
+  for (std::size_t row = 0; row < csv.rows(); ++row) {
+    AppLaunchRecord l;
+    l.key = {csv.text(row, "app"), static_cast<std::uint32_t>(csv.integer(row, "np")),
+             static_cast<std::uint32_t>(csv.integer(row, "pair")), csv.text(row, "arm")};
+    l.position = static_cast<std::uint32_t>(csv.integer(row, "position"));
+    l.status = csv.text(row, "status");
+    l.time_source = csv.text(row, "time_source");
+    l.seconds = csv.number(row, "seconds");
+    l.wall_seconds = csv.number(row, "wall_seconds");
+    l.comm_share = csv.optional_number(row, "comm_share");
+    if (auto m = csv.optional_integer(row, "messages_external")) {
+      TrafficTotals t;
+      const auto e = static_cast<std::size_t>(TrafficClass::external),
+                 i = static_cast<std::size_t>(TrafficClass::internal);
+      t.messages[e] = *m;
+      t.messages[i] = csv.integer(row, "messages_internal");
+      t.bytes[e] = csv.integer(row, "bytes_external");
+      t.bytes[i] = csv.integer(row, "bytes_internal");
+      t.point_to_point_only = true;
+      l.traffic = t;
+    }
+    out.push_back(std::move(l));
+  }
+  return out;
+}
+
 void AppResults::create(const std::string& path, const std::map<std::string, std::string>& configuration) {
   results::create(path, kAppsFormat, kAppsFormatVersion, configuration);
 }
@@ -197,6 +234,8 @@ void write_launch(hid_t g, const AppLaunchRecord& l) {
   if (!l.bindings.empty()) h5::write_attribute(g, "bindings", l.bindings);
   if (l.traffic) {
     for (std::size_t i = 0; i < kTrafficClassCount; ++i) {
+      const auto c = kAllTrafficClasses[i];
+      if (l.traffic->point_to_point_only && c != TrafficClass::external && c != TrafficClass::internal) continue;
       h5::write_attribute(g, class_attribute("messages", kAllTrafficClasses[i]), l.traffic->messages[i]);
       h5::write_attribute(g, class_attribute("bytes", kAllTrafficClasses[i]), l.traffic->bytes[i]);
     }
@@ -217,7 +256,13 @@ AppLaunchRecord read_launch(hid_t g, const std::string& where) {
   if (h5::has_attribute(g, class_attribute("messages", TrafficClass::external).c_str())) {
     TrafficTotals t;
     for (std::size_t i = 0; i < kTrafficClassCount; ++i) {
-      t.messages[i] = integer(class_attribute("messages", kAllTrafficClasses[i]).c_str());
+      // A compact file made from a launches CSV has the external and internal classes only.
+      const std::string messages = class_attribute("messages", kAllTrafficClasses[i]);
+      if (!h5::has_attribute(g, messages)) {
+        t.point_to_point_only = true;
+        continue;
+      }
+      t.messages[i] = integer(messages.c_str());
       t.bytes[i] = integer(class_attribute("bytes", kAllTrafficClasses[i]).c_str());
     }
     l.traffic = t;

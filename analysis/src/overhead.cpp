@@ -75,7 +75,55 @@ SampleSummary summarize(const std::vector<double>& ns) {
   r.iqm =
       std::accumulate(s.begin() + static_cast<std::ptrdiff_t>(lo), s.begin() + static_cast<std::ptrdiff_t>(hi), 0.0) /
       static_cast<double>(hi - lo);
+  r.samples = s.size();
   return r;
+}
+
+SampleSummary summary_of(const BenchmarkSamples& b) { return b.summary ? *b.summary : summarize(b.ns); }
+
+LaunchRecord compact(const LaunchRecord& launch) {
+  LaunchRecord c = launch;
+  c.command.clear();
+  c.benchmark_json.clear();
+  for (auto& b : c.benchmarks) {
+    b.summary = summary_of(b);
+    b.ns.clear();
+    b.ns.shrink_to_fit();
+  }
+  return c;
+}
+
+void mark_compact_results(const std::string& path) {
+  results::mark_compact(path,
+                        "per-launch summaries only: no raw samples, no command lines, no benchmark JSON or workload "
+                        "reports");
+}
+
+std::vector<LaunchRecord> read_launches_csv(const std::string& path) {
+  const results::CsvFile csv(path);
+  std::vector<LaunchRecord> out;
+  std::uint64_t current = 0;
+  for (std::size_t row = 0; row < csv.rows(); ++row) {
+    const std::uint64_t launch = csv.integer(row, "launch");
+    if (out.empty() || launch != current) {
+      if (launch <= current) raise_input_error(path, csv.line(row), "launch numbers must increase");
+      current = launch;
+      LaunchRecord l;
+      l.key = {csv.text(row, "transport"), static_cast<std::uint32_t>(csv.integer(row, "np")),
+               static_cast<std::uint32_t>(csv.integer(row, "pair")), csv.text(row, "arm")};
+      l.position = static_cast<std::uint32_t>(csv.integer(row, "position"));
+      l.status = csv.text(row, "status");
+      l.seconds = csv.number(row, "seconds");
+      out.push_back(std::move(l));
+    }
+    if (csv.text(row, "op").empty()) continue;  // a launch without benchmarks (it failed)
+    SampleSummary s{csv.number(row, "median_ns"), csv.number(row, "q1_ns"),  csv.number(row, "q3_ns"),
+                    csv.number(row, "d1_ns"),     csv.number(row, "d9_ns"),  csv.number(row, "mean_ns"),
+                    csv.number(row, "min_ns"),    csv.number(row, "max_ns"), csv.number(row, "iqm_ns"),
+                    csv.integer(row, "samples")};
+    out.back().benchmarks.push_back({csv.text(row, "op"), csv.integer(row, "size"), {}, s});
+  }
+  return out;
 }
 
 void OverheadResults::create(const std::string& path, const std::map<std::string, std::string>& configuration) {
@@ -90,6 +138,24 @@ std::map<std::string, std::string> OverheadResults::configuration() const { retu
 
 namespace {
 
+constexpr std::size_t kSummaryColumns = 9;  // median, q1, q3, d1, d9, mean, min, max, iqm
+
+// A compact launch: the summary of each benchmark and its number of samples, no samples.
+LaunchRecord read_compact_benchmarks(hid_t group, const std::string& where, LaunchRecord r,
+                                     const std::vector<std::string>& ops, const std::vector<std::uint64_t>& sizes) {
+  auto summary = h5::read_doubles(h5::open_dataset(group, "summary", where).get(), where + "/summary");
+  auto counts = h5::read_uint64(h5::open_dataset(group, "samples_count", where).get(), where + "/samples_count");
+  if (ops.size() != sizes.size() || counts.size() != ops.size() || summary.size() != kSummaryColumns * ops.size()) {
+    raise_error(Error::Kind::format, where, "inconsistent benchmark arrays");
+  }
+  for (std::size_t b = 0; b < ops.size(); ++b) {
+    const double* v = summary.data() + kSummaryColumns * b;
+    r.benchmarks.push_back(
+        {ops[b], sizes[b], {}, SampleSummary{v[0], v[1], v[2], v[3], v[4], v[5], v[6], v[7], v[8], counts[b]}});
+  }
+  return r;
+}
+
 LaunchRecord read_launch(hid_t group, const std::string& where) {
   LaunchRecord r;
   r.key.transport = h5::read_string_attribute(group, "transport", where);
@@ -102,6 +168,7 @@ LaunchRecord read_launch(hid_t group, const std::string& where) {
   }
   auto ops = h5::read_strings(h5::open_dataset(group, "ops", where).get(), where + "/ops");
   auto sizes = h5::read_uint64(h5::open_dataset(group, "sizes", where).get(), where + "/sizes");
+  if (!h5::exists(group, "samples")) return read_compact_benchmarks(group, where, std::move(r), ops, sizes);
   auto samples = h5::read_doubles(h5::open_dataset(group, "samples", where).get(), where + "/samples");
   auto indptr = h5::read_uint64(h5::open_dataset(group, "samples_indptr", where).get(), where + "/samples_indptr");
   if (ops.size() != sizes.size() || indptr.size() != ops.size() + 1 || indptr.back() != samples.size()) {
@@ -137,23 +204,31 @@ void write_launch(hid_t g, const std::string& here, const LaunchRecord& launch) 
     std::snprintf(buf, sizeof buf, "%.6f", *launch.spin_mean_ns);
     h5::write_attribute(g, "spin_mean_ns", std::string(buf));
   }
+  // Compact records (no samples, a summary) keep their summaries and sample counts only.
+  const bool is_compact = std::any_of(launch.benchmarks.begin(), launch.benchmarks.end(),
+                                      [](const BenchmarkSamples& b) { return b.summary && b.ns.empty(); });
   std::vector<std::string> ops;
-  std::vector<std::uint64_t> sizes, indptr{0};
+  std::vector<std::uint64_t> sizes, indptr{0}, counts;
   std::vector<double> samples, summary;
   for (const auto& b : launch.benchmarks) {
     ops.push_back(b.op);
     sizes.push_back(b.size);
     samples.insert(samples.end(), b.ns.begin(), b.ns.end());
     indptr.push_back(samples.size());
-    SampleSummary s = summarize(b.ns);
+    SampleSummary s = summary_of(b);
+    counts.push_back(s.samples);
     summary.insert(summary.end(), {s.median, s.q1, s.q3, s.d1, s.d9, s.mean, s.min, s.max, s.iqm});
   }
   h5::write_strings(g, "ops", ops, here);
   const hsize_t n[] = {sizes.size()};
   h5::write_dataset(g, "sizes", n, sizes, here);
-  h5::write_doubles(g, "samples", samples, here);
-  const hsize_t m[] = {indptr.size()};
-  h5::write_dataset(g, "samples_indptr", m, indptr, here);
+  if (is_compact) {
+    h5::write_dataset(g, "samples_count", n, counts, here);
+  } else {
+    h5::write_doubles(g, "samples", samples, here);
+    const hsize_t m[] = {indptr.size()};
+    h5::write_dataset(g, "samples_indptr", m, indptr, here);
+  }
   h5::write_doubles(g, "summary", summary, here);
   h5::Handle ds = h5::open_dataset(g, "summary", here);
   const std::string columns[] = {"median", "q1", "q3", "d1", "d9", "mean", "min", "max", "iqm"};
@@ -316,8 +391,8 @@ std::vector<OverheadCell> analyze_overhead(const std::vector<LaunchRecord>& laun
       for (const auto& ob : base->second->benchmarks) {
         if (ob.op != b.op || ob.size != b.size) continue;
         auto& [o, n] = pairs[{key.transport, "pairs", cell_arm, b.op, key.np, b.size}];
-        o.push_back(summarize(ob.ns).iqm);
-        n.push_back(summarize(b.ns).iqm);
+        o.push_back(summary_of(ob).iqm);
+        n.push_back(summary_of(b).iqm);
       }
     }
   };

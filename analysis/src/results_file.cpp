@@ -1,6 +1,9 @@
 #include "results_file.hpp"
 
+#include <algorithm>
+#include <charconv>
 #include <cstdio>
+#include <fstream>
 #include <limits>
 
 #include "mpimon/error.hpp"
@@ -93,6 +96,89 @@ void append_paired(Table& table, const PairedAnalysis& a, const PairedColumns& n
   column["wilcoxon_v"].push_back(a.wilcoxon ? a.wilcoxon->v : none);
   column["wilcoxon_p"].push_back(a.wilcoxon ? a.wilcoxon->p_value : none);
   column["significant"].push_back(a.significant() ? 1.0 : 0.0);
+}
+
+void mark_compact(const std::string& path, const std::string& what) {
+  h5::Handle file = h5::open_file_readwrite(path);
+  h5::write_attribute(file.get(), "compact", what);
+  h5::flush(file.get(), path);
+}
+
+namespace {
+std::vector<std::string> split_csv(const std::string& line) {
+  std::vector<std::string> fields;
+  std::size_t start = 0;
+  for (std::size_t comma; (comma = line.find(',', start)) != std::string::npos; start = comma + 1) {
+    fields.push_back(line.substr(start, comma - start));
+  }
+  fields.push_back(line.substr(start));
+  return fields;
+}
+}  // namespace
+
+CsvFile::CsvFile(const std::string& path) : path_(path) {
+  std::ifstream in(path);
+  if (!in) raise_error(Error::Kind::input, path, "cannot read the file");
+  std::string text;
+  for (std::size_t number = 1; std::getline(in, text); ++number) {
+    if (!text.empty() && text.back() == '\r') text.pop_back();
+    if (text.empty()) continue;
+    auto fields = split_csv(text);
+    if (header_.empty()) {
+      header_ = std::move(fields);
+      continue;
+    }
+    if (fields.size() != header_.size()) {
+      raise_input_error(
+          path, number,
+          "expected " + std::to_string(header_.size()) + " fields, found " + std::to_string(fields.size()));
+    }
+    rows_.push_back(std::move(fields));
+    lines_.push_back(number);
+  }
+  if (header_.empty()) raise_error(Error::Kind::input, path, "empty file (no header line)");
+}
+
+void CsvFile::fail(std::size_t row, const std::string& reason) const {
+  raise_input_error(path_, lines_.at(row), reason);
+}
+
+const std::string& CsvFile::text(std::size_t row, const std::string& column) const {
+  auto it = std::find(header_.begin(), header_.end(), column);
+  if (it == header_.end()) raise_input_error(path_, 1, "no column '" + column + "' in the header");
+  return rows_.at(row)[static_cast<std::size_t>(it - header_.begin())];
+}
+
+std::optional<double> CsvFile::optional_number(std::size_t row, const std::string& column) const {
+  const std::string& field = text(row, column);
+  if (field.empty()) return std::nullopt;
+  double value = 0;
+  auto [end, ec] = std::from_chars(field.data(), field.data() + field.size(), value);
+  if (ec != std::errc() || end != field.data() + field.size()) fail(row, column + " is not a number: '" + field + "'");
+  return value;
+}
+
+double CsvFile::number(std::size_t row, const std::string& column) const {
+  auto v = optional_number(row, column);
+  if (!v) fail(row, column + " is empty");
+  return *v;
+}
+
+std::optional<std::uint64_t> CsvFile::optional_integer(std::size_t row, const std::string& column) const {
+  const std::string& field = text(row, column);
+  if (field.empty()) return std::nullopt;
+  std::uint64_t value = 0;
+  auto [end, ec] = std::from_chars(field.data(), field.data() + field.size(), value);
+  if (ec != std::errc() || end != field.data() + field.size()) {
+    fail(row, column + " is not a non-negative integer: '" + field + "'");
+  }
+  return value;
+}
+
+std::uint64_t CsvFile::integer(std::size_t row, const std::string& column) const {
+  auto v = optional_integer(row, column);
+  if (!v) fail(row, column + " is empty");
+  return *v;
 }
 
 void write_number_attribute(hid_t obj, const std::string& name, double value) {

@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <functional>
 #include <map>
+#include <optional>
 #include <set>
 #include <string>
 #include <string_view>
@@ -88,6 +89,32 @@ void read_launch_identity(hid_t g, const std::string& where, Record& l) {
   l.status = h5::read_string_attribute(g, "status", where);
   l.command = h5::read_string_attribute(g, "command", where);
 }
+
+/// Marks `path` as a compact results file: `compact` root attribute saying what it lacks.
+void mark_compact(const std::string& path, const std::string& what);
+
+/// A CSV file of `mpimon show --launches-csv` or `--csv`: a header line, then rows of fields
+/// separated by commas (no quoting: those files have none). Errors name path:line.
+class CsvFile {
+ public:
+  explicit CsvFile(const std::string& path);
+  [[nodiscard]] const std::vector<std::string>& header() const { return header_; }
+  [[nodiscard]] std::size_t rows() const { return rows_.size(); }
+  [[nodiscard]] std::size_t line(std::size_t row) const { return lines_.at(row); }
+  [[nodiscard]] const std::string& text(std::size_t row, const std::string& column) const;
+  [[nodiscard]] double number(std::size_t row, const std::string& column) const;
+  /// Nothing for an empty field.
+  [[nodiscard]] std::optional<double> optional_number(std::size_t row, const std::string& column) const;
+  [[nodiscard]] std::uint64_t integer(std::size_t row, const std::string& column) const;
+  [[nodiscard]] std::optional<std::uint64_t> optional_integer(std::size_t row, const std::string& column) const;
+
+ private:
+  [[noreturn]] void fail(std::size_t row, const std::string& reason) const;
+  std::string path_;
+  std::vector<std::string> header_;
+  std::vector<std::vector<std::string>> rows_;
+  std::vector<std::size_t> lines_;
+};
 
 /// Numbers kept as decimal text attributes (exact round trip of what was printed).
 void write_number_attribute(hid_t obj, const std::string& name, double value);

@@ -171,5 +171,55 @@ TEST(Interleaved, AnalysisPoolsBlockPairsOverLaunches) {
   EXPECT_NE(problems[0].find("pair 3"), std::string::npos);
 }
 
+// A compact file keeps each benchmark's summary instead of its samples: read back, the analysis
+// sees the same interquartile means as from the samples.
+TEST(OverheadResults, CompactRecordsKeepTheSummaries) {
+  TempDir dir;
+  auto path = dir.file("c.h5");
+  OverheadResults::create(path, {{"pairs", "2"}});
+  OverheadResults r(path);
+  std::vector<LaunchRecord> full = {launch("off", 1, 100), launch("on", 1, 110), launch("off", 2, 100),
+                                    launch("on", 2, 108)};
+  full[0].command = "/some/path/mpirun ...";
+  for (const auto& l : full) r.append(compact(l));
+  auto read = r.launches();
+  ASSERT_EQ(read.size(), 4u);
+  const auto& b = read[0].benchmarks.at(0);
+  EXPECT_TRUE(b.ns.empty());
+  ASSERT_TRUE(b.summary.has_value());
+  EXPECT_DOUBLE_EQ(b.summary->iqm, 100);  // 99, 100, 101: the middle one
+  EXPECT_DOUBLE_EQ(b.summary->min, 99);
+  EXPECT_EQ(b.summary->samples, 3u);
+  EXPECT_EQ(read[0].command, "");
+  auto cells = analyze_overhead(read);
+  ASSERT_EQ(cells.size(), 1u);
+  EXPECT_DOUBLE_EQ(cells[0].analysis.mean_difference, 9);  // (10 + 8) / 2
+}
+
+// The launches CSV of `mpimon show --launches-csv`: values as written, a failed launch kept.
+TEST(LaunchesCsv, ReadsSummariesAndFailedLaunches) {
+  TempDir dir;
+  const std::string header =
+      "launch,transport,np,pair,arm,position,status,seconds,op,size,samples,median_ns,q1_ns,q3_ns,d1_ns,d9_ns,"
+      "mean_ns,min_ns,max_ns,iqm_ns\n";
+  auto path = dir.write("l.csv", header +
+                                     "1,shared,2,1,off,0,ok,2.5,send,0,1000,50,40,60,40,70,53.361,40,140,51.508\n"
+                                     "1,shared,2,1,off,0,ok,2.5,send,8,1000,51,40,60,40,70,54,40,140,52.25\n"
+                                     "2,shared,2,1,on,1,exit code 1,0.5,,,0,,,,,,,,,\n");
+  auto launches = read_launches_csv(path);
+  ASSERT_EQ(launches.size(), 2u);
+  EXPECT_EQ(launches[0].key, (LaunchKey{"shared", 2, 1, "off"}));
+  ASSERT_EQ(launches[0].benchmarks.size(), 2u);
+  EXPECT_EQ(launches[0].benchmarks[1].size, 8u);
+  EXPECT_DOUBLE_EQ(launches[0].benchmarks[0].summary->iqm, 51.508);
+  EXPECT_EQ(launches[0].benchmarks[0].summary->samples, 1000u);
+  EXPECT_EQ(launches[1].status, "exit code 1");
+  EXPECT_TRUE(launches[1].benchmarks.empty());
+  auto bad = dir.write("b.csv", header + "1,shared,2,1,off,0,ok,2.5,send,0,1000,50,40,60,40,70,x,40,140,51\n");
+  EXPECT_EQ(error_of([&] { read_launches_csv(bad); }), bad + ":2: mean_ns is not a number: 'x'");
+  auto short_row = dir.write("s.csv", header + "1,shared,2\n");
+  EXPECT_EQ(error_of([&] { read_launches_csv(short_row); }), short_row + ":2: expected 20 fields, found 3");
+}
+
 }  // namespace
 }  // namespace mpimon

@@ -37,4 +37,6 @@ for part in ${parts[*]}; do
   esac
   # The committed extracts: Table 1 and every launch (the .h5 files hold this machine's paths).
   "$mpimon" show "$out/$part.h5" --csv "$out/$part.csv" --launches-csv "$out/$part-launches.csv" >/dev/null
+  # The compact results file the figures and Table 1 are redrawn from (no paths, no raw data).
+  "$mpimon" compact "$out/$part.h5" -o "$out/$part-compact.h5" >/dev/null
 done

@@ -3,7 +3,7 @@
 // a PMPI tool of its own (MPI_Init, MPI_Init_thread, MPI_Send and MPI_Pcontrol wrappers, as a tool
 // linked into an application defines them), which must keep working under the collector.
 //
-// Usage: mpimon-collect-phases LEDGER_PREFIX [--init-thread] [--abort]
+// Usage: mpimon-collect-phases LEDGER_PREFIX [--init-thread] [--abort] [--keep-communicator]
 //   phase 1  setup: a window and a communicator are created (their traffic is not in a ledger)
 //   phase 2  point-to-point: every send mode, many sizes, to every rank    LEDGER_PREFIX.phase_2
 //   phase 3  one-sided: lock, put, get, unlock on every rank's window      LEDGER_PREFIX.phase_3
@@ -13,6 +13,8 @@
 //   phase 6  the window is freed; MPI_Finalize ends the phase
 //   --init-thread  starts MPI with MPI_Init_thread (MPI_THREAD_FUNNELED)
 //   --abort        rank 0 calls MPI_Abort in phase 2
+//   --keep-communicator  phase 4's communicator is not freed: on Open MPI 5.0.7 a flush after a
+//                  communicator is freed reads freed memory (docs/defects.md#flush-after-comm-free)
 // Prints "TOOL ok" on rank 0 when the program's own wrappers saw every call they wrap.
 
 #include <mpi.h>
@@ -66,7 +68,7 @@ void one_sided(MPI_Win win, int size, Ledger& ledger) {
 
 // RR-9038's recording rules: a bcast's root records its data to every other rank (one-to-all);
 // an allreduce's every rank records its data to every other rank (all-to-all).
-void collectives(MPI_Comm freed, int rank, int size, Ledger& ledger) {
+void collectives(MPI_Comm freed, bool keep, int rank, int size, Ledger& ledger) {
   std::vector<int> data(5, rank), sum(5);
   const int root = size > 1 ? 1 : 0;
   check(MPI_Bcast(data.data(), 5, MPI_INT, root, MPI_COMM_WORLD), "MPI_Bcast");
@@ -82,7 +84,7 @@ void collectives(MPI_Comm freed, int rank, int size, Ledger& ledger) {
   if (rank == root && size > 1) to_others(mpimon::CollectiveKind::one_to_all, "MPI_COMM_WORLD");
   check(MPI_Allreduce(data.data(), sum.data(), 5, MPI_INT, MPI_SUM, freed), "MPI_Allreduce");
   to_others(mpimon::CollectiveKind::all_to_all, "mpimon_freed");
-  check(MPI_Comm_free(&freed), "MPI_Comm_free");
+  if (!keep) check(MPI_Comm_free(&freed), "MPI_Comm_free");
 }
 
 }  // namespace
@@ -109,13 +111,15 @@ int MPI_Pcontrol(const int level, ...) {
 
 int main(int argc, char** argv) {
   std::string prefix;
-  bool init_thread = false, abort_run = false;
+  bool init_thread = false, abort_run = false, keep_communicator = false;
   for (int i = 1; i < argc; ++i) {
     const std::string a = argv[i];
     if (a == "--init-thread")
       init_thread = true;
     else if (a == "--abort")
       abort_run = true;
+    else if (a == "--keep-communicator")
+      keep_communicator = true;
     else
       prefix = a;
   }
@@ -128,7 +132,9 @@ int main(int argc, char** argv) {
   int rank = 0, size = 1;
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
   MPI_Comm_size(MPI_COMM_WORLD, &size);
-  if (prefix.empty()) mpimon::mpi::abort_job("usage: mpimon-collect-phases LEDGER_PREFIX [--init-thread] [--abort]");
+  if (prefix.empty())
+    mpimon::mpi::abort_job(
+        "usage: mpimon-collect-phases LEDGER_PREFIX [--init-thread] [--abort] [--keep-communicator]");
   mpimon::mpi::make_directories(std::filesystem::path(prefix).parent_path().string());
   auto ledger_of = [&] { return Ledger(static_cast<std::uint32_t>(rank), static_cast<std::uint32_t>(size)); };
 
@@ -161,7 +167,7 @@ int main(int argc, char** argv) {
   MPI_Pcontrol(3);
 
   Ledger coll = ledger_of();
-  collectives(freed, rank, size, coll);
+  collectives(freed, keep_communicator, rank, size, coll);
   coll.write(prefix + ".phase_4");
   MPI_Pcontrol(4);
 

@@ -4,7 +4,7 @@
 //   UNSUPPORTED <variable>: <why>          the variable cannot be used with this Open MPI
 //   MISMATCH rank R <variable>[peer]: read X, ledger Y
 //   CHECKED rank R: N values
-// Usage: mpimon-mpit-ledger LEDGER_PREFIX pml|coll_osc|flush
+// Usage: mpimon-mpit-ledger LEDGER_PREFIX pml|coll_osc|stop|flush|flush_free
 //   pml       pml_monitoring_messages_count/size against the point-to-point ledger
 //   coll_osc  coll_monitoring_messages_*, osc_monitoring_messages_*, coll_monitoring_a2a_count
 //   stop      stops the handle of coll_monitoring_messages_count, then checks that
@@ -12,6 +12,9 @@
 //   flush     two phases flushed with pml_monitoring_flush to LEDGER_PREFIX.phase_K.RANK.prof,
 //             each compared with its phase's ledger, which is also written next to it
 //             (LEDGER_PREFIX.phase_K.RANK.ledger) for mpimon validate to check the merged phases
+//   flush_free  as flush with three phases, a communicator duplicated before phase 1 and freed
+//             with no collective on it before phase 2: on Open MPI 5.0.7 the flush ending phase 3
+//             reads the freed communicator's record (docs/defects.md#flush-after-comm-free)
 // Run with pml_monitoring_enable=2 (the pml counters then hold external traffic only).
 
 #include <cstdio>
@@ -192,7 +195,7 @@ void check_stop_is_per_handle() {
 }
 
 // Phases: the flush variable's handle names the file; stopping it writes NAME.RANK.prof.
-void check_flush(const std::string& prefix) {
+void check_flush(const std::string& prefix, bool free_between) {
   int error = 0;
   auto index = mpimon::mpi::find_pvar("pml_monitoring_flush", MPI_T_PVAR_CLASS_GENERIC, &error);
   if (!index) {
@@ -206,7 +209,13 @@ void check_flush(const std::string& prefix) {
   int elements = 0;
   mpimon::mpi::check(MPI_T_pvar_handle_alloc(session, *index, nullptr, &handle, &elements), "MPI_T_pvar_handle_alloc");
   std::size_t values = 0;
-  for (int phase = 1; phase <= 2; ++phase) {
+  MPI_Comm dup = MPI_COMM_NULL;
+  if (free_between) mpimon::mpi::check(MPI_Comm_dup(MPI_COMM_WORLD, &dup), "MPI_Comm_dup");
+  // Freed between phases 1 and 2 without a collective on it: the flush ending phase 2 releases
+  // its record, and the flush ending phase 3 reads it again.
+  const int phases = free_between ? 3 : 2;
+  for (int phase = 1; phase <= phases; ++phase) {
+    if (phase == 2 && free_between) mpimon::mpi::check(MPI_Comm_free(&dup), "MPI_Comm_free");
     const std::string name = prefix + ".phase_" + std::to_string(phase);
     mpimon::mpi::check(MPI_T_pvar_write(session, handle, name.c_str()), "MPI_T_pvar_write");
     mpimon::mpi::check(MPI_T_pvar_start(session, handle), "MPI_T_pvar_start");
@@ -249,7 +258,7 @@ int main(int argc, char** argv) {
   mpimon::mpi::Session mpi(argc, argv);
   g_rank = mpi.rank();
   g_size = mpi.size();
-  if (argc < 3) mpimon::mpi::abort_job("usage: mpimon-mpit-ledger LEDGER_PREFIX pml|coll_osc|flush");
+  if (argc < 3) mpimon::mpi::abort_job("usage: mpimon-mpit-ledger LEDGER_PREFIX pml|coll_osc|stop|flush|flush_free");
   const std::string prefix = argv[1], what = argv[2];
   std::filesystem::create_directories(std::filesystem::path(prefix).parent_path());
   int provided = 0;
@@ -269,8 +278,8 @@ int main(int argc, char** argv) {
                    true);
   } else if (what == "stop") {
     check_stop_is_per_handle();
-  } else if (what == "flush") {
-    check_flush(prefix);
+  } else if (what == "flush" || what == "flush_free") {
+    check_flush(prefix, what == "flush_free");
   } else {
     mpimon::mpi::abort_job("unknown check '" + what + "'");
   }

@@ -34,6 +34,8 @@ struct AppLaunchKey {
 struct TrafficTotals {
   std::array<std::uint64_t, kTrafficClassCount> messages{};
   std::array<std::uint64_t, kTrafficClassCount> bytes{};
+  /// Only the external and internal classes are known (a compact file made from a launches CSV).
+  bool point_to_point_only = false;
   /// Point-to-point messages: external (the application's own) + internal (collectives decomposed).
   [[nodiscard]] std::uint64_t point_to_point_messages() const;
 };
@@ -70,6 +72,15 @@ struct AppLaunchRecord {
   std::optional<TrafficTotals> traffic;  ///< "on" launches: totals of the merged dumps
   std::string bindings;                  ///< the launcher's --report-bindings lines, "" when none
 };
+
+/// The launch as a compact results file keeps it (docs/apps.md): no command line, no workload
+/// report and no bindings (they hold the machine's paths and host).
+AppLaunchRecord compact(const AppLaunchRecord& launch);
+
+/// The launches of a `mpimon show --launches-csv` file of application results. The CSV carries the
+/// external and internal traffic only: the other classes read as 0 (Table 1 uses these two).
+/// Errors name path:line.
+std::vector<AppLaunchRecord> read_app_launches_csv(const std::string& path);
 
 /// The two arms a table compares: `base` is the "off" column of the analysis, `other` the "on"
 /// one; differences are other - base, relative ones other / base - 1.

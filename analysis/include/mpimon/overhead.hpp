@@ -20,23 +20,28 @@ inline constexpr std::string_view kOverheadFormat = "mpimon-overhead";
 inline constexpr std::uint64_t kOverheadFormatVersion = 1;
 
 /// The per-iteration maxima over ranks of one benchmark (one operation at one size) in one launch.
+struct SampleSummary {
+  double median = 0, q1 = 0, q3 = 0, d1 = 0, d9 = 0, mean = 0, min = 0, max = 0, iqm = 0;
+  std::uint64_t samples = 0;  ///< how many samples it summarises
+};
 struct BenchmarkSamples {
   std::string op;
   std::uint64_t size = 0;
   std::vector<double> ns;
+  /// A compact results file keeps this instead of the samples (ns then empty).
+  std::optional<SampleSummary> summary = std::nullopt;
 };
 
 /// Reads the samples file of mpimon-overhead-bench: `op<TAB>size<TAB>v1,v2,...` per line.
 std::vector<BenchmarkSamples> read_bench_samples(const std::string& path);
 
-/// Median, quantiles (R's default type 7), mean, min, max of one benchmark's samples, and the
-/// interquartile mean (mean of the samples between the quartiles), the statistic the paired
-/// analysis uses: robust to outliers like the median, but it moves smoothly with a shift smaller
-/// than the timer's granularity, where the median of quantised samples jumps by whole steps.
-struct SampleSummary {
-  double median = 0, q1 = 0, q3 = 0, d1 = 0, d9 = 0, mean = 0, min = 0, max = 0, iqm = 0;
-};
+/// Median, quantiles (R's default type 7), mean, min, max of one benchmark's samples (SampleSummary,
+/// above), and the interquartile mean (mean of the samples between the quartiles), the statistic the
+/// paired analysis uses: robust to outliers like the median, but it moves smoothly with a shift
+/// smaller than the timer's granularity, where the median of quantised samples jumps by whole steps.
 SampleSummary summarize(const std::vector<double>& ns);
+/// The stored summary of a compact record, else the summary of its samples.
+SampleSummary summary_of(const BenchmarkSamples& b);
 
 /// What identifies a launch within a sweep.
 struct LaunchKey {
@@ -87,6 +92,16 @@ struct BlockPairs {
   std::string problem;
 };
 BlockPairs interleaved_block_pairs(const BenchmarkBlocks& blocks, const std::vector<double>& samples);
+/// The launch as a compact results file keeps it (docs/overhead.md): each benchmark's summary
+/// instead of its samples; no command line and no benchmark JSON (they hold the machine's paths).
+LaunchRecord compact(const LaunchRecord& launch);
+
+/// Marks a results file (mpimon-overhead or mpimon-apps) as compact: a root attribute `compact`
+/// saying what it lacks.
+void mark_compact_results(const std::string& path);
+
+/// The launches of a `mpimon show --launches-csv` file, as compact records. Errors name path:line.
+std::vector<LaunchRecord> read_launches_csv(const std::string& path);
 
 /// One cell of a heatmap: an arm against "off" for one transport, process count, op and size.
 struct OverheadCell {

@@ -1,0 +1,83 @@
+#!/usr/bin/env bash
+# The committed figures and tables of results/ redrawn from the compact results files kept next to
+# them (docs/plots.md, "Redrawn from results/"), without running a benchmark:
+# - the analysis of each compact file (mpimon show --csv) equals the CSV committed when the full
+#   results file, with every raw sample, still existed (an independent record of the same numbers);
+# - mpimon plot redraws Fig. 1, Fig. 2 and Fig. 3 byte for byte as committed, and their pixels are
+#   not uniform;
+# - mpimon report of the compact files opens in headless Chromium without console error, and the
+#   Table 1 it shows equals the committed table1.csv.
+# Usage: redraw_results_test.sh MPIMON SOURCE_DIR
+set -u
+mpimon=$1 src=$2
+here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+source "$here/test_lib.sh"
+python=/usr/bin/python3
+if ! "$python" -c "import matplotlib, h5py, numpy" 2>/dev/null; then
+  echo "SKIP: python3-matplotlib, python3-h5py or python3-numpy missing (ci/install-deps.sh)"; exit 77
+fi
+overhead=$src/results/overhead apps=$src/results/apps
+
+# Table 1, Fig. 3's table and the overhead analysis, recomputed from the per-launch summaries:
+# the committed CSV's columns (newer versions add some) byte for byte. hpcc's times are the
+# harness's wall clock, kept in its launches CSV with 9 significant digits: within 1e-8.
+for pair in "$overhead/np2-compact.h5 $overhead/np2-analysis.csv" "$apps/table1-compact.h5 $apps/table1.csv" \
+  "$apps/fig3-compact.h5 $apps/fig3.csv" "$apps/hpcc-compact.h5 $apps/hpcc.csv"; do
+  set -- $pair
+  run "$mpimon" show "$1" --csv analysis.csv
+  expect_eq "$rc" 0 "mpimon show $1: $err"
+  if [ "$(basename "$1")" = hpcc-compact.h5 ]; then
+    run "$python" "$here/check_report.py" csv analysis.csv "$2" 1e-8
+    expect_eq "$rc" 0 "the analysis of hpcc-compact.h5 vs hpcc.csv: $out"
+    continue
+  fi
+  columns=$(head -1 "$2" | tr ',' '\n' | wc -l)
+  cut -d, -f"1-$columns" analysis.csv | cmp -s - "$2" ||
+    fail "the analysis of $(basename "$1") differs from $(basename "$2"): $(cut -d, -f"1-$columns" analysis.csv | diff - "$2" | head -5)"
+done
+
+# The figures, byte for byte.
+run "$mpimon" plot "$overhead/np2-compact.h5" -o np2
+expect_eq "$rc" 0 "mpimon plot np2-compact.h5: $err"
+run "$mpimon" plot "$apps/fig3-compact.h5" -o apps
+expect_eq "$rc" 0 "mpimon plot fig3-compact.h5: $err"
+compared=0
+for committed in "$overhead"/figures/np2/* "$apps"/fig3.png "$apps"/fig3.svg; do
+  case $committed in */np2/*) drawn=np2/$(basename "$committed") ;; *) drawn=apps/$(basename "$committed") ;; esac
+  [ -e "$drawn" ] || { fail "$committed: mpimon plot drew no $(basename "$committed")"; continue; }
+  cmp -s "$drawn" "$committed" || fail "$committed differs from its redrawing"
+  compared=$((compared + 1))
+done
+drawn_count=$(ls np2 apps | grep -c '\.\(png\|svg\)$')
+expect_eq "$compared" "$drawn_count" "committed figures vs figures drawn"
+run "$python" "$here/check_report.py" image np2/*.png apps/fig3.png
+expect_eq "$rc" 0 "PNG pixels: $out"
+
+# mpimon compact: bad input is refused with the file and line, and nothing is written.
+printf 'launch,transport,np\n1,shared\n' >bad.csv
+run "$mpimon" compact bad.csv -o bad.h5
+expect_eq "$rc" 1 "compact of a bad CSV: exit code"
+expect_contains "$err" "bad.csv:2: expected 3 fields, found 2" "compact of a bad CSV: message"
+[ -e bad.h5 ] && fail "a refused compact left bad.h5"
+run "$mpimon" compact "$apps/fig3-launches.csv" -o x.h5 --set novalue
+expect_eq "$rc" 2 "--set without =: exit code"
+expect_contains "$err" "--set expects KEY=VALUE" "--set without =: message"
+run "$mpimon" compact "$apps/README.md" -o x.h5
+expect_eq "$rc" 1 "compact of a text file: exit code"
+[ -e x.h5 ] && fail "a refused compact left x.h5"
+
+# The report of the compact files in a browser.
+run "$mpimon" report "$overhead/np2-compact.h5" "$apps/table1-compact.h5" -o report.html
+expect_eq "$rc" 0 "mpimon report: $err"
+chromium=$(command -v chromium || true)
+if [ -z "$chromium" ]; then
+  echo "SKIP: chromium missing (ci/install-deps.sh installs it)"; exit 77
+fi
+timeout 120 "$chromium" --headless --no-sandbox --disable-gpu --no-first-run --user-data-dir="$work/profile" \
+  --enable-logging=stderr --v=0 --virtual-time-budget=15000 --dump-dom "file://$work/report.html" >dom.html 2>console.log
+if grep -E 'CONSOLE' console.log | grep -qiE 'error|uncaught'; then
+  fail "console errors: $(grep CONSOLE console.log | head -5)"
+fi
+run "$python" "$here/check_report.py" table1 dom.html "$apps/table1.csv"
+expect_eq "$rc" 0 "Table 1 in the page vs table1.csv: $out"
+finish redraw_results
