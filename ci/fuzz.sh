@@ -1,18 +1,25 @@
 #!/usr/bin/env bash
-# Builds the .prof reader's libFuzzer target with AddressSanitizer and UndefinedBehaviorSanitizer
-# (Debian's clang 14, libFuzzer from libclang-rt-14-dev) and fuzzes it for DURATION seconds.
+# Builds the libFuzzer targets of the readers of outside data (analysis/fuzz: .prof files, HDF5
+# matrices, ledgers, paired-timings CSV, callgrind dumps, the gate's baseline JSON) with
+# AddressSanitizer and UndefinedBehaviorSanitizer (Debian's clang 14, libFuzzer from
+# libclang-rt-14-dev) and fuzzes them one after the other, DURATION seconds in all, split evenly
+# (at least 1 s each).
 #
 # Usage: ci/fuzz.sh [DURATION]      (seconds, default 60)
+#        MPIMON_FUZZ_TARGETS="ledger callgrind" ci/fuzz.sh 20   (only these targets)
 #
-#   build-fuzz/            separate build tree (clang, -fsanitize=address,undefined)
-#   build-fuzz/corpus/     working corpus: the seeds of analysis/fuzz/corpus plus what libFuzzer
-#                          finds; kept between runs so they add up (delete it to start over).
-#                          The seeds in the repository are never written to.
-#   build-fuzz/crashes/    reproducers of any crash, leak, UB report or timeout
-#   build-fuzz/fuzz.log    libFuzzer's output of the last run
+#   build-fuzz/                   separate build tree (clang, -fsanitize=address,undefined)
+#   build-fuzz/corpus/TARGET/     working corpus: the seeds of analysis/fuzz/corpus/TARGET plus
+#                                 what libFuzzer finds; kept between runs so they add up (delete
+#                                 it to start over). The seeds in the repository are never written to.
+#   build-fuzz/crashes/TARGET/    reproducers of any crash, leak, UB report or timeout
+#   build-fuzz/fuzz-TARGET.log    libFuzzer's output of the last run
 #
-# Exits non-zero if a regression input or the fuzzer crashes. Reproduce a crash with
-#   build-fuzz/analysis/fuzz/mpimon_prof_fuzzer build-fuzz/crashes/crash-<sha1>
+# Every target runs even if an earlier one crashed; exits non-zero if any regression input
+# (analysis/fuzz/regressions/TARGET) or any target crashes. Reproduce a crash with
+#   build-fuzz/analysis/fuzz/mpimon_TARGET_fuzzer build-fuzz/crashes/TARGET/crash-<sha1>
+# and keep the reproducer in analysis/fuzz/regressions/TARGET/ once the reader is fixed: CTest's
+# unit.fuzz_regressions.TARGET replays it on every run.
 set -euo pipefail
 
 duration=${1:-60}
@@ -21,47 +28,74 @@ duration=${1:-60}
 root=$(cd "$(dirname "$0")/.." && pwd)
 build=$root/build-fuzz
 fuzz_src=$root/analysis/fuzz
-fuzzer=$build/analysis/fuzz/mpimon_prof_fuzzer
+all_targets=(prof matrices ledger paired_csv callgrind gate_baseline)
+read -r -a targets <<<"${MPIMON_FUZZ_TARGETS:-${all_targets[*]}}"
+for t in "${targets[@]}"; do
+  [[ " ${all_targets[*]} " == *" $t "* ]] || { echo "fuzz: unknown target '$t' (known: ${all_targets[*]})" >&2; exit 2; }
+done
+per_target=$((duration / ${#targets[@]}))
+((per_target > 0)) || per_target=1
 
-# Only the analysis library and the fuzzer are built; the MPI parts and tests are not needed.
+# Only the analysis library and the fuzzers are built; the MPI parts and tests are not needed.
 # -j1: the machine is shared with other builds.
 mkdir -p "$build"
 CC=clang CXX=clang++ cmake -S "$root" -B "$build" -DCMAKE_BUILD_TYPE=RelWithDebInfo \
   -DMPIMON_ENABLE_FUZZING=ON -DMPIMON_SANITIZER=address,undefined \
   -DMPIMON_ENABLE_TESTING=OFF -DMPIMON_ENABLE_MPI=OFF >"$build/configure.log" 2>&1 \
   || { cat "$build/configure.log" >&2; echo "fuzz: configure failed (clang missing? run ci/install-deps.sh)" >&2; exit 1; }
-cmake --build "$build" --target mpimon_prof_fuzzer -j1 \
+build_targets=()
+for t in "${targets[@]}"; do build_targets+=("mpimon_${t}_fuzzer"); done
+cmake --build "$build" --target "${build_targets[@]}" -j1 \
   || { echo "fuzz: build failed (libFuzzer runtime missing? run ci/install-deps.sh)" >&2; exit 1; }
-
-mkdir -p "$build/corpus" "$build/crashes"
-cp -n "$fuzz_src"/corpus/* "$build/corpus/"
 
 # Stack traces for UBSan too; ASan's defaults already stop at the first error and detect leaks.
 export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}
 export ASAN_OPTIONS=${ASAN_OPTIONS:-abort_on_error=0:detect_leaks=1}
+# libhdf5's own leaks on corrupted files are not ours (the suppression names libhdf5 only).
+export LSAN_OPTIONS=${LSAN_OPTIONS:-suppressions=$fuzz_src/lsan-libhdf5.supp}
 
-# Known crashers first: each must now run clean.
+failed=()
+total_runs=0
 shopt -s nullglob
-regressions=("$fuzz_src"/regressions/*)
-if ((${#regressions[@]})); then
-  "$fuzzer" -timeout=10 -rss_limit_mb=2048 "${regressions[@]}" \
-    || { echo "fuzz: a regression input in analysis/fuzz/regressions crashes again" >&2; exit 1; }
-fi
+for t in "${targets[@]}"; do
+  fuzzer=$build/analysis/fuzz/mpimon_${t}_fuzzer
+  corpus=$build/corpus/$t
+  crashes=$build/crashes/$t
+  log=$build/fuzz-$t.log
+  mkdir -p "$corpus" "$crashes"
+  cp -n "$fuzz_src/corpus/$t"/* "$corpus/"
 
-# One process (no -jobs/-workers): the machine has 2 cores and is shared.
-set +e
-"$fuzzer" "$build/corpus" -dict="$fuzz_src/prof.dict" -max_total_time="$duration" -timeout=10 \
-  -rss_limit_mb=2048 -artifact_prefix="$build/crashes/" -print_final_stats=1 2>&1 | tee "$build/fuzz.log"
-status=${PIPESTATUS[0]}
-set -e
+  # Known crashers first: each must now run clean.
+  regressions=("$fuzz_src/regressions/$t"/*)
+  if ((${#regressions[@]})) && ! "$fuzzer" -timeout=10 -rss_limit_mb=2048 "${regressions[@]}" >"$log" 2>&1; then
+    tail -n 30 "$log" >&2
+    echo "fuzz: $t: an input of analysis/fuzz/regressions/$t crashes again" >&2
+    failed+=("$t")
+    continue
+  fi
 
-runs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$build/fuzz.log" | tail -n1)
-secs=$(sed -n 's/^Done [0-9]* runs in \([0-9]*\) second.*/\1/p' "$build/fuzz.log" | tail -n1)
-final=$(grep -E '^#[0-9]+[[:space:]]+DONE' "$build/fuzz.log" | tail -n1 || true)
-if ((status != 0)) || [[ -z $secs ]]; then
-  echo "fuzz: CRASH after ${runs:-?} runs (libFuzzer exit $status); reproducers in $build/crashes/:" >&2
-  ls -t "$build/crashes" >&2
+  dict=()
+  [[ -f $fuzz_src/$t.dict ]] && dict=(-dict="$fuzz_src/$t.dict")
+  # One process (no -jobs/-workers): the machine has 2 cores and is shared.
+  status=0
+  "$fuzzer" "$corpus" "${dict[@]}" -max_total_time="$per_target" -timeout=10 -rss_limit_mb=2048 \
+    -artifact_prefix="$crashes/" -print_final_stats=1 >"$log" 2>&1 || status=$?
+
+  runs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log" | tail -n1)
+  secs=$(sed -n 's/^Done [0-9]* runs in \([0-9]*\) second.*/\1/p' "$log" | tail -n1)
+  if ((status != 0)) || [[ -z $secs ]]; then
+    tail -n 40 "$log" >&2
+    echo "fuzz: $t: CRASH after ${runs:-?} runs (libFuzzer exit $status); reproducers in $crashes/:" >&2
+    ls -t "$crashes" >&2
+    failed+=("$t")
+    continue
+  fi
+  total_runs=$((total_runs + runs))
+  echo "fuzz: $t: $runs runs in $secs s, no crash (ASan+UBSan); $(ls "$corpus" | wc -l) files in $corpus"
+done
+
+if ((${#failed[@]})); then
+  echo "fuzz: FAILED: ${failed[*]} (logs: $build/fuzz-TARGET.log)" >&2
   exit 1
 fi
-echo "fuzz: ${final:+$final; }$(ls "$build/corpus" | wc -l) files in $build/corpus"
-echo "fuzz: $runs runs in $secs s, no crash (ASan+UBSan)"
+echo "fuzz: ${#targets[@]} targets, $total_runs runs, ${per_target}s each, no crash (ASan+UBSan)"

@@ -17,16 +17,11 @@
 #include <string_view>
 #include <type_traits>
 
+#include "fuzz_check.hpp"
 #include "mpimon/error.hpp"
 #include "mpimon/prof.hpp"
 
 namespace {
-
-// Stops the run with a crash report that points at the failed invariant.
-#define FUZZ_CHECK(cond)           \
-  do {                             \
-    if (!(cond)) __builtin_trap(); \
-  } while (0)
 
 constexpr std::uint32_t kMaxRank = 0x7fffffff;  // MPI ranks are non-negative ints
 

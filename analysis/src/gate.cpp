@@ -57,6 +57,10 @@ bool is_monitoring_object(const std::string& object) {
 CallgrindDump read_callgrind_dump(const std::string& path) {
   std::ifstream in(path);
   if (!in) raise_input_error(path, 0, "cannot open");
+  return parse_callgrind_dump(in, path);
+}
+
+CallgrindDump parse_callgrind_dump(std::istream& in, const std::string& path) {
   CallgrindDump dump;
   std::string line, ob, cob;
   bool call_cost_next = false, labelled = false;
@@ -216,9 +220,15 @@ void write_gate_baseline(const GateBaseline& b, std::ostream& out) {
 }
 
 GateBaseline read_gate_baseline(const std::string& path) {
+  std::ifstream in(path);
+  if (!in) raise_input_error(path, 0, "cannot open");
+  return parse_gate_baseline(in, path);
+}
+
+GateBaseline parse_gate_baseline(std::istream& in, const std::string& path) {
   pt::ptree tree;
   try {
-    pt::read_json(path, tree);
+    pt::read_json(in, tree);
   } catch (const pt::json_parser_error& e) {
     raise_input_error(path, e.line(), e.message());
   }

@@ -44,12 +44,17 @@ void Ledger::write(const std::string& prefix) const {
   for (const auto& c : calls_) {
     out << "COMM " << collective_kind_name(c.kind) << ' ' << c.communicator << ' ' << c.bytes << '\n';
   }
+  for (const auto& b : locals_) out << "LOCAL " << b.communicator << ' ' << b.bytes << '\n';
   if (!out.flush()) raise_error(Error::Kind::system, path, "write error");
 }
 
 Ledger Ledger::read(const std::string& path) {
   std::ifstream in(path);
   if (!in) raise_input_error(path, 0, "cannot open");
+  return parse(in, path);
+}
+
+Ledger Ledger::parse(std::istream& in, const std::string& path) {
   std::string line;
   std::getline(in, line);
   std::istringstream header(line);
@@ -73,6 +78,13 @@ Ledger Ledger::read(const std::string& path) {
       auto k = (fields >> kind >> name >> bytes) ? parse_collective_kind(kind) : std::nullopt;
       if (!k) raise_input_error(path, number, "bad ledger line '" + line + "'");
       ledger.record_call(*k, name, bytes);
+      continue;
+    }
+    if (word == "LOCAL") {
+      std::string name;
+      std::uint64_t bytes = 0;
+      if (!(fields >> name >> bytes)) raise_input_error(path, number, "bad ledger line '" + line + "'");
+      ledger.record_local(name, bytes);
       continue;
     }
     std::uint64_t peer = 0, bytes = 0;

@@ -33,6 +33,22 @@ TEST(Ledger, RoundTrip) {
   EXPECT_EQ(r.entries()[0].bytes, 1024u);
 }
 
+TEST(Ledger, RoundTripsCallsAndLocalBlocks) {
+  TempDir dir;
+  Ledger l(1, 4);
+  l.record_call(CollectiveKind::one_to_all, "mpimon_coll", 72);
+  l.record_local("mpimon_coll", 24);
+  l.write(dir.file("run"));
+  Ledger r = Ledger::read(dir.file("run.1.ledger"));
+  ASSERT_EQ(r.calls().size(), 1u);
+  EXPECT_EQ(r.calls()[0].bytes, 72u);
+  ASSERT_EQ(r.locals().size(), 1u);
+  EXPECT_EQ(r.locals()[0].communicator, "mpimon_coll");
+  EXPECT_EQ(r.locals()[0].bytes, 24u);
+  auto bad = dir.write("z.0.ledger", "# mpimon-ledger 1 rank 0 nprocs 2\nLOCAL mpimon_coll\n");
+  EXPECT_EQ(error_of([&] { Ledger::read(bad); }), bad + ":2: bad ledger line 'LOCAL mpimon_coll'");
+}
+
 TEST(Ledger, RejectsBadLines) {
   TempDir dir;
   auto p = dir.write("x.0.ledger", "# mpimon-ledger 1 rank 0 nprocs 2\nE 5 10\n");

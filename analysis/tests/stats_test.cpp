@@ -152,6 +152,16 @@ TEST(PairedAnalysis, RejectsBadInput) {
             "confidence must be between 0 and 1 (exclusive), not 1");
 }
 
+// Found with the fuzz target of `mpimon stats paired` (analysis/fuzz/regressions/paired_csv): finite timings
+// whose difference, mean or sd overflows reached Boost.Math as a NaN, which threw its own error.
+TEST(PairedAnalysis, RejectsTimingsThatOverflow) {
+  std::vector<double> off = {1e308, -1e308, 1}, on = {-1e308, 1e308, 2};
+  EXPECT_EQ(test::error_of([&] { paired_analysis(off, on); }), "pair 1: on - off overflows (-1e+308 - 1e+308)");
+  std::vector<double> big = {1.5e308, 1.5e308, 1.5e308}, bigger = {1.6e308, 1.7e308, 1.6e308};
+  EXPECT_EQ(test::error_of([&] { paired_analysis(big, bigger); }),
+            "the timings are too large to analyse: their mean or standard deviation overflows");
+}
+
 TEST(Wilcoxon, SleepDataMatchesR) {
   // wilcox.test(group1, group2, paired = TRUE) prints V = 0, p-value = 0.009091, and warns that
   // it cannot compute an exact p-value with ties and with zeroes. By hand: the differences

@@ -502,13 +502,14 @@ Verdict judge_survived(const KnownDefect& d, const ValidationCase& c, const std:
 
 // A report of differences from the ideal behaviour: the plain verdict, or, for a pinned defect,
 // the verdict against the lines its rule expects.
-Verdict judge_report(const ValidationCase& c, const std::vector<std::string>& report, const std::string& series) {
+Verdict judge_report(const ValidationCase& c, const std::vector<std::string>& report, const std::string& series,
+                     int np = 0) {
   if (c.defect.empty()) return judge_plain(report);
   const KnownDefect& d = known_defect(c.defect);
-  if (d.rule != DefectRule::exact_report && d.rule != DefectRule::signature) {
+  if (d.rule != DefectRule::exact_report) {
     raise_error(Error::Kind::input, c.name, "pins " + d.id + ", whose rule does not judge a report");
   }
-  return judge_pinned(d, defect_expected(c, series), series, report, differences_from_expected_lines(d, report));
+  return judge_pinned(d, defect_expected(c, series), series, report, differences_from_expected_lines(d, report, np));
 }
 
 std::vector<std::string> self_checked_report(const ValidationCase& c, int np, const std::string& output,
@@ -555,6 +556,14 @@ Verdict judge_recorded(const ValidationCase& c, int np, const RunPaths& run, con
   }
   std::vector<Ledger> ledgers;
   for (int r = 0; r < np; ++r) ledgers.push_back(Ledger::read(run.ledger_prefix + "." + std::to_string(r) + ".ledger"));
+  return judge_recording(c, series, recorded, ledgers);
+}
+
+}  // namespace
+
+Verdict judge_recording(const ValidationCase& c, const std::string& series, const RecordedTraffic& recorded,
+                        const std::vector<Ledger>& ledgers) {
+  const KnownDefect* d = c.defect.empty() ? nullptr : &known_defect(c.defect);
   const std::vector<std::string> against_ideal = compare(recorded, ledgers, c.check);
   if (d && (d->rule == DefectRule::crash || d->rule == DefectRule::refused)) {
     // Every run succeeded: the failure modelled did not happen (fixed, if the data is exact).
@@ -564,8 +573,6 @@ Verdict judge_recorded(const ValidationCase& c, int np, const RunPaths& run, con
   return judge_pinned(*d, defect_expected(c, series), series, against_ideal,
                       compare(recorded, apply_defect(d->id, ledgers), c.check));
 }
-
-}  // namespace
 
 std::vector<std::string> differences_from_failure(const KnownDefect& d, const std::string& failure,
                                                   const std::string& control_failure) {
@@ -585,21 +592,40 @@ std::vector<std::string> differences_from_failure(const KnownDefect& d, const st
   return out;
 }
 
-std::vector<std::string> differences_from_expected_lines(const KnownDefect& d, const std::vector<std::string>& report) {
+std::vector<std::string> expected_lines_at(const KnownDefect& d, int np) {
   std::vector<std::string> out;
+  for (const auto& e : d.expected_lines) {
+    const bool per_rank = e.find("{rank}") != std::string::npos, per_peer = e.find("{peer}") != std::string::npos;
+    if (!per_rank && !per_peer) {
+      out.push_back(e);
+      continue;
+    }
+    if (np <= 0) raise_error(Error::Kind::input, d.id, "expected lines per rank need the process count");
+    for (int r = 0; r < (per_rank ? np : 1); ++r) {
+      for (int p = 0; p < (per_peer ? np : 1); ++p) {
+        std::string line = std::regex_replace(e, std::regex(R"(\{rank\})"), std::to_string(r));
+        out.push_back(std::regex_replace(line, std::regex(R"(\{peer\})"), std::to_string(p)));
+      }
+    }
+  }
+  return out;
+}
+
+std::vector<std::string> differences_from_expected_lines(const KnownDefect& d, const std::vector<std::string>& report,
+                                                         int np) {
+  std::vector<std::string> out;
+  const std::vector<std::string> lines = expected_lines_at(d, np);
   std::vector<std::regex> expected;
-  for (const auto& e : d.expected_lines) expected.emplace_back(e);
+  for (const auto& e : lines) expected.emplace_back(e);
   for (std::size_t i = 0; i < expected.size(); ++i) {
     const bool found = std::any_of(report.begin(), report.end(),
                                    [&](const std::string& line) { return std::regex_match(line, expected[i]); });
-    if (!found) out.push_back("missing: a line matching " + d.expected_lines[i]);
+    if (!found) out.push_back("missing: a line matching " + lines[i]);
   }
-  if (d.rule == DefectRule::exact_report) {
-    for (const auto& line : report) {
-      const bool known =
-          std::any_of(expected.begin(), expected.end(), [&](const std::regex& e) { return std::regex_match(line, e); });
-      if (!known) out.push_back("unexpected: " + line);
-    }
+  for (const auto& line : report) {
+    const bool known =
+        std::any_of(expected.begin(), expected.end(), [&](const std::regex& e) { return std::regex_match(line, e); });
+    if (!known) out.push_back("unexpected: " + line);
   }
   return out;
 }
@@ -714,7 +740,7 @@ CaseResult run_case(const ValidationCase& c, int np, int mode, const SuiteOption
     } else if (c.self_checking && failing != nullptr) {
       v = judge_survived(*failing, c, self_checked_report(c, np, output, run, dir, options), options.mpi_series);
     } else if (c.self_checking) {
-      v = judge_report(c, self_checked_report(c, np, output, run, dir, options), options.mpi_series);
+      v = judge_report(c, self_checked_report(c, np, output, run, dir, options), options.mpi_series, np);
     } else {
       v = judge_recorded(c, np, run, control, dir, options.mpi_series);
     }

@@ -23,6 +23,7 @@ struct Call {
   int rank, size;
   std::vector<std::uint32_t> world;
   Ledger& ledger;
+  bool control = false;  ///< the control run: create what the call creates, call nothing measured
   std::vector<int> send = std::vector<int>(4096, 1), recv = std::vector<int>(4096, 0);
 
   int root() const { return size > 1 ? 1 : 0; }  // not 0, to catch root/rank confusions
@@ -42,6 +43,10 @@ struct Call {
   // One-to-all: the root sends elements(p) to each other process.
   void one_to_all(const std::function<int(int)>& elements) {
     if (rank == root()) to_others(CollectiveKind::one_to_all, elements);
+  }
+  // The block a scatter's root keeps for itself: not sent, so not to be recorded.
+  void root_keeps(int elements) {
+    if (rank == root()) ledger.record_local(comm_name, static_cast<std::uint64_t>(elements) * kIntBytes);
   }
   // All-to-one: each other process sends elements(rank) to the root; the root records the total.
   void all_to_one(const std::function<int(int)>& elements) {
@@ -119,6 +124,7 @@ const std::map<std::string, Operation>& operations() {
       check(MPI_Scatter(c.send.data(), kBlock, MPI_INT, c.recv.data(), kBlock, MPI_INT, c.root(), c.comm),
             "MPI_Scatter");
       c.one_to_all(block);
+      c.root_keeps(kBlock);
     };
     m["iscatter"] = [=](Call& c) {
       MPI_Request r;
@@ -126,6 +132,7 @@ const std::map<std::string, Operation>& operations() {
             "MPI_Iscatter");
       c.wait(r);
       c.one_to_all(block);
+      c.root_keeps(kBlock);
     };
     auto scatterv = [](Call& c, bool nonblocking) {
       auto counts = c.counts_by_rank();
@@ -143,6 +150,7 @@ const std::map<std::string, Operation>& operations() {
               "MPI_Scatterv");
       }
       c.one_to_all([&](int p) { return counts[static_cast<std::size_t>(p)]; });
+      c.root_keeps(counts[static_cast<std::size_t>(c.root())]);
     };
     m["scatterv"] = [=](Call& c) { scatterv(c, false); };
     m["iscatterv"] = [=](Call& c) { scatterv(c, true); };
@@ -411,14 +419,19 @@ const std::map<std::string, Operation>& operations() {
     };
     m["bcast_on_freed_comm"] = [=](Call& c) {
       // A communicator used once and freed, then another created: the first one's record must
-      // still be in the dump, since Open MPI keeps freed communicators' records until then.
+      // still be in the dump, since Open MPI keeps freed communicators' records until then. The
+      // control run makes and frees the same communicators without the Bcast, so that their
+      // context-id agreement (collectives on c.comm that Open MPI calls itself, the same in both
+      // runs) is subtracted and C holds the Bcast alone.
       MPI_Comm used;
       check(MPI_Comm_dup(c.comm, &used), "MPI_Comm_dup");
       check(MPI_Comm_set_name(used, "mpimon_freed"), "MPI_Comm_set_name");
-      check(MPI_Bcast(c.send.data(), kBlock, MPI_INT, c.root(), used), "MPI_Bcast");
-      Call on_used = c;
-      on_used.comm_name = "mpimon_freed";
-      on_used.one_to_all(block);
+      if (!c.control) {
+        check(MPI_Bcast(c.send.data(), kBlock, MPI_INT, c.root(), used), "MPI_Bcast");
+        Call on_used = c;
+        on_used.comm_name = "mpimon_freed";
+        on_used.one_to_all(block);
+      }
       check(MPI_Comm_free(&used), "MPI_Comm_free");
       MPI_Comm next;  // not freed
       check(MPI_Comm_dup(c.comm, &next), "MPI_Comm_dup");
@@ -461,8 +474,9 @@ void run_collective(MPI_Comm comm, const std::string& name, bool control, Ledger
   // The communicator is deliberately not freed: Open MPI keeps its record until the dump, and a
   // freed communicator's record can be lost (docs/defects.md).
   MPI_Comm c = make_communicator(comm, cartesian, comm_name);
-  if (control) return;
-  Call call{c, comm_name, 0, 0, world_ranks(c), ledger};
+  // Operations that create communicators of their own create them in the control run too.
+  if (control && name != "bcast_on_freed_comm") return;
+  Call call{c, comm_name, 0, 0, world_ranks(c), ledger, control};
   MPI_Comm_rank(c, &call.rank);
   MPI_Comm_size(c, &call.size);
   it->second(call);

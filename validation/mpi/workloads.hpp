@@ -74,7 +74,8 @@ std::vector<std::string> collective_names();
 /// API-level traffic RR-9038 documents for it (section 9.4 and table 2): one-to-all, the root
 /// sends its data to each other process; all-to-one, each other process sends its data to the
 /// root; all-to-all, each process sends to each other process what the operation gives it;
-/// nothing to itself. With `control` the communicators are created but no collective is called.
+/// nothing to itself. With `control` the communicators are created but no collective is called
+/// (bcast_on_freed_comm also makes and frees its own two communicators, without its Bcast).
 /// Throws std::invalid_argument for unknown names.
 void run_collective(MPI_Comm comm, const std::string& name, bool control, Ledger& ledger);
 

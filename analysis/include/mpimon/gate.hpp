@@ -5,6 +5,7 @@
 /// No MPI here: the CLI runs the launches, this computes the measures, verdicts and reports.
 
 #include <cstdint>
+#include <istream>
 #include <map>
 #include <optional>
 #include <ostream>
@@ -41,6 +42,8 @@ bool is_monitoring_object(const std::string& object);
 /// functions) stays in; progress loops and waits of the wrapped layer, the only part whose count
 /// depends on timing, cancel out. Errors name path:line.
 CallgrindDump read_callgrind_dump(const std::string& path);
+/// The same from a stream; `path` names it in errors.
+CallgrindDump parse_callgrind_dump(std::istream& in, const std::string& path);
 
 /// Instructions per operation: (cost of the 2N loop - cost of the N loop) / N, which removes any
 /// one-off cost; `exact` says the division left no remainder.
@@ -94,6 +97,8 @@ inline constexpr const char* kGateBaselineFormat = "mpimon-gate-baseline";
 
 /// Reads a baseline written by write_gate_baseline; errors name the file and what is wrong.
 GateBaseline read_gate_baseline(const std::string& path);
+/// The same from a stream; `path` names it in errors.
+GateBaseline parse_gate_baseline(std::istream& in, const std::string& path);
 void write_gate_baseline(const GateBaseline& baseline, std::ostream& out);
 
 // ---- Verdicts ----------------------------------------------------------------------------------

@@ -7,10 +7,13 @@
 /// `# mpimon-ledger 1 rank R nprocs N`, then one line per message it sent,
 /// `CLASS PEER BYTES` (CLASS a .prof letter, PEER a MPI_COMM_WORLD rank), and one line per
 /// collective call it made as the recording side, `COMM KIND NAME BYTES` (KIND O2A, A2O or A2A,
-/// NAME the communicator's name, without spaces).
+/// NAME the communicator's name, without spaces), and one line per block a root of a collective on
+/// NAME kept for itself, `LOCAL NAME BYTES`: not communication, so a correct monitoring records
+/// none of it, but a defect's rule may (docs/defects.md#scatterv-counts-root-itself).
 
 #include <array>
 #include <cstdint>
+#include <istream>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -36,6 +39,12 @@ struct CollectiveCall {
   std::uint64_t bytes;
 };
 
+/// A root's own block of a collective on `communicator`: copied locally, never sent.
+struct LocalBlock {
+  std::string communicator;
+  std::uint64_t bytes;
+};
+
 class Ledger {
  public:
   Ledger(std::uint32_t rank, std::uint32_t nprocs) : rank_(rank), nprocs_(nprocs) {}
@@ -44,21 +53,26 @@ class Ledger {
   void record_call(CollectiveKind k, const std::string& communicator, std::uint64_t bytes) {
     calls_.push_back({k, communicator, bytes});
   }
+  void record_local(const std::string& communicator, std::uint64_t bytes) { locals_.push_back({communicator, bytes}); }
   /// Writes PREFIX.RANK.ledger; throws mpimon::Error on failure.
   void write(const std::string& prefix) const;
   /// Reads one ledger file; errors name the file and line.
   static Ledger read(const std::string& path);
+  /// The same from a stream; `path` names it in errors.
+  static Ledger parse(std::istream& in, const std::string& path);
 
   [[nodiscard]] std::uint32_t rank() const { return rank_; }
   [[nodiscard]] std::uint32_t nprocs() const { return nprocs_; }
   [[nodiscard]] const std::vector<LedgerEntry>& entries() const { return entries_; }
   [[nodiscard]] const std::vector<CollectiveCall>& calls() const { return calls_; }
+  [[nodiscard]] const std::vector<LocalBlock>& locals() const { return locals_; }
 
  private:
   std::uint32_t rank_;
   std::uint32_t nprocs_;
   std::vector<LedgerEntry> entries_;
   std::vector<CollectiveCall> calls_;
+  std::vector<LocalBlock> locals_;
 };
 
 /// Open MPI's histogram bucket of a message of `bytes`: 0 for empty messages, else

@@ -11,6 +11,7 @@
 /// one pair, or on constant differences) are absent, with a reason, never NaN.
 
 #include <cstddef>
+#include <istream>
 #include <optional>
 #include <span>
 #include <string>
@@ -146,5 +147,7 @@ struct PairedSamples {
 /// everything after '#' are ignored; a first line with no number in it is a header. Errors name
 /// path:line, e.g. "runs.csv:7: expected 2 numbers, found 3".
 PairedSamples read_paired_samples(const std::string& path);
+/// The same from a stream; `path` names it in errors.
+PairedSamples parse_paired_samples(std::istream& in, const std::string& path);
 
 }  // namespace mpimon

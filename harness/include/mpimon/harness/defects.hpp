@@ -26,8 +26,6 @@ enum class DefectRule {
   refused,
   /// The report must be exactly the defect's `expected_lines` (self-checking programs).
   exact_report,
-  /// The report must contain `expected_lines` (a defect whose whole effect is not modelled yet).
-  signature,
   /// The collective sweep's model of the defect predicts the recorded data exactly, the ideal
   /// model does not (`mpimon validate collective --ideal-monitoring`, validation/collectives.cmake).
   collective_model,
@@ -40,8 +38,9 @@ struct KnownDefect {
   std::string rule_text;            ///< the rule in words, for reports
   std::vector<std::string> pinned;  ///< the pinned cases (validation case names or CTest names)
   std::string meaning;              ///< one line: what it means for a user's numbers
-  /// The report lines of `exact_report` and `signature` rules (regular expressions, each must
-  /// match one whole line); for `crash`, what the crash's output must show (each searched for
+  /// The report lines of `exact_report` rules (regular expressions, each must
+  /// match one whole line; `{rank}` and `{peer}` stand for every rank and peer of the run, see
+  /// expected_lines_at); for `crash`, what the crash's output must show (each searched for
   /// anywhere in it: the faulting functions of the backtrace).
   std::vector<std::string> expected_lines = {};
 };

@@ -77,9 +77,17 @@ struct Verdict {
   std::vector<std::string> details;
 };
 
-/// The differences between a self-checking program's report and the lines a defect's
-/// `exact_report` or `signature` rule expects ("missing: ..." and, for exact_report, "unexpected: ...").
-std::vector<std::string> differences_from_expected_lines(const KnownDefect& d, const std::vector<std::string>& report);
+/// The lines a defect's `exact_report` rule expects of a run at `np` processes: an
+/// expected line holding `{rank}` and/or `{peer}` stands for one line per rank and/or peer (each
+/// substituted by 0 to np - 1); the others are taken as they are.
+std::vector<std::string> expected_lines_at(const KnownDefect& d, int np);
+
+/// The differences between a self-checking program's report (or the list of a run's differences
+/// from its ledgers) and the lines a defect's `exact_report` rule expects at `np` processes:
+/// "missing: ..." for an expected line no report line matches, "unexpected: ..." for a report line
+/// no expected line matches.
+std::vector<std::string> differences_from_expected_lines(const KnownDefect& d, const std::vector<std::string>& report,
+                                                         int np = 0);
 
 /// The differences between a failed run and the model of a `crash` or `refused` defect: its output
 /// shows every one of the defect's expected lines; for `crash`, it is a segmentation fault that
@@ -95,6 +103,12 @@ std::vector<std::string> differences_from_failure(const KnownDefect& d, const st
 /// anything else fails with both differences. Where it is not expected, the case must be ideal.
 Verdict judge_pinned(const KnownDefect& d, bool expected_here, const std::string& series,
                      const std::vector<std::string>& against_ideal, const std::vector<std::string>& against_defect);
+
+/// The verdict of what a run of case `c` recorded (its dumps merged, minus the control run's)
+/// against the ledgers of its ranks: equal for a case pinning nothing; for a case pinning a
+/// `ledger_transform` defect, `judge_pinned` against the ideal ledgers and their transform.
+Verdict judge_recording(const ValidationCase& c, const std::string& series, const RecordedTraffic& recorded,
+                        const std::vector<Ledger>& ledgers);
 
 /// Runs one case at one process count and monitoring mode.
 CaseResult run_case(const ValidationCase& c, int np, int mode, const SuiteOptions& options);
