@@ -93,8 +93,8 @@ int model_collective_command(const std::string& name, const std::vector<std::str
               "MPI_COMM_WORLD, forced with coll_tuned_use_dynamic_rules 1 and coll_tuned_<op>_algorithm ALG,\n"
               "as its monitoring records them: one line per directed pair with traffic,\n"
               "CLASS<TAB>SRC<TAB>DST<TAB>BYTES<TAB>COUNT, CLASS being E or I, sorted by class, source,\n"
-              "destination. Written from Open MPI 4.1's algorithms (docs/collectives.md); 'mpimon validate\n"
-              "collective' with the same options checks it against Open MPI."};
+              "destination. Written from Open MPI 4.1's and 5.0's algorithms (--open-mpi; docs/collectives.md);\n"
+              "'mpimon validate collective' with the same options checks it against Open MPI."};
   return run_command(cmd, [&] {
     po::options_description options("Options");
     CollectiveOptions values;

@@ -1,4 +1,4 @@
-// The messages of each coll/tuned algorithm of Open MPI 4.1 (ompi/mca/coll/base/), written from
+// The messages of each coll/tuned algorithm of Open MPI 4.1 and 5.0 (ompi/mca/coll/base/), written from
 // what each algorithm does; docs/collectives.md states every rule used here.
 
 #include <algorithm>
