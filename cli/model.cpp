@@ -41,7 +41,7 @@ void add_collective_options(po::options_description& options, CollectiveOptions&
       "mode", po::value(&v.mode)->default_value(2), "pml_monitoring_enable: 2 separates I from E, 1 puts all in E")(
       "ideal-monitoring", po::bool_switch(&v.ideal_monitoring),
       "predict what a monitoring without the persistent-collective defect would record (docs/defects.md)")(
-      "open-mpi", po::value(&v.open_mpi)->default_value("4.1"),
+      "open-mpi", po::value(&v.open_mpi)->default_value("4.1", "4.1; validate: the launcher's"),
       "Open MPI series whose coll/tuned runs the call: 4.1 or 5.0 (5.0 adds allgather sparbit); validate: "
       "the launcher's by default");
 }
