@@ -80,6 +80,7 @@ struct CollectiveOptions {
   std::uint64_t count = 0, type_size = 1, segsize = 0;
   int mode = 2;
   bool ideal_monitoring = false;
+  std::string open_mpi = "4.1";  ///< the series whose coll/tuned is modelled (parse_series)
 };
 void add_collective_options(boost::program_options::options_description& options, CollectiveOptions& values);
 /// The spec the options describe; throws boost::program_options::error (a usage error) when

@@ -40,7 +40,10 @@ void add_collective_options(po::options_description& options, CollectiveOptions&
       "radix", po::value(&v.radix)->default_value(4), "coll_tuned_bcast_algorithm_knomial_radix")(
       "mode", po::value(&v.mode)->default_value(2), "pml_monitoring_enable: 2 separates I from E, 1 puts all in E")(
       "ideal-monitoring", po::bool_switch(&v.ideal_monitoring),
-      "predict what a monitoring without the persistent-collective defect would record (docs/defects.md)");
+      "predict what a monitoring without the persistent-collective defect would record (docs/defects.md)")(
+      "open-mpi", po::value(&v.open_mpi)->default_value("4.1", "4.1; validate: the launcher's"),
+      "Open MPI series whose coll/tuned runs the call: 4.1 or 5.0 (5.0 adds allgather sparbit); validate: "
+      "the launcher's by default");
 }
 
 CollectiveSpec collective_spec(const CollectiveOptions& v, const po::variables_map& vm) {
@@ -59,6 +62,7 @@ CollectiveSpec collective_spec(const CollectiveOptions& v, const po::variables_m
     spec.knomial_radix = v.radix;
     spec.monitoring_mode = v.mode;
     spec.ideal_monitoring = v.ideal_monitoring;
+    spec.ompi_series = parse_series(v.open_mpi);
     if (!has_root(spec.op) && vm.count("root") && !vm["root"].defaulted() && v.root != 0) {
       throw po::error("--root applies to bcast, reduce, gather and scatter only");
     }
@@ -72,11 +76,11 @@ CollectiveSpec collective_spec(const CollectiveOptions& v, const po::variables_m
 namespace {
 
 void print_algorithms() {
-  std::printf("%-10s %3s  %-24s %s\n", "op", "n", "algorithm", "modelled");
+  std::printf("%-10s %3s  %-24s %-8s %s\n", "op", "n", "algorithm", "modelled", "open_mpi");
   for (CollectiveOp op : kAllCollectiveOps) {
     for (const auto& a : collective_algorithms(op)) {
-      std::printf("%-10s %3d  %-24s %s\n", std::string(op_name(op)).c_str(), a.number, std::string(a.name).c_str(),
-                  a.modelled ? "yes" : "no");
+      std::printf("%-10s %3d  %-24s %-8s %s+\n", std::string(op_name(op)).c_str(), a.number,
+                  std::string(a.name).c_str(), a.modelled ? "yes" : "no", std::string(series_name(a.since)).c_str());
     }
   }
 }
@@ -89,8 +93,8 @@ int model_collective_command(const std::string& name, const std::vector<std::str
               "MPI_COMM_WORLD, forced with coll_tuned_use_dynamic_rules 1 and coll_tuned_<op>_algorithm ALG,\n"
               "as its monitoring records them: one line per directed pair with traffic,\n"
               "CLASS<TAB>SRC<TAB>DST<TAB>BYTES<TAB>COUNT, CLASS being E or I, sorted by class, source,\n"
-              "destination. Written from Open MPI 4.1's algorithms (docs/collectives.md); 'mpimon validate\n"
-              "collective' with the same options checks it against Open MPI."};
+              "destination. Written from Open MPI 4.1's and 5.0's algorithms (--open-mpi; docs/collectives.md);\n"
+              "'mpimon validate collective' with the same options checks it against Open MPI."};
   return run_command(cmd, [&] {
     po::options_description options("Options");
     CollectiveOptions values;

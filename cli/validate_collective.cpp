@@ -271,6 +271,21 @@ int judge_pinned_collective(const std::string& defect, CollectiveSpec spec, cons
   return kExitFailure;
 }
 
+/// Exit code of a check whose algorithm the launcher's Open MPI does not have (a CTest skip).
+constexpr int kExitNotInThisOpenMpi = 77;
+
+/// The series to model: the launcher's when it is Open MPI (an explicit --open-mpi must agree),
+/// else --open-mpi's.
+std::string run_series(const CollectiveOptions& values, const po::variables_map& vm, const std::string& launcher) {
+  const std::string release = open_mpi_release(launcher_version_line(launcher));
+  if (release.empty()) return values.open_mpi;
+  const std::string series(series_name(parse_series(release, launcher + " (Open MPI " + release + ")")));
+  if (!vm["open-mpi"].defaulted() && std::string(series_name(parse_series(values.open_mpi))) != series) {
+    throw po::error("--open-mpi " + values.open_mpi + ", but " + launcher + " runs Open MPI " + release);
+  }
+  return series;
+}
+
 }  // namespace
 
 int validate_collective_command(const std::string& name, const std::vector<std::string>& args) {
@@ -299,13 +314,25 @@ int validate_collective_command(const std::string& name, const std::vector<std::
         "with the defect exactly, and reports DEFECT FIXED when it equals the model of a correct monitoring");
     po::variables_map vm;
     if (!parse_options(cmd, args, options, {}, vm)) return kExitOk;
-    const CollectiveSpec spec = collective_spec(values, vm);
     if (run.timeout_seconds <= 0) throw po::error("--timeout must be positive");
     const std::string launcher = split_words(run.launcher).at(0);
     if (!found_in_path(launcher)) {
       raise_error(Error::Kind::input, launcher,
                   "not found: install Open MPI (openmpi-bin) or name the launcher with --launcher");
     }
+    values.open_mpi = run_series(values, vm, run.launcher);
+    {
+      // An algorithm newer than the launcher's Open MPI: nothing to check here, said as a skip.
+      CollectiveOptions latest = values;
+      latest.open_mpi = series_name(OmpiSeries::v5_0);
+      const CollectiveSpec any = collective_spec(latest, vm);
+      if (!algorithm_available(any.op, any.algorithm, parse_series(values.open_mpi))) {
+        std::printf("skipped: %s %s is not in Open MPI %s's coll/tuned\n", std::string(op_name(any.op)).c_str(),
+                    std::string(algorithm_name(any.op, any.algorithm)).c_str(), values.open_mpi.c_str());
+        return kExitNotInThisOpenMpi;
+      }
+    }
+    const CollectiveSpec spec = collective_spec(values, vm);
     if (access(run.program.c_str(), X_OK) != 0) {
       raise_error(Error::Kind::input, run.program, "not an executable; build mpimon-run-collective or give --program");
     }

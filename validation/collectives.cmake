@@ -49,7 +49,10 @@ function(mpimon_add_collective_check op algorithm np count type_size)
   add_test(NAME ${name}
            COMMAND mpimon validate collective ${options} ${C_ARGS}
                    --program $<TARGET_FILE:mpimon-run-collective> --launcher ${MPIEXEC_EXECUTABLE} --timeout 100)
-  set_tests_properties(${name} PROPERTIES LABELS "validation;collective;mpi;${C_LABELS}" TIMEOUT 240)
+  # PROCESSORS: ctest -j never runs two large launches at once. 77: the launcher's Open MPI does
+  # not have the algorithm (allgather sparbit before 5.0), a skip.
+  set_tests_properties(${name} PROPERTIES LABELS "validation;collective;mpi;${C_LABELS}" TIMEOUT 240
+                                          PROCESSORS ${np} SKIP_RETURN_CODE 77)
 endfunction()
 
 # The parameters of the check of OP.ALGORITHM on NP processes, varied with NP so that the sweep
@@ -87,35 +90,42 @@ function(mpimon_collective_parameters np segmented)
 endfunction()
 
 set(rooted_ops bcast reduce gather scatter)
+
+# Registers the grid of OP.ALGORITHM on each of the process counts NPS: every count from 2 to 9
+# segmented on even counts, whole on odd ones, for the algorithms that segment; roots (P+1)/2,
+# and P-1 above 9 processes.
+function(mpimon_add_collective_grid op algorithm)
+  set(segmenting FALSE)
+  if("${op}.${algorithm}" IN_LIST MPIMON_COLLECTIVE_SEGMENTED)
+    set(segmenting TRUE)
+  endif()
+  foreach(np IN LISTS ARGN)
+    math(EXPR even "${np} % 2")
+    set(segmented FALSE)
+    if(segmenting AND even EQUAL 0)
+      set(segmented TRUE)
+    endif()
+    mpimon_collective_parameters(${np} ${segmented})
+    set(extra)
+    if(op IN_LIST rooted_ops)
+      math(EXPR root "(${np} + 1) / 2")
+      if(np GREATER 9)
+        math(EXPR root "${np} - 1")
+      endif()
+      list(APPEND extra ROOT ${root})
+    endif()
+    if(op STREQUAL "barrier")
+      set(COUNT 0)
+    endif()
+    mpimon_add_collective_check(${op} ${algorithm} ${np} ${COUNT} ${TYPE_SIZE} SEG ${SEG} ${extra})
+  endforeach()
+endfunction()
+
 set(large_np 12)
 foreach(op bcast reduce allreduce alltoall allgather gather scatter barrier)
   foreach(algorithm IN LISTS MPIMON_COLLECTIVE_ALGORITHMS_${op})
-    set(segmenting FALSE)
-    if("${op}.${algorithm}" IN_LIST MPIMON_COLLECTIVE_SEGMENTED)
-      set(segmenting TRUE)
-    endif()
-    # Every process count from 2 to 9 (segmented on even counts, whole on odd ones, for the
-    # algorithms that segment), then one larger count, 12 or 16 in turn.
-    foreach(np 2 3 4 5 6 7 8 9 ${large_np})
-      math(EXPR even "${np} % 2")
-      set(segmented FALSE)
-      if(segmenting AND even EQUAL 0)
-        set(segmented TRUE)
-      endif()
-      mpimon_collective_parameters(${np} ${segmented})
-      set(extra)
-      if(op IN_LIST rooted_ops)
-        math(EXPR root "(${np} + 1) / 2")
-        if(np GREATER 9)
-          math(EXPR root "${np} - 1")
-        endif()
-        list(APPEND extra ROOT ${root})
-      endif()
-      if(op STREQUAL "barrier")
-        set(COUNT 0)
-      endif()
-      mpimon_add_collective_check(${op} ${algorithm} ${np} ${COUNT} ${TYPE_SIZE} SEG ${SEG} ${extra})
-    endforeach()
+    # One larger count after 2 to 9, 12 or 16 in turn.
+    mpimon_add_collective_grid(${op} ${algorithm} 2 3 4 5 6 7 8 9 ${large_np})
     if(large_np EQUAL 12)
       set(large_np 16)
     else()
@@ -123,6 +133,50 @@ foreach(op bcast reduce allreduce alltoall allgather gather scatter barrier)
     endif()
   endforeach()
 endforeach()
+
+# The scatter/allgather bcasts, Rabenseifner's reduce and allreduce, and allgather sparbit (Open
+# MPI 5.0 on; a skip on 4.1), on both larger counts (apart, so the grid's names stay as they were).
+foreach(check bcast.scatter_allgather bcast.scatter_allgather_ring reduce.rabenseifner allreduce.rabenseifner
+              allgather.sparbit)
+  string(REPLACE "." ";" check "${check}")
+  mpimon_add_collective_grid(${check} 2 3 4 5 6 7 8 9 12 16)
+endforeach()
+# Around their thresholds: bcast switches to basic_linear below P elements, reduce and allreduce
+# below P' (the largest power of two <= P) elements; counts not divisible by P or P' leave
+# uneven halves and short or empty blocks.
+foreach(algorithm scatter_allgather scatter_allgather_ring)
+  foreach(np 6 7)
+    math(EXPR below "${np} - 1")
+    math(EXPR above "${np} + 1")
+    foreach(count ${below} ${np} ${above})
+      mpimon_add_collective_check(bcast ${algorithm} ${np} ${count} 4 ROOT 2 VARIANT count${count})
+    endforeach()
+  endforeach()
+  # ceil(8/7) = 2-element blocks: the last three blocks are empty.
+  mpimon_add_collective_check(bcast ${algorithm} 7 8 12 ROOT 6 VARIANT empty_blocks)
+  mpimon_add_collective_check(bcast ${algorithm} 12 1000 1 ROOT 5 VARIANT root5)
+  # They take the segment size and do not use it.
+  mpimon_add_collective_check(bcast ${algorithm} 6 100 4 ROOT 3 SEG 64 VARIANT unused)
+endforeach()
+foreach(op reduce allreduce)
+  foreach(count 3 4 5)  # P' = 4 on 5, 6 and 7 processes
+    foreach(np 5 6 7)
+      set(extra)
+      if(op STREQUAL "reduce")
+        set(extra ROOT 1)  # sits out of the halving on 6 and 7 processes
+      endif()
+      mpimon_add_collective_check(${op} rabenseifner ${np} ${count} 8 ${extra} VARIANT count${count})
+    endforeach()
+  endforeach()
+endforeach()
+# Every kind of root: one that sits out (odd, below 2(P - P')), one paired (even, below), one
+# above; on 16 processes, no pairing at all.
+foreach(root 0 3 4 5 6)
+  mpimon_add_collective_check(reduce rabenseifner 7 999 4 ROOT ${root} VARIANT rooted)
+endforeach()
+mpimon_add_collective_check(reduce rabenseifner 12 1001 4 ROOT 7 VARIANT rooted)
+mpimon_add_collective_check(reduce rabenseifner 16 1001 4 ROOT 9 VARIANT rooted)
+mpimon_add_collective_check(allreduce rabenseifner 11 1003 12 VARIANT uneven)
 
 # Parameters the grid above keeps at their defaults.
 foreach(fanout 1 2 3 40)  # chain fan-out, clamped by Open MPI to [1, P-1]

@@ -12,30 +12,26 @@ namespace mpimon {
 
 namespace {
 
-// Open MPI 4.1's enums (coll_tuned_<op>_decision.c); numbering is identical in 5.0.
-constexpr CollectiveAlgorithm kBcast[] = {{1, "basic_linear", true},
-                                          {2, "chain", true},
-                                          {3, "pipeline", true},
-                                          {4, "split_binary_tree", true},
-                                          {5, "binary_tree", true},
-                                          {6, "binomial", true},
-                                          {7, "knomial", true},
-                                          {8, "scatter_allgather", false},
-                                          {9, "scatter_allgather_ring", false}};
+// Open MPI 4.1's enums (coll_tuned_<op>_decision.c); 5.0 keeps their numbers and adds allgather
+// sparbit.
+constexpr CollectiveAlgorithm kBcast[] = {
+    {1, "basic_linear", true},          {2, "chain", true},    {3, "pipeline", true}, {4, "split_binary_tree", true},
+    {5, "binary_tree", true},           {6, "binomial", true}, {7, "knomial", true},  {8, "scatter_allgather", true},
+    {9, "scatter_allgather_ring", true}};
 constexpr CollectiveAlgorithm kReduce[] = {
-    {1, "linear", true},   {2, "chain", true},           {3, "pipeline", true},     {4, "binary", true},
-    {5, "binomial", true}, {6, "in-order_binary", true}, {7, "rabenseifner", false}};
+    {1, "linear", true},   {2, "chain", true},           {3, "pipeline", true},    {4, "binary", true},
+    {5, "binomial", true}, {6, "in-order_binary", true}, {7, "rabenseifner", true}};
 constexpr CollectiveAlgorithm kAllreduce[] = {{1, "basic_linear", true},       {2, "nonoverlapping", true},
                                               {3, "recursive_doubling", true}, {4, "ring", true},
-                                              {5, "segmented_ring", true},     {6, "rabenseifner", false}};
+                                              {5, "segmented_ring", true},     {6, "rabenseifner", true}};
 constexpr CollectiveAlgorithm kAlltoall[] = {{1, "linear", true},
                                              {2, "pairwise", true},
                                              {3, "modified_bruck", true},
                                              {4, "linear_sync", true},
                                              {5, "two_proc", true}};
 constexpr CollectiveAlgorithm kAllgather[] = {
-    {1, "linear", true}, {2, "bruck", true},    {3, "recursive_doubling", true},
-    {4, "ring", true},   {5, "neighbor", true}, {6, "two_proc", true}};
+    {1, "linear", true},   {2, "bruck", true},    {3, "recursive_doubling", true},       {4, "ring", true},
+    {5, "neighbor", true}, {6, "two_proc", true}, {7, "sparbit", true, OmpiSeries::v5_0}};
 constexpr CollectiveAlgorithm kGather[] = {{1, "basic_linear", true}, {2, "binomial", true}, {3, "linear_sync", true}};
 constexpr CollectiveAlgorithm kScatter[] = {{1, "basic_linear", true}, {2, "binomial", true}, {3, "linear_nb", true}};
 constexpr CollectiveAlgorithm kBarrier[] = {
@@ -47,6 +43,7 @@ std::string list_algorithms(CollectiveOp op) {
   for (const auto& a : collective_algorithms(op)) {
     if (!text.empty()) text += ", ";
     text += std::to_string(a.number) + " " + std::string(a.name);
+    if (a.since != OmpiSeries::v4_1) text += " (from " + std::string(series_name(a.since)) + ")";
   }
   return text;
 }
@@ -87,6 +84,17 @@ CollectiveOp parse_op(std::string_view text) {
                      "' (bcast, reduce, allreduce, alltoall, allgather, gather, scatter, barrier)");
 }
 
+std::string_view series_name(OmpiSeries series) { return series == OmpiSeries::v4_1 ? "4.1" : "5.0"; }
+
+OmpiSeries parse_series(std::string_view text, const std::string& option) {
+  // A release ("5.0.7") names its series; anything else is refused, not guessed.
+  for (OmpiSeries s : {OmpiSeries::v4_1, OmpiSeries::v5_0}) {
+    const std::string_view name = series_name(s);
+    if (text == name || (text.starts_with(name) && text.size() > name.size() && text[name.size()] == '.')) return s;
+  }
+  reject(option, "'" + std::string(text) + "' is not an Open MPI series the model knows (4.1, 5.0)");
+}
+
 bool has_root(CollectiveOp op) {
   return op == CollectiveOp::bcast || op == CollectiveOp::reduce || op == CollectiveOp::gather ||
          op == CollectiveOp::scatter;
@@ -125,6 +133,13 @@ int parse_algorithm(CollectiveOp op, std::string_view text) {
                             " algorithm of Open MPI's coll/tuned (" + list_algorithms(op) + ")");
 }
 
+bool algorithm_available(CollectiveOp op, int number, OmpiSeries series) {
+  for (const auto& a : collective_algorithms(op)) {
+    if (a.number == number) return a.since <= series;
+  }
+  return false;
+}
+
 std::string_view algorithm_name(CollectiveOp op, int number) {
   for (const auto& a : collective_algorithms(op)) {
     if (a.number == number) return a.name;
@@ -141,6 +156,10 @@ void check_spec(const CollectiveSpec& spec) {
   if (!modelled) {
     reject("--algorithm", std::string(op_name(spec.op)) + " " + std::string(name) +
                               " is an Open MPI algorithm the model does not cover (docs/collectives.md)");
+  }
+  if (!algorithm_available(spec.op, spec.algorithm, spec.ompi_series)) {
+    reject("--algorithm", std::string(op_name(spec.op)) + " " + std::string(name) + " is not in Open MPI " +
+                              std::string(series_name(spec.ompi_series)) + "'s coll/tuned (--open-mpi)");
   }
   if (spec.nprocs < 1 || spec.nprocs > (1U << 20)) reject("--np", "must be between 1 and 1048576");
   if (has_root(spec.op) && spec.root >= spec.nprocs) {

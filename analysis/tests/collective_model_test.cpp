@@ -386,7 +386,108 @@ TEST(CollectiveModel, RejectsWhatOpenMpiRejectsOrTheModelLacks) {
   CollectiveSpec s = spec(CollectiveOp::gather, "binomial", 4);
   s.root = 4;
   EXPECT_THROW(predict_collective(s), Error);
-  EXPECT_THROW(predict_collective(spec(CollectiveOp::bcast, "scatter_allgather", 4)), Error);
+  // sparbit exists from Open MPI 5.0 on.
+  CollectiveSpec sparbit = spec(CollectiveOp::allgather, "sparbit", 4);
+  EXPECT_THROW(predict_collective(sparbit), Error);
+  sparbit.ompi_series = OmpiSeries::v5_0;
+  EXPECT_NO_THROW(predict_collective(sparbit));
+  EXPECT_FALSE(algorithm_available(CollectiveOp::allgather, 7, OmpiSeries::v4_1));
+  EXPECT_TRUE(algorithm_available(CollectiveOp::allgather, 6, OmpiSeries::v5_0));
+}
+
+TEST(CollectiveModel, OpenMpiSeries) {
+  EXPECT_EQ(parse_series("4.1"), OmpiSeries::v4_1);
+  EXPECT_EQ(parse_series("5.0.7"), OmpiSeries::v5_0);
+  EXPECT_EQ(series_name(OmpiSeries::v5_0), "5.0");
+  EXPECT_THROW(parse_series("5.07"), Error);
+  EXPECT_THROW(parse_series("6.0"), Error);
+  EXPECT_THROW(parse_series(""), Error);
+}
+
+// ---- Rabenseifner, scatter-allgather, sparbit: small cases worked by hand from Open MPI's
+// coll_base_allreduce.c, coll_base_reduce.c, coll_base_bcast.c (4.1.4), coll_base_allgather.c
+// (5.0.7). ----
+
+TEST(CollectiveModel, AllreduceRabenseifnerThreeRanks) {
+  // P' = 2, one extra pair (0, 1): 0 sends its upper 3 to 1, 1 sends its lower 2 then the
+  // reduced upper 3 to 0; new ranks 0 (real 0) and 1 (real 2) halve: 0 sends 3 and keeps 2, 2
+  // sends 2 and keeps 3; then each sends what it kept; finally 0 sends the 5 to 1.
+  expect_traffic(traffic({{'I', 0, 1, 8, 2}, {'I', 0, 2, 5, 2}, {'I', 1, 0, 5, 2}, {'I', 2, 0, 5, 2}}),
+                 spec(CollectiveOp::allreduce, "rabenseifner", 3, 5));
+}
+
+TEST(CollectiveModel, AllreduceRabenseifnerFallsBackBelowPowerOfTwoCount) {
+  // P = 5, P' = 4 > count 3: basic_linear (linear reduce to 0, linear bcast from 0).
+  expect_traffic(traffic({{'I', 0, 1, 3, 1},
+                          {'I', 0, 2, 3, 1},
+                          {'I', 0, 3, 3, 1},
+                          {'I', 0, 4, 3, 1},
+                          {'I', 1, 0, 3, 1},
+                          {'I', 2, 0, 3, 1},
+                          {'I', 3, 0, 3, 1},
+                          {'I', 4, 0, 3, 1}}),
+                 spec(CollectiveOp::allreduce, "rabenseifner", 5, 3));
+}
+
+TEST(CollectiveModel, ReduceRabenseifnerFourRanksRootThree) {
+  // Halving of 8: distance 1 swaps 4 each way, distance 2 swaps 2 (0<->2, 1<->3). Gather to
+  // new rank 3: at distance 2, 0 sends its 2 to 2 and 1 its 2 to 3; at distance 1, 2 sends the
+  // 4 it holds to 3.
+  CollectiveSpec s = spec(CollectiveOp::reduce, "rabenseifner", 4, 8);
+  s.root = 3;
+  expect_traffic(traffic({{'I', 0, 1, 4, 1},
+                          {'I', 0, 2, 4, 2},
+                          {'I', 1, 0, 4, 1},
+                          {'I', 1, 3, 4, 2},
+                          {'I', 2, 0, 2, 1},
+                          {'I', 2, 3, 8, 2},
+                          {'I', 3, 1, 2, 1},
+                          {'I', 3, 2, 4, 1}}),
+                 s);
+}
+
+TEST(CollectiveModel, ReduceRabenseifnerRootThatSitsOut) {
+  // P = 3, root 1 sits out after the pairing: new rank 0 (real 0) hands it its kept 2 elements,
+  // and new rank 1 (real 2) sends its 3 to the root in new rank 0's place.
+  CollectiveSpec s = spec(CollectiveOp::reduce, "rabenseifner", 3, 5);
+  s.root = 1;
+  expect_traffic(
+      traffic({{'I', 0, 1, 5, 2}, {'I', 0, 2, 3, 1}, {'I', 1, 0, 5, 2}, {'I', 2, 0, 2, 1}, {'I', 2, 1, 3, 1}}), s);
+  s.count = 1;  // below P' = 2: linear
+  expect_traffic(traffic({{'I', 0, 1, 1, 1}, {'I', 2, 1, 1, 1}}), s);
+}
+
+TEST(CollectiveModel, BcastScatterAllgatherThreeRanks) {
+  // Blocks of ceil(5/3) = 2: the root scatters 1 element to 2 and 2 to 1; recursive doubling
+  // swaps 2 and 2 (0<->1) then 4 and 1 (0<->2); 1, whose partner 3 does not exist, gets the
+  // last element from 0.
+  expect_traffic(traffic({{'I', 0, 1, 5, 3}, {'I', 0, 2, 5, 2}, {'I', 1, 0, 2, 1}, {'I', 2, 0, 1, 1}}),
+                 spec(CollectiveOp::bcast, "scatter_allgather", 3, 5));
+}
+
+TEST(CollectiveModel, BcastScatterAllgatherRingWithAnEmptyBlock) {
+  // P = 4, 5 elements: blocks 2, 2, 1, 0. Scatter 0->2 (1), 0->1 (2); then three ring steps in
+  // which v sends blocks v, v-1, v-2, the empty block as an empty message.
+  expect_traffic(
+      traffic({{'I', 0, 1, 5, 4}, {'I', 0, 2, 1, 1}, {'I', 1, 2, 4, 3}, {'I', 2, 3, 5, 3}, {'I', 3, 0, 3, 3}}),
+      spec(CollectiveOp::bcast, "scatter_allgather_ring", 4, 5));
+  // Below P elements: basic_linear.
+  expect_traffic(traffic({{'I', 0, 1, 3, 1}, {'I', 0, 2, 3, 1}, {'I', 0, 3, 3, 1}}),
+                 spec(CollectiveOp::bcast, "scatter_allgather_ring", 4, 3));
+}
+
+TEST(CollectiveModel, AllgatherSparbitSixRanks) {
+  // 6 = 110b: distances 4, 2, 1; the distance 2 step forwards one block less (1 instead of 2),
+  // so 1 + 1 + 3 = 5 blocks reach each rank.
+  CollectiveSpec s = spec(CollectiveOp::allgather, "sparbit", 6, 2);
+  s.ompi_series = OmpiSeries::v5_0;
+  EdgeTraffic expected;
+  for (std::uint32_t r = 0; r < 6; ++r) {
+    expected.add(TrafficClass::internal, r, (r + 4) % 6, 2, 1);
+    expected.add(TrafficClass::internal, r, (r + 2) % 6, 2, 1);
+    expected.add(TrafficClass::internal, r, (r + 1) % 6, 2, 3);
+  }
+  expect_traffic(expected, s);
 }
 
 TEST(CollectiveModel, ApiLevelViewSeesOnlyTheArguments) {

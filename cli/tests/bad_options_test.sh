@@ -116,6 +116,8 @@ check 2 "--algorithm" -- model collective --op bcast --algorithm nope --np 2 --c
 check 2 "--np" -- model collective --op bcast --algorithm linear --np 0 --count 1
 check 2 "--root" -- model collective --op bcast --algorithm binomial --np 4 --root 4 --count 1
 check 2 "--mode" -- model collective --op bcast --algorithm binomial --np 4 --count 1 --mode 3
+check 2 "--open-mpi" "4.1, 5.0" -- model collective --op bcast --algorithm binomial --np 4 --count 1 --open-mpi 6.0
+check 2 "--algorithm" "sparbit is not in Open MPI 4.1" -- model collective --op allgather --algorithm sparbit --np 4 --count 1
 check 2 "--case" -- validate --case no_such_case
 check 2 "missing input argument" -- show
 check 2 "missing input argument" -- stats paired

@@ -3,7 +3,7 @@
 /// \brief Predicts, exactly, the point-to-point messages Open MPI's `coll/tuned` collectives
 /// decompose into, as PML monitoring records them (docs/collectives.md).
 ///
-/// The model is written from the algorithms of Open MPI 4.1's `ompi/mca/coll/base/` as they
+/// The model is written from the algorithms of Open MPI 4.1's and 5.0's `ompi/mca/coll/base/` as they
 /// are selected with `coll_tuned_use_dynamic_rules 1` and `coll_tuned_<op>_algorithm N`: their
 /// process trees, segmentation, block splits and fall-backs. For each directed pair of
 /// MPI_COMM_WORLD ranks it gives the messages and payload bytes the sender's monitoring counts,
@@ -34,14 +34,27 @@ CollectiveOp parse_op(std::string_view text);
 /// Whether the operation has a root (bcast, reduce, gather, scatter).
 bool has_root(CollectiveOp op);
 
+/// The Open MPI release series whose coll/tuned the model follows. The algorithm numbers of
+/// 4.1 are kept in 5.0, which adds allgather `sparbit` (7); everything else the model covers is
+/// unchanged between 4.1.4 and 5.0.7 (docs/collectives.md).
+enum class OmpiSeries : std::uint8_t { v4_1, v5_0 };
+/// "4.1", "5.0".
+std::string_view series_name(OmpiSeries series);
+/// Parses "4.1" or "5.0" (a release such as "5.0.7" gives its series); throws an input error
+/// naming `option` otherwise.
+OmpiSeries parse_series(std::string_view text, const std::string& option = "--open-mpi");
+
 /// One algorithm of `coll_tuned_<op>_algorithm`, with Open MPI's number and enum name.
 struct CollectiveAlgorithm {
   int number;
-  std::string_view name;  ///< e.g. "split_binary_tree", as ompi_info lists it
-  bool modelled;          ///< false: Open MPI has it, the model does not (predicting it throws)
+  std::string_view name;                ///< e.g. "split_binary_tree", as ompi_info lists it
+  bool modelled;                        ///< false: Open MPI has it, the model does not (predicting it throws)
+  OmpiSeries since = OmpiSeries::v4_1;  ///< the first series whose coll/tuned has it
 };
-/// Every algorithm Open MPI 4.1 offers for `op` (number 0, "ignore", excluded), by number.
+/// Every algorithm Open MPI 4.1 or 5.0 offers for `op` (number 0, "ignore", excluded), by number.
 std::span<const CollectiveAlgorithm> collective_algorithms(CollectiveOp op);
+/// Whether Open MPI's `series` has algorithm `number` of `op`.
+bool algorithm_available(CollectiveOp op, int number, OmpiSeries series);
 /// Parses an algorithm name or number; throws an input error listing the valid ones.
 int parse_algorithm(CollectiveOp op, std::string_view text);
 /// The name of algorithm `number` of `op`; throws for an unknown number.
@@ -63,6 +76,7 @@ struct CollectiveSpec {
   /// Predict what a monitoring without the persistent-collective defect would record
   /// (docs/defects.md): collective messages sent through persistent requests as I, not E.
   bool ideal_monitoring = false;
+  OmpiSeries ompi_series = OmpiSeries::v4_1;  ///< the Open MPI whose coll/tuned runs the call
 };
 
 /// Checks a spec against what Open MPI accepts and the model covers; throws an input error
