@@ -37,7 +37,7 @@ per_target=$((duration / ${#targets[@]}))
 ((per_target > 0)) || per_target=1
 
 # Only the analysis library and the fuzzers are built; the MPI parts and tests are not needed.
-# -j1: the machine is shared with other builds.
+# As many jobs as ci/common.sh uses (MPIMON_JOBS, default: every core).
 mkdir -p "$build"
 CC=clang CXX=clang++ cmake -S "$root" -B "$build" -DCMAKE_BUILD_TYPE=RelWithDebInfo \
   -DMPIMON_ENABLE_FUZZING=ON -DMPIMON_SANITIZER=address,undefined \
@@ -45,7 +45,7 @@ CC=clang CXX=clang++ cmake -S "$root" -B "$build" -DCMAKE_BUILD_TYPE=RelWithDebI
   || { cat "$build/configure.log" >&2; echo "fuzz: configure failed (clang missing? run ci/install-deps.sh)" >&2; exit 1; }
 build_targets=()
 for t in "${targets[@]}"; do build_targets+=("mpimon_${t}_fuzzer"); done
-cmake --build "$build" --target "${build_targets[@]}" -j1 \
+cmake --build "$build" --target "${build_targets[@]}" -j "${MPIMON_JOBS:-$(nproc)}" \
   || { echo "fuzz: build failed (libFuzzer runtime missing? run ci/install-deps.sh)" >&2; exit 1; }
 
 # Stack traces for UBSan too; ASan's defaults already stop at the first error and detect leaks.
