@@ -23,6 +23,7 @@
 #include "mpimon/error.hpp"
 #include "mpimon/gate.hpp"
 #include "mpimon/harness/launch.hpp"
+#include "mpimon/harness/locations.hpp"
 #include "mpimon/harness/overhead_sweep.hpp"
 #include "mpimon/overhead.hpp"
 #include "mpimon/version.hpp"
@@ -369,9 +370,7 @@ void add_options(po::options_description& options, GateOptions& o) {
       "runs", po::value(&o.runs)->default_value(2), "callgrind runs; their counts must agree")(
       "tolerance", po::value(&o.tolerance)->default_value(0, "0"), "fraction above the baseline tolerated")(
       "valgrind", po::value(&o.valgrind)->default_value("valgrind"), "valgrind executable")(
-      "probe",
-      po::value(&o.probe)->default_value(default_dir("bench") + "/mpimon-gate-probe",
-                                         "mpimon-gate-probe of this build"),
+      "probe", po::value(&o.probe)->default_value(own_file("mpimon-gate-probe"), "mpimon's mpimon-gate-probe"),
       "the probe program");
   po::options_description tim("Timing (paired launches, np 2)");
   tim.add_options()("ops", po::value(&s.ops)->default_value("send,bcast,alltoall,put,get"), "operations")(
@@ -386,8 +385,7 @@ void add_options(po::options_description& options, GateOptions& o) {
       "or this fraction of the baseline's off time, whichever is larger")(
       "no-confirm", "do not re-run the regressed cells (report them unconfirmed)")(
       "program",
-      po::value(&s.program)
-          ->default_value(default_dir("bench") + "/mpimon-overhead-bench", "mpimon-overhead-bench of this build"),
+      po::value(&s.program)->default_value(own_file("mpimon-overhead-bench"), "mpimon's mpimon-overhead-bench"),
       "the benchmark program");
   options.add(ins).add(tim);
 }

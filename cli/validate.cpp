@@ -14,6 +14,7 @@
 #include "commands.hpp"
 #include "mpimon/error.hpp"
 #include "mpimon/harness/launch.hpp"
+#include "mpimon/harness/locations.hpp"
 #include "mpimon/harness/validation_suite.hpp"
 #include "mpimon/json.hpp"
 #include "mpimon/version.hpp"
@@ -198,11 +199,6 @@ void print_counts(const std::vector<std::pair<Selection, CaseResult>>& results) 
               exact, defective, ids.c_str(), failing);
 }
 
-std::string default_programs_dir() {
-  if (const char* env = std::getenv("MPIMON_PROGRAMS_DIR")) return env;
-  return MPIMON_DEFAULT_PROGRAMS_DIR;
-}
-
 }  // namespace
 
 int validate_command(const std::string& name, const std::vector<std::string>& args) {
@@ -226,8 +222,7 @@ int validate_command(const std::string& name, const std::vector<std::string>& ar
         "np", po::value(&nps), "process count (repeatable; default: each case's own)")(
         "mode", po::value(&modes), "pml_monitoring_enable value (repeatable; default: each case's own)")(
         "launcher", po::value(&suite.launcher)->default_value("mpirun"), "MPI launcher command")(
-        "programs",
-        po::value(&suite.programs_dir)->default_value(default_programs_dir(), "the validation programs of this build"),
+        "programs", po::value(&suite.programs_dir)->default_value(programs_directory(), "mpimon's validation programs"),
         "directory of the validation programs")("work-dir", po::value(&work_dir),
                                                 "keep runs (dumps, ledgers) here instead of a temporary directory")(
         "timeout", po::value(&suite.timeout_seconds)->default_value(120), "seconds before a run is killed")(

@@ -19,6 +19,7 @@
 #include "commands.hpp"
 #include "mpimon/error.hpp"
 #include "mpimon/harness/launch.hpp"
+#include "mpimon/harness/locations.hpp"
 #include "mpimon/harness/validation_suite.hpp"
 
 namespace mpimon::cli {
@@ -210,15 +211,7 @@ void print_differences(const std::vector<EdgeDifference>& differences) {
   }
 }
 
-std::string default_program() {
-  const char* dir = std::getenv("MPIMON_PROGRAMS_DIR");
-#ifdef MPIMON_DEFAULT_PROGRAMS_DIR
-  const std::string fallback = MPIMON_DEFAULT_PROGRAMS_DIR;
-#else
-  const std::string fallback = ".";
-#endif
-  return (fs::path(dir ? dir : fallback) / "mpimon-run-collective").string();
-}
+std::string default_program() { return (fs::path(programs_directory()) / "mpimon-run-collective").string(); }
 
 int compare_and_report(const CollectiveSpec& spec, const EdgeTraffic& recorded, const MpiLaunch& measured) {
   const EdgeTraffic predicted = predict_collective(spec);

@@ -125,10 +125,6 @@ LaunchRecord run_launch(const Sweep& s, const LaunchKey& key, std::uint32_t posi
 
 }  // namespace
 
-std::string default_dir(const char* subdir) {
-  return (fs::path(MPIMON_DEFAULT_PROGRAMS_DIR).parent_path() / subdir).string();
-}
-
 void run_sweep(const std::string& name, const Sweep& s) {
   if (fs::exists(s.output) && !s.resume) {
     raise_error(Error::Kind::input, s.output, "exists: use --resume to continue it, or another -o");
