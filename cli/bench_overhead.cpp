@@ -21,6 +21,7 @@
 #include "mpimon/error.hpp"
 #include "mpimon/harness/launch.hpp"
 #include "mpimon/harness/launch_pairs.hpp"
+#include "mpimon/harness/locations.hpp"
 #include "mpimon/harness/overhead_sweep.hpp"
 #include "mpimon/interleave.hpp"
 #include "mpimon/overhead.hpp"
@@ -98,12 +99,11 @@ int bench_overhead_command(const std::string& name, const std::vector<std::strin
         "output,o", po::value(&s.output)->default_value("overhead.h5"), "results file")(
         "resume", "continue the sweep recorded in the results file")(
         "program",
-        po::value(&s.program)
-            ->default_value(default_dir("bench") + "/mpimon-overhead-bench", "mpimon-overhead-bench of this build"),
+        po::value(&s.program)->default_value(own_file("mpimon-overhead-bench"), "mpimon's mpimon-overhead-bench"),
         "the benchmark program")(
         "delay-library",
         po::value(&s.delay_library)
-            ->default_value(default_dir("bench") + "/libmpimon-pmpi-delay.so", "libmpimon-pmpi-delay.so of this build"),
+            ->default_value(own_file("libmpimon-pmpi-delay.so"), "mpimon's libmpimon-pmpi-delay.so"),
         "the PMPI delay library for --calibrate");
     po::variables_map vm;
     if (!parse_options(cmd, args, options, {}, vm)) return kExitOk;

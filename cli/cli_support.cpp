@@ -1,13 +1,7 @@
 #include "cli_support.hpp"
 
-#include <sys/stat.h>
 #include <unistd.h>
 
-#include <cerrno>
-#include <csignal>
-#include <cstring>
-#include <filesystem>
-#include <fstream>
 #include <iostream>
 
 #include "mpimon/error.hpp"
@@ -157,64 +151,6 @@ std::vector<std::string> split_list(const std::string& text, const std::string& 
     start = comma + 1;
   }
   return items;
-}
-
-namespace {
-// Fixed storage, so the signal handler touches nothing but unlink() and _exit().
-char g_interrupt_path[4096];
-
-extern "C" void remove_and_exit(int sig) {
-  if (g_interrupt_path[0] != '\0') unlink(g_interrupt_path);
-  _exit(128 + sig);
-}
-}  // namespace
-
-void remove_on_interrupt(const std::string& path) {
-  static bool installed = false;
-  if (!installed) {
-    for (int sig : {SIGINT, SIGTERM, SIGHUP}) std::signal(sig, remove_and_exit);
-    installed = true;
-  }
-  if (path.size() >= sizeof g_interrupt_path) return;
-  std::memcpy(g_interrupt_path, path.c_str(), path.size() + 1);
-}
-
-AtomicOutput::AtomicOutput(std::string path) : path_(std::move(path)) {
-  check_output_path(path_);
-  temporary_ = path_ + ".tmp-XXXXXX";
-  int fd = mkstemp(temporary_.data());
-  if (fd < 0)
-    raise_error(Error::Kind::system, path_, std::string("cannot create a file here: ") + std::strerror(errno));
-  const mode_t mask = umask(0);  // mkstemp makes the file private; give it the usual permissions
-  umask(mask);
-  fchmod(fd, 0666 & ~mask);
-  close(fd);
-  remove_on_interrupt(temporary_);
-}
-
-AtomicOutput::~AtomicOutput() {
-  if (!committed_) {
-    std::error_code ignored;
-    std::filesystem::remove(temporary_, ignored);
-  }
-  remove_on_interrupt("");
-}
-
-void AtomicOutput::commit() {
-  std::error_code ec;
-  std::filesystem::rename(temporary_, path_, ec);
-  if (ec) raise_error(Error::Kind::system, path_, "cannot write: " + ec.message());
-  committed_ = true;
-}
-
-void write_file_atomically(const std::string& path, const std::function<void(std::ostream&)>& writer) {
-  AtomicOutput out(path);
-  {
-    std::ofstream stream(out.temporary(), std::ios::binary | std::ios::trunc);
-    writer(stream);
-    if (!stream.flush()) raise_error(Error::Kind::system, path, "write error");
-  }
-  out.commit();
 }
 
 bool stderr_is_terminal() { return isatty(STDERR_FILENO) != 0; }

@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 #include "mpimon/error.hpp"
+#include "mpimon/harness/output.hpp"
 #include "mpimon/matrix.hpp"
 #include "mpimon/matrix_file.hpp"
 
@@ -47,30 +48,10 @@ int exit_code_of(Error::Kind kind);
 
 std::vector<std::string> split_list(const std::string& text, const std::string& option);
 
-/// Writes through a temporary file next to `path`, renamed over it on commit(); removed if
-/// never committed, so a failure leaves no partial output behind.
-class AtomicOutput {
- public:
-  explicit AtomicOutput(std::string path);
-  ~AtomicOutput();
-  AtomicOutput(const AtomicOutput&) = delete;
-  AtomicOutput& operator=(const AtomicOutput&) = delete;
-  [[nodiscard]] const std::string& temporary() const { return temporary_; }
-  void commit();
-
- private:
-  std::string path_;
-  std::string temporary_;
-  bool committed_ = false;
-};
-
-/// Writes a text file through an AtomicOutput: `writer` fills the stream; the file appears only
-/// once complete.
-void write_file_atomically(const std::string& path, const std::function<void(std::ostream&)>& writer);
-
-/// Registers a temporary file to delete if the process is interrupted (SIGINT, SIGTERM, SIGHUP);
-/// pass "" when it is gone.
-void remove_on_interrupt(const std::string& path);
+// The one way to write an output file (harness/include/mpimon/harness/output.hpp).
+using harness::AtomicOutput;
+using harness::remove_on_interrupt;
+using harness::write_file_atomically;
 
 /// Whether progress lines should be drawn (stderr is a terminal).
 bool stderr_is_terminal();

@@ -18,6 +18,7 @@
 #include "mpimon/apps.hpp"
 #include "mpimon/error.hpp"
 #include "mpimon/harness/launch.hpp"
+#include "mpimon/harness/locations.hpp"
 #include "mpimon/matrix_file.hpp"
 #include "mpimon/matrix_view.hpp"
 #include "mpimon/overhead.hpp"
@@ -59,11 +60,7 @@ std::string heatmap_table(const CollectiveSpec& spec, Metric metric) {
 
 std::string default_plot_script() {
   if (const char* env = std::getenv("MPIMON_PLOT_SCRIPT")) return env;
-#ifdef MPIMON_SOURCE_DIR
-  return std::string(MPIMON_SOURCE_DIR) + "/analysis/scripts/plot_heatmaps.py";
-#else
-  return "plot_heatmaps.py";
-#endif
+  return data_file("scripts/plot_heatmaps.py");
 }
 
 /// Debian's interpreter, which sees python3-matplotlib, rather than whatever python3 comes first.
@@ -163,10 +160,10 @@ int plot_collective_command(const std::string& name, const std::vector<std::stri
 
 std::string overhead_script() {
   if (const char* env = std::getenv("MPIMON_PLOT_OVERHEAD_SCRIPT")) return env;
-  return std::string(MPIMON_SOURCE_DIR) + "/analysis/scripts/plot_overhead.py";
+  return data_file("scripts/plot_overhead.py");
 }
 
-std::string script_path(const char* name) { return std::string(MPIMON_SOURCE_DIR) + "/analysis/scripts/" + name; }
+std::string script_path(const char* name) { return data_file(std::string("scripts/") + name); }
 
 std::vector<TrafficClass> parse_class_list(const std::string& list) {
   std::vector<TrafficClass> classes;
@@ -282,7 +279,7 @@ int plot_placement_command(const std::string& name, const std::vector<std::strin
     for (const auto& input : inputs) {
       if (access(input.c_str(), R_OK) != 0) raise_error(Error::Kind::input, input, "cannot read the report");
     }
-    const std::string script = std::string(MPIMON_SOURCE_DIR) + "/analysis/scripts/plot_placement.py";
+    const std::string script = data_file("scripts/plot_placement.py");
     std::vector<std::string> command = {default_python(), script, "--output", output, "--title", title};
     command.insert(command.end(), inputs.begin(), inputs.end());
     LaunchResult r = run_process(command, {}, std::chrono::seconds(120));

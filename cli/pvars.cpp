@@ -5,6 +5,7 @@
 #include "commands.hpp"
 #include "mpimon/error.hpp"
 #include "mpimon/harness/launch.hpp"
+#include "mpimon/harness/locations.hpp"
 
 namespace mpimon::cli {
 
@@ -22,8 +23,7 @@ int pvars_command(const std::string& name, const std::vector<std::string>& args)
     options.add_options()("all", "list every variable, not only the monitoring ones")(
         "mode", po::value(&mode)->default_value(2), "pml_monitoring_enable for the probe")(
         "launcher", po::value(&launcher)->default_value("mpirun"), "MPI launcher command")(
-        "programs",
-        po::value(&programs)->default_value(MPIMON_DEFAULT_PROGRAMS_DIR, "the validation programs of this build"),
+        "programs", po::value(&programs)->default_value(programs_directory(), "mpimon's validation programs"),
         "directory holding mpimon-pvars");
     po::variables_map vm;
     if (!parse_options(cmd, args, options, {}, vm)) return kExitOk;

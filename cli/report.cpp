@@ -14,6 +14,7 @@
 #include "mpimon/apps.hpp"
 #include "mpimon/error.hpp"
 #include "mpimon/harness/launch.hpp"
+#include "mpimon/harness/locations.hpp"
 #include "mpimon/matrix_file.hpp"
 #include "mpimon/matrix_view.hpp"
 #include "mpimon/overhead.hpp"
@@ -99,11 +100,11 @@ int report_command(const std::string& name, const std::vector<std::string>& args
         }
       }
       AtomicOutput atomic(output);
-      const std::string script = std::string(MPIMON_SOURCE_DIR) + "/analysis/scripts/make_report.py";
+      const std::string script = data_file("scripts/make_report.py");
       std::vector<std::string> command = {access("/usr/bin/python3", X_OK) == 0 ? "/usr/bin/python3" : "python3",
                                           script,
-                                          "--source-dir",
-                                          MPIMON_SOURCE_DIR,
+                                          "--data-dir",
+                                          data_directory().string(),
                                           "--output",
                                           atomic.temporary(),
                                           "--title",

@@ -1,6 +1,7 @@
+// `mpimon show`: the summary of a matrices, overhead or application results file.
+
 #include <algorithm>
 #include <cstdio>
-#include <fstream>
 #include <map>
 #include <numeric>
 
@@ -8,10 +9,12 @@
 #include "cli_support.hpp"
 #include "commands.hpp"
 #include "mpimon/apps.hpp"
+#include "mpimon/dump_summary.hpp"
 #include "mpimon/error.hpp"
 #include "mpimon/export.hpp"
 #include "mpimon/harness/defects.hpp"
 #include "mpimon/matrix_file.hpp"
+#include "mpimon/matrix_view.hpp"
 #include "mpimon/overhead.hpp"
 #include "overhead_report.hpp"
 #include "show.hpp"
@@ -20,71 +23,14 @@ namespace mpimon::cli {
 
 namespace {
 
-struct Talker {
-  std::uint32_t from, to;
-  std::uint64_t bytes, messages;
-};
-
-// The pairs exchanging the most point-to-point bytes (external + internal): a heap of `limit`
-// pairs over the non-zeros, so nothing grows with the number of pairs beyond the matrices.
-std::vector<Talker> top_talkers(const MatrixFile& file, const std::string& dump, std::size_t limit) {
-  const std::vector<TrafficClass> p2p = {TrafficClass::external, TrafficClass::internal};
-  auto order = [](const Talker& a, const Talker& b) {
-    return std::tie(b.bytes, b.messages, a.from, a.to) < std::tie(a.bytes, a.messages, b.from, b.to);
-  };
-  std::vector<Talker> heap;  // the best `limit` so far; heap.front() is the weakest of them
-  {
-    const SparseMatrix bytes = sum_classes(file, dump, p2p, Metric::bytes);
-    const SparseMatrix count = sum_classes(file, dump, p2p, Metric::count);
-    for_each_nonzero(bytes, [&](std::uint32_t i, std::uint32_t j, std::uint64_t v) {
-      if (limit == 0) return;
-      Talker t{i, j, v, 0};
-      if (heap.size() == limit && !(v >= heap.front().bytes)) return;  // cannot enter the top
-      t.messages = count.at(i, j);
-      if (heap.size() < limit) {
-        heap.push_back(t);
-        std::push_heap(heap.begin(), heap.end(), order);
-      } else if (order(t, heap.front())) {
-        std::pop_heap(heap.begin(), heap.end(), order);
-        heap.back() = t;
-        std::push_heap(heap.begin(), heap.end(), order);
-      }
-    });
-  }
-  std::sort_heap(heap.begin(), heap.end(), order);
-  return heap;
-}
-
 uint128 sum(const SparseMatrix& m) {
   return std::accumulate(m.values.begin(), m.values.end(), static_cast<uint128>(0));
-}
-
-// The ranks of 0..nprocs-1 without a dump, as "3, 5, 7" (the first 20, then a count).
-std::string missing_ranks(const DumpInfo& info) {
-  std::string out;
-  std::size_t missing = 0;
-  for (std::uint64_t r = 0; r < info.nprocs; ++r) {
-    if (std::find(info.ranks_present.begin(), info.ranks_present.end(), r) != info.ranks_present.end()) continue;
-    if (++missing <= 20) out += (out.empty() ? "" : ", ") + std::to_string(r);
-  }
-  if (missing > 20) out += " and " + std::to_string(missing - 20) + " more";
-  return out;
 }
 
 // The known defects of Open MPI's monitoring that can affect this dump, from what it holds.
 void print_defect_warnings(const MatrixFile& file, const std::string& dump, const CommunicatorTable& comms,
                            bool internal_distinguished) {
-  harness::RecordedFacts facts;
-  for (TrafficClass c : {TrafficClass::external, TrafficClass::internal}) {
-    facts.point_to_point |= file.matrix(dump, c, Metric::count).stored() > 0;
-  }
-  facts.internal_distinguished = internal_distinguished;
-  for (const auto& row : comms.rows) {
-    facts.one_to_all_records |= row.one_to_all.calls > 0;
-    facts.all_to_one_records |= row.all_to_one.calls > 0;
-    facts.all_to_all_records |= row.all_to_all.calls > 0;
-  }
-  for (const auto& w : harness::defects_affecting(facts)) {
+  for (const auto& w : harness::defects_affecting(harness::recorded_facts(file, dump, comms, internal_distinguished))) {
     std::printf("  warning: defect %s can affect this dump: %s; %s (%s)\n", w.id.c_str(),
                 harness::known_defect(w.id).meaning.c_str(), w.why.c_str(), harness::defect_link(w.id).c_str());
   }

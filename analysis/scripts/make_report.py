@@ -2,9 +2,11 @@
 """Assembles the self-contained HTML report of `mpimon report` (docs/report.md): the template
 analysis/report/report.html, the script report.js, the charting library plotly.js (npm package
 plotly.js-dist-min, installed into analysis/report/node_modules by ci/install-deps.sh) and the data,
-all inlined, so the page opens from disk with no network.
+all inlined, so the page opens from disk with no network. They are read from mpimon's data
+directory (PREFIX/share/mpimon, staged in the build tree by the build): report/ (the template, the
+script, node_modules/plotly.js-dist-min) and docs/defects.md.
 
-    make_report.py --source-dir DIR --output OUT.html [--matrices VIEW.json]... [--overhead R.h5]...
+    make_report.py --data-dir DIR --output OUT.html [--matrices VIEW.json]... [--overhead R.h5]...
                    [--apps A.h5]... [--validate V.json]... [--place P.json]...
 
 VIEW.json is what `mpimon report` writes for a matrices file (the view of docs/plots.md). Results
@@ -135,10 +137,10 @@ def place_section(path, report):
             "header": ["field", "value"], "rows": rows}
 
 
-def read_defects(source_dir):
+def read_defects(data_dir):
     """The pinned defects table of docs/defects.md: id, defect, status on 4.1.4 and 5.0.7."""
     defects = []
-    with open(os.path.join(source_dir, "docs", "defects.md"), encoding="utf-8") as doc:
+    with open(os.path.join(data_dir, "docs", "defects.md"), encoding="utf-8") as doc:
         for line in doc:
             cells = [c.strip() for c in line.strip().strip("|").split("|")]
             if len(cells) == 5 and re.fullmatch(r"[a-z0-9]+(-[a-z0-9]+)+", cells[0]):
@@ -150,14 +152,14 @@ def read_defects(source_dir):
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--source-dir", required=True)
+    parser.add_argument("--data-dir", required=True)
     parser.add_argument("--output", required=True)
     parser.add_argument("--title", default="mpimon report")
     for kind in ("matrices", "overhead", "apps", "validate", "place"):
         parser.add_argument("--" + kind, action="append", default=[])
     parser.add_argument("--inputs", default="", help="the names the user gave, for the page")
     args = parser.parse_args()
-    report_dir = os.path.join(args.source_dir, "analysis", "report")
+    report_dir = os.path.join(args.data_dir, "report")
     library = os.path.join(report_dir, "node_modules", "plotly.js-dist-min")
     try:
         with open(os.path.join(library, "plotly.min.js"), encoding="utf-8") as source:
@@ -179,7 +181,7 @@ def main():
     for path in args.place:
         with open(path, encoding="utf-8") as source:
             sections.append(place_section(path, json.load(source)))
-    data = json.dumps({"sections": sections, "defects": read_defects(args.source_dir)}, separators=(",", ":"))
+    data = json.dumps({"sections": sections, "defects": read_defects(args.data_dir)}, separators=(",", ":"))
     data = data.replace("</", "<\\/")  # the JSON sits inside a <script> element
     with open(os.path.join(report_dir, "report.html"), encoding="utf-8") as source:
         page = source.read()

@@ -46,19 +46,25 @@ SparseMatrix block_reduce(const SparseMatrix& m, std::uint32_t block) {
 }
 
 std::vector<Talker> top_talkers(const SparseMatrix& bytes, const SparseMatrix& count, std::size_t limit) {
-  std::vector<Talker> talkers;
-  for (std::uint32_t i = 0; i < bytes.rows; ++i) {
-    for (auto k = bytes.indptr[i]; k < bytes.indptr[i + 1]; ++k) {
-      talkers.push_back({i, bytes.indices[k], bytes.values[k], count.at(i, bytes.indices[k])});
-    }
-  }
   auto order = [](const Talker& a, const Talker& b) {
     return std::tie(b.bytes, b.messages, a.from, a.to) < std::tie(a.bytes, a.messages, b.from, b.to);
   };
-  const std::size_t n = std::min(limit, talkers.size());
-  std::partial_sort(talkers.begin(), talkers.begin() + static_cast<std::ptrdiff_t>(n), talkers.end(), order);
-  talkers.resize(n);
-  return talkers;
+  // A heap of the best `limit` so far (heap.front() the weakest): nothing grows with the pairs.
+  std::vector<Talker> heap;
+  for_each_nonzero(bytes, [&](std::uint32_t i, std::uint32_t j, std::uint64_t v) {
+    if (limit == 0 || (heap.size() == limit && v < heap.front().bytes)) return;  // cannot enter the top
+    const Talker t{i, j, v, count.at(i, j)};
+    if (heap.size() < limit) {
+      heap.push_back(t);
+      std::push_heap(heap.begin(), heap.end(), order);
+    } else if (order(t, heap.front())) {
+      std::pop_heap(heap.begin(), heap.end(), order);
+      heap.back() = t;
+      std::push_heap(heap.begin(), heap.end(), order);
+    }
+  });
+  std::sort_heap(heap.begin(), heap.end(), order);
+  return heap;
 }
 
 namespace {

@@ -11,6 +11,7 @@
 #include <sstream>
 
 #include "mpimon/error.hpp"
+#include "mpimon/harness/locations.hpp"
 #include "mpimon/merge.hpp"
 #include "mpimon/version.hpp"
 
@@ -177,11 +178,8 @@ bool is_square(std::uint32_t n) {
 }
 
 std::string default_workload_program() {
-  const fs::path build = fs::path(MPIMON_DEFAULT_PROGRAMS_DIR).parent_path();
-  for (const char* dir : {"bench", "validation", "bench/workloads"}) {
-    if (fs::exists(build / dir / "mpimon-workload")) return (build / dir / "mpimon-workload").string();
-  }
-  return "mpimon-workload";  // looked up in PATH
+  const std::string program = own_file("mpimon-workload");
+  return fs::exists(program) ? program : "mpimon-workload";  // else looked up in PATH
 }
 
 // The built-in workloads the options name: one per workload and class, and for the stencil one per

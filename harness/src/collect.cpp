@@ -7,6 +7,7 @@
 
 #include "mpimon/error.hpp"
 #include "mpimon/harness/launch_pairs.hpp"
+#include "mpimon/harness/locations.hpp"
 
 namespace mpimon::harness {
 
@@ -28,13 +29,9 @@ std::string find_collect_library() {
     if (!fs::exists(env)) throw Error(Error::Kind::input, std::string(env) + " (MPIMON_COLLECT_LIBRARY): no such file");
     return fs::absolute(env).string();
   }
-  const fs::path bin = fs::canonical("/proc/self/exe").parent_path();
-  for (const fs::path& candidate :
-       {bin.parent_path() / "collect" / "libmpimon-collect.so", bin.parent_path() / "lib" / "libmpimon-collect.so"}) {
-    if (fs::exists(candidate)) return candidate.string();
-  }
-  throw Error(Error::Kind::input,
-              "libmpimon-collect.so not found next to " + bin.string() + " (set MPIMON_COLLECT_LIBRARY to its path)");
+  const std::string library = own_file("libmpimon-collect.so");
+  if (fs::exists(library)) return library;
+  throw Error(Error::Kind::input, library + ": not found (set MPIMON_COLLECT_LIBRARY to libmpimon-collect.so's path)");
 }
 
 namespace {

@@ -320,4 +320,19 @@ std::vector<DefectWarning> defects_affecting(const RecordedFacts& facts) {
   return out;
 }
 
+RecordedFacts recorded_facts(const MatrixFile& file, const std::string& dump, const CommunicatorTable& comms,
+                             bool internal_distinguished) {
+  RecordedFacts facts;
+  for (TrafficClass c : {TrafficClass::external, TrafficClass::internal}) {
+    facts.point_to_point |= file.matrix(dump, c, Metric::count).stored() > 0;
+  }
+  facts.internal_distinguished = internal_distinguished;
+  for (const auto& row : comms.rows) {
+    facts.one_to_all_records |= row.one_to_all.calls > 0;
+    facts.all_to_one_records |= row.all_to_one.calls > 0;
+    facts.all_to_all_records |= row.all_to_all.calls > 0;
+  }
+  return facts;
+}
+
 }  // namespace mpimon::harness

@@ -154,10 +154,6 @@ std::string Sweep::interleaved_arm() const {
   return "interleaved-" + (calibration_arm().empty() ? std::string("counting") : calibration_arm());
 }
 
-std::string default_dir(const char* subdir) {
-  return (fs::path(MPIMON_DEFAULT_PROGRAMS_DIR).parent_path() / subdir).string();
-}
-
 void run_sweep(const std::string& name, const Sweep& s) {
   if (fs::exists(s.output) && !s.resume) {
     raise_error(Error::Kind::input, s.output, "exists: use --resume to continue it, or another -o");

@@ -9,6 +9,7 @@
 
 #include "mpimon/error.hpp"
 #include "mpimon/harness/launch.hpp"
+#include "mpimon/harness/locations.hpp"
 #include "mpimon/merge.hpp"
 
 namespace mpimon::harness {
@@ -424,8 +425,7 @@ std::vector<std::string> check_flushed_phases(const ValidationCase& c, int np, c
     files.insert(files.end(), phase_files.begin(), phase_files.end());
   }
   const std::string merged = (dir / "phases.h5").string();
-  std::vector<std::string> argv{(fs::canonical("/proc/self/exe").parent_path() / "mpimon-merge").string(), "-o",
-                                merged};
+  std::vector<std::string> argv{(executable_directory() / "mpimon-merge").string(), "-o", merged};
   argv.insert(argv.end(), files.begin(), files.end());
   LaunchResult r = run_process(argv, {}, std::chrono::seconds(options.timeout_seconds));
   if (r.exit_code != 0) raise_error(Error::Kind::input, merged, "mpimon-merge failed:\n" + tail(r.output, 10));

@@ -29,7 +29,8 @@ struct Talker {
   std::uint64_t bytes, messages;
 };
 
-/// The `limit` pairs with the most bytes in `bytes` (ties: more messages, then lower ranks).
+/// The `limit` pairs with the most bytes in `bytes`, most first (ties: more messages, then lower
+/// ranks); memory bounded by `limit`, whatever the number of pairs (`mpimon show` at 10^5 ranks).
 std::vector<Talker> top_talkers(const SparseMatrix& bytes, const SparseMatrix& count, std::size_t limit);
 
 /// The point-to-point (external + internal) top talkers of a dump.

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "mpimon/ledger.hpp"
+#include "mpimon/matrix_file.hpp"
 
 namespace mpimon::harness {
 
@@ -68,6 +69,10 @@ struct DefectWarning {
   std::string id;
   std::string why;  ///< what in the file makes the defect relevant
 };
+
+/// The facts of one dump of a matrices file (its communicators `comms`, read by the caller).
+RecordedFacts recorded_facts(const MatrixFile& file, const std::string& dump, const CommunicatorTable& comms,
+                             bool internal_distinguished);
 
 /// The pinned defects that can affect a file holding `facts`, in the table's order.
 std::vector<DefectWarning> defects_affecting(const RecordedFacts& facts);

@@ -43,7 +43,4 @@ std::map<std::string, std::string> configuration_of(const Sweep& s);
 /// printing a progress line per launch on stderr, prefixed with `name`.
 void run_sweep(const std::string& name, const Sweep& s);
 
-/// The directory of this build tree's programs of `subdir` (e.g. "bench").
-std::string default_dir(const char* subdir);
-
 }  // namespace mpimon::harness

@@ -1,0 +1,36 @@
+#!/usr/bin/env bash
+# The CMake package: mpimon installed into a scratch prefix, docs/example-consumer configured
+# against it (find_package(mpimon), mpimon::analysis) as a project of its own, built, and run on
+# real Open MPI dumps and the matrices file merged from them; its totals must equal the sums of the
+# dumps' text (awk), the source both files come from.
+# Usage: example_consumer_test.sh BUILD_DIR SOURCE_DIR
+set -u
+source "$(dirname "${BASH_SOURCE[0]}")/test_lib.sh"
+build=$1 source_dir=$2
+data=$source_dir/analysis/tests/data
+
+cmake --install "$build" --prefix "$work/prefix" >install.log 2>&1 || { cat install.log; fail "cmake --install"; }
+cp -r "$source_dir/docs/example-consumer" example
+run cmake -S example -B example-build -DCMAKE_PREFIX_PATH="$work/prefix" -DCMAKE_BUILD_TYPE=Release
+expect_eq "$rc" 0 "configuring the example against the installed package: $out $err"
+run cmake --build example-build
+expect_eq "$rc" 0 "building the example: $out $err"
+[ -x example-build/traffic-totals ] || { fail "no traffic-totals built"; finish "example consumer"; }
+
+# The expected totals, from the dumps' text: class letter -> bytes, messages.
+totals() { awk -F'\t' -v c="$1" '$1 == c { split($4, b, " "); split($5, m, " "); s += b[1]; n += m[1] }
+                                  END { printf "%d bytes, %d messages\n", s, n }' "${@:2}"; }
+run example-build/traffic-totals "$data/real/mode2_sample.1.prof" "$data/v1/mode2_sample.h5"
+expect_eq "$rc" 0 "traffic-totals: $err"
+declare -A names=([E]=external [I]=internal [S]=osc_sent [R]=osc_recv [C]=coll)
+for letter in E I S R C; do
+  expect_contains "$out" "mode2_sample.1.prof rank 1 ${names[$letter]}: $(totals $letter "$data"/real/mode2_sample.1.prof)" \
+    "rank 1's ${names[$letter]} totals"
+  expect_contains "$out" "(3 processes) ${names[$letter]}: $(totals $letter "$data"/real/mode2_sample.?.prof)" \
+    "the merged file's ${names[$letter]} totals"
+done
+# An error of the library reaches the consumer as mpimon::Error, naming the file.
+run example-build/traffic-totals "$data/v1/README.md"
+expect_eq "$rc" 1 "a file that is not HDF5"
+expect_contains "$err" "README.md" "the error names the file"
+finish "example consumer"

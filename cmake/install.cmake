@@ -1,0 +1,83 @@
+# Installation (`cmake --install build --prefix P`), the CMake package (find_package(mpimon)) and
+# the Debian package (cpack -G DEB). Installed mpimon finds everything relative to its own
+# executable (harness/include/mpimon/harness/locations.hpp):
+#   P/bin                    mpimon, mpimon-merge
+#   P/libexec/mpimon         the programs mpimon launches, the PMPI libraries it preloads
+#   P/LIBDIR                 libmpimon-collect.so, libmpimon_analysis.a, cmake/mpimon/
+#   P/include/mpimon         the analysis library's headers
+#   P/share/mpimon           plotting scripts, the report's template and plotly.js, docs/defects.md
+
+# The data directory, staged in the build tree as in the prefix, on every build.
+add_custom_target(mpimon_data ALL
+  COMMAND ${CMAKE_COMMAND} -DSOURCE=${PROJECT_SOURCE_DIR} -DDEST=${PROJECT_BINARY_DIR}/${CMAKE_INSTALL_DATADIR}/mpimon
+          -P ${PROJECT_SOURCE_DIR}/cmake/stage_data.cmake
+  COMMENT "Staging mpimon's data files")
+install(DIRECTORY ${PROJECT_BINARY_DIR}/${CMAKE_INSTALL_DATADIR}/mpimon/ DESTINATION ${CMAKE_INSTALL_DATADIR}/mpimon
+        COMPONENT runtime)
+
+install(TARGETS mpimon mpimon-merge RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR} COMPONENT runtime)
+set(mpimon_launched)
+foreach(t IN ITEMS mpimon-p2p-ledger mpimon-rma-ledger mpimon-coll-ledger mpimon-mpit-ledger mpimon-pvars
+                   mpimon-demo-ring mpimon-workload mpimon-run-collective mpimon-collect-phases
+                   mpimon-overhead-bench mpimon_pmpi_delay mpimon-gate-probe mpimon_gate_inject)
+  if(TARGET ${t})  # the MPI parts (MPIMON_ENABLE_MPI) and the gate's probe (valgrind) are optional
+    list(APPEND mpimon_launched ${t})
+  endif()
+endforeach()
+if(mpimon_launched)
+  install(TARGETS ${mpimon_launched} RUNTIME DESTINATION ${CMAKE_INSTALL_LIBEXECDIR}/mpimon COMPONENT runtime
+                                     LIBRARY DESTINATION ${CMAKE_INSTALL_LIBEXECDIR}/mpimon COMPONENT runtime)
+endif()
+if(TARGET mpimon_collect)
+  install(TARGETS mpimon_collect LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR} COMPONENT runtime)
+endif()
+
+# The CMake package: mpimon::analysis with its headers.
+include(CMakePackageConfigHelpers)
+set(mpimon_cmake_dir ${CMAKE_INSTALL_LIBDIR}/cmake/mpimon)
+install(TARGETS mpimon_analysis EXPORT mpimonTargets ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR} COMPONENT dev)
+install(DIRECTORY ${PROJECT_SOURCE_DIR}/analysis/include/mpimon ${PROJECT_BINARY_DIR}/analysis/generated/mpimon
+        DESTINATION ${CMAKE_INSTALL_INCLUDEDIR} COMPONENT dev FILES_MATCHING PATTERN "*.hpp")
+install(EXPORT mpimonTargets NAMESPACE mpimon:: DESTINATION ${mpimon_cmake_dir} COMPONENT dev)
+configure_package_config_file(${PROJECT_SOURCE_DIR}/cmake/mpimonConfig.cmake.in
+                              ${PROJECT_BINARY_DIR}/mpimonConfig.cmake INSTALL_DESTINATION ${mpimon_cmake_dir})
+write_basic_package_version_file(${PROJECT_BINARY_DIR}/mpimonConfigVersion.cmake COMPATIBILITY SameMinorVersion)
+install(FILES ${PROJECT_BINARY_DIR}/mpimonConfig.cmake ${PROJECT_BINARY_DIR}/mpimonConfigVersion.cmake
+        DESTINATION ${mpimon_cmake_dir} COMPONENT dev)
+
+# The Debian packages (cpack -G DEB in the build directory): mpimon (the commands, the programs
+# they launch, the data) and mpimon-dev (the CMake package). Shared libraries found by
+# dpkg-shlibdeps; what mpimon runs (mpirun, ompi_info, python3 and its plotting modules) declared.
+set(CPACK_PACKAGE_NAME mpimon)
+set(CPACK_PACKAGE_VENDOR mpimon)
+set(CPACK_PACKAGE_CONTACT "mpimon maintainers <mpimon@invalid>")
+set(CPACK_PACKAGE_DESCRIPTION_SUMMARY "${PROJECT_DESCRIPTION}")
+set(CPACK_PACKAGING_INSTALL_PREFIX /usr)
+set(CPACK_STRIP_FILES ON)
+set(CPACK_DEB_COMPONENT_INSTALL ON)
+set(CPACK_COMPONENTS_ALL runtime dev)
+set(CPACK_DEBIAN_FILE_NAME DEB-DEFAULT)
+set(CPACK_DEBIAN_PACKAGE_SECTION science)
+set(CPACK_DEBIAN_PACKAGE_SHLIBDEPS ON)
+set(CPACK_DEBIAN_RUNTIME_PACKAGE_NAME mpimon)
+set(CPACK_DEBIAN_RUNTIME_PACKAGE_DEPENDS
+    "openmpi-bin, python3, python3-matplotlib, python3-h5py, python3-numpy")
+set(CPACK_DEBIAN_DEV_PACKAGE_NAME mpimon-dev)
+set(CPACK_DEBIAN_DEV_PACKAGE_DEPENDS
+    "mpimon (= ${PROJECT_VERSION}), libhdf5-dev, libboost-dev, libhwloc-dev, libscotch-dev, pkgconf | pkg-config")
+set(CPACK_DEBIAN_ENABLE_COMPONENT_DEPENDS OFF)
+include(CPack)
+
+if(MPIMON_ENABLE_TESTING)
+  # The CMake package used by a project of its own (docs/example-consumer) on real dumps.
+  add_test(NAME install.cmake_package COMMAND bash ${PROJECT_SOURCE_DIR}/cli/tests/example_consumer_test.sh
+                                              ${PROJECT_BINARY_DIR} ${PROJECT_SOURCE_DIR})
+  set_tests_properties(install.cmake_package PROPERTIES LABELS "install;cli" TIMEOUT 600 SKIP_RETURN_CODE 77)
+  if(MPIMON_ENABLE_MPI)
+    # Installed, moved, no path of the trees inside, run from the prefix with the trees hidden.
+    add_test(NAME install.relocatable COMMAND bash ${PROJECT_SOURCE_DIR}/cli/tests/install_test.sh
+                                              ${PROJECT_BINARY_DIR} ${PROJECT_SOURCE_DIR})
+    set_tests_properties(install.relocatable PROPERTIES LABELS "install;cli;mpi" PROCESSORS 2 TIMEOUT 900
+      SKIP_RETURN_CODE 77 ENVIRONMENT "${MPIMON_MPI_TEST_ENVIRONMENT}")
+  endif()
+endif()

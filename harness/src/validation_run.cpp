@@ -1,0 +1,135 @@
+// `mpimon validate`'s selection, series and reports (validation_run.hpp).
+
+#include "mpimon/harness/validation_run.hpp"
+
+#include <fnmatch.h>
+
+#include <regex>
+#include <sstream>
+
+#include "mpimon/error.hpp"
+#include "mpimon/harness/launch.hpp"
+#include "mpimon/json.hpp"
+#include "mpimon/version.hpp"
+
+namespace mpimon::harness {
+
+namespace {
+
+std::string join_series(const std::vector<std::string>& series) {
+  std::string out;
+  for (const auto& s : series) out += (out.empty() ? "" : ",") + s;
+  return out;
+}
+
+}  // namespace
+
+const std::map<std::string, std::string>& installed_components() {
+  static const std::map<std::string, std::string> found = [] {
+    std::map<std::string, std::string> components;
+    LaunchResult r = run_process({"ompi_info", "--parsable"}, {}, std::chrono::seconds(60));
+    std::istringstream in(r.output);
+    // e.g. mca:pml:monitoring:version:"component:4.1.4" (also "mca:..." and "api:..." lines)
+    static const std::regex version(R"re(^mca:([a-z0-9_]+):([a-z0-9_]+):version:"([a-z]+):([^"]*)")re");
+    std::smatch m;
+    for (std::string line; std::getline(in, line);) {
+      if (!std::regex_search(line, m, version)) continue;
+      std::string& v = components[m[1].str() + ":" + m[2].str()];
+      if (m[3] == "component") v = m[4].str();
+    }
+    return components;
+  }();
+  return found;
+}
+
+std::vector<Selection> select_cases(const std::vector<std::string>& patterns, const std::vector<int>& nps,
+                                    const std::vector<int>& modes, const ComponentsProbe& components,
+                                    std::set<std::string>& absent) {
+  std::vector<Selection> out;
+  for (const auto& c : validation_cases()) {
+    bool wanted = patterns.empty();
+    for (const auto& p : patterns) wanted |= fnmatch(p.c_str(), c.name.c_str(), 0) == 0;
+    if (!wanted) continue;
+    if (!c.required_component.empty()) {
+      // Without ompi_info at all, run the case: its failure then says what is wrong.
+      const auto& listed = components();
+      if (!listed.empty() && !listed.count(c.required_component)) {
+        absent.insert(c.required_component);
+        continue;
+      }
+    }
+    for (int np : nps.empty() ? c.process_counts : nps) {
+      for (int mode : modes.empty() ? c.modes : modes) out.push_back({&c, np, mode});
+    }
+  }
+  if (out.empty()) throw Error(Error::Kind::usage, "no validation case matches (see --list)");
+  return out;
+}
+
+std::string test_name(const Selection& s) {
+  return "validation." + s.c->name + ".mode" + std::to_string(s.mode) + ".np" + std::to_string(s.np);
+}
+
+void write_ctest_script(std::ostream& out, const std::vector<Selection>& selection, const std::string& self,
+                        const std::string& programs) {
+  for (const auto& s : selection) {
+    std::string name = test_name(s);
+    out << "add_test([=[" << name << "]=] [=[" << self << "]=] validate --case [=[" << s.c->name << "]=] --np " << s.np
+        << " --mode " << s.mode << " --programs [=[" << programs << "]=])\n";
+    out << "set_tests_properties([=[" << name << "]=] PROPERTIES LABELS [=[validation;mpi;suite"
+        << (s.c->defect.empty() ? "" : ";defect") << "]=] PROCESSORS " << s.np << " TIMEOUT 300)\n";
+  }
+}
+
+std::vector<std::string> monitoring_components(const std::map<std::string, std::string>& components) {
+  std::vector<std::string> found;
+  for (const char* framework : {"pml", "osc", "coll"}) {
+    auto it = components.find(std::string(framework) + ":monitoring");
+    if (it != components.end()) found.push_back(std::string(framework) + "/monitoring " + it->second);
+  }
+  return found;
+}
+
+std::string mpi_series_of(const std::string& launcher) {
+  std::string release = open_mpi_release(launcher_version_line(launcher));
+  if (release.empty()) {
+    LaunchResult r = run_process({"ompi_info", "--version"}, {}, std::chrono::seconds(30));
+    std::smatch m;
+    if (std::regex_search(r.output, m, std::regex(R"(Open MPI v([0-9]+\.[0-9]+))"))) release = m[1].str();
+  }
+  return release.empty() ? established_series().back() : release_series(release);
+}
+
+void write_validation_json(std::ostream& out, const std::vector<std::pair<Selection, CaseResult>>& results,
+                           const SuiteOptions& options, const std::string& library,
+                           const std::vector<std::string>& components) {
+  out << "{\n  \"generator\": \"mpimon " << kVersion << "\",\n  \"mpi_library\": \"" << json_escape(library)
+      << "\",\n  \"open_mpi_version\": \"" << json_escape(open_mpi_release(library))
+      << "\",\n  \"defects_expected_as_on\": \"" << json_escape(options.mpi_series)
+      << "\",\n  \"monitoring_components\": [";
+  for (std::size_t i = 0; i < components.size(); ++i)
+    out << (i ? ", " : "") << "\"" << json_escape(components[i]) << "\"";
+  out << "],\n  \"launcher\": \"" << json_escape(options.launcher) << "\",\n  \"cases\": [\n";
+  for (std::size_t i = 0; i < results.size(); ++i) {
+    const auto& [s, r] = results[i];
+    out << "    {\"case\": \"" << json_escape(r.name) << "\", \"np\": " << r.np
+        << ", \"pml_monitoring_enable\": " << r.mode << ", \"mca\": {";
+    for (std::size_t k = 0; k < s.c->mca.size(); ++k) {
+      out << (k ? ", " : "") << "\"" << json_escape(s.c->mca[k].first) << "\": \"" << json_escape(s.c->mca[k].second)
+          << "\"";
+    }
+    out << "}, \"outcome\": \"" << outcome_name(r.outcome)
+        << "\", \"expected\": " << (outcome_expected(r.outcome) ? "true" : "false") << ", \"defect\": \""
+        << json_escape(r.defect)
+        << "\", \"defect_expected\": " << (defect_expected(*s.c, options.mpi_series) ? "true" : "false")
+        << ", \"defect_present_on\": \"" << json_escape(join_series(s.c->defect_present_on)) << "\", \"summary\": \""
+        << json_escape(r.summary) << "\", \"seconds\": " << r.seconds << ", \"details\": [";
+    for (std::size_t k = 0; k < r.details.size() && k < 50; ++k) {
+      out << (k ? ", " : "") << "\"" << json_escape(r.details[k]) << "\"";
+    }
+    out << "]}" << (i + 1 < results.size() ? "," : "") << "\n";
+  }
+  out << "  ]\n}\n";
+}
+
+}  // namespace mpimon::harness

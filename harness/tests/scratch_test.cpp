@@ -1,0 +1,93 @@
+// Unit tests of scratch directories and the clean-up registry (scratch.hpp): a process
+// interrupted by a signal leaves nothing behind, nested directories included.
+
+#include "mpimon/harness/scratch.hpp"
+
+#include <gtest/gtest.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <csignal>
+#include <filesystem>
+#include <fstream>
+
+#include "harness_test_util.hpp"
+
+namespace mpimon::harness {
+namespace {
+
+namespace fs = std::filesystem;
+
+void fill(const fs::path& dir) {
+  fs::create_directories(dir / "prof" / "deep");
+  for (int i = 0; i < 300; ++i) std::ofstream(dir / "prof" / ("dump." + std::to_string(i) + ".prof")) << i;
+  std::ofstream(dir / "prof" / "deep" / "x") << "x";
+}
+
+TEST(Scratch, GoneAtTheEndOfItsScopeUnlessKept) {
+  fs::path gone, kept;
+  {
+    const ScratchDirectory s("test");
+    gone = s.path();
+    fill(gone);
+    EXPECT_TRUE(gone.filename().string().starts_with("mpimon-test-"));
+  }
+  EXPECT_FALSE(fs::exists(gone));
+  {
+    const ScratchDirectory s("test", true);
+    kept = s.path();
+  }
+  EXPECT_TRUE(fs::exists(kept));
+  fs::remove_all(kept);
+}
+
+// In a child: a scratch directory and a registered file, then the signal. The child must exit
+// with 128 + signal and leave neither behind.
+void interrupted_child_leaves_nothing(int signal) {
+  const test::TempDir dir;
+  const fs::path record = dir.file("scratch-path");
+  const fs::path file = dir.file("partial.h5");
+  const pid_t pid = fork();
+  ASSERT_GE(pid, 0);
+  if (pid == 0) {
+    const ScratchDirectory s("interrupt");
+    fill(s.path());
+    std::ofstream(record) << s.path().string();
+    std::ofstream(file) << "partial";
+    remove_on_interrupt_slot(file.string());
+    raise(signal);
+    _exit(0);  // not reached: the handler exits
+  }
+  int status = 0;
+  ASSERT_EQ(waitpid(pid, &status, 0), pid);
+  ASSERT_TRUE(WIFEXITED(status));
+  EXPECT_EQ(WEXITSTATUS(status), 128 + signal);
+  std::string scratch;
+  std::ifstream(record) >> scratch;
+  ASSERT_FALSE(scratch.empty());
+  EXPECT_FALSE(fs::exists(scratch)) << scratch;
+  EXPECT_FALSE(fs::exists(file));
+}
+
+TEST(Scratch, SigintLeavesNothing) { interrupted_child_leaves_nothing(SIGINT); }
+TEST(Scratch, SigtermLeavesNothing) { interrupted_child_leaves_nothing(SIGTERM); }
+
+TEST(Scratch, AReleasedPathStays) {
+  const test::TempDir dir;
+  const fs::path file = dir.file("kept");
+  const pid_t pid = fork();
+  ASSERT_GE(pid, 0);
+  if (pid == 0) {
+    std::ofstream(file) << "kept";
+    release_on_interrupt(remove_on_interrupt_slot(file.string()));
+    raise(SIGTERM);
+    _exit(0);
+  }
+  int status = 0;
+  ASSERT_EQ(waitpid(pid, &status, 0), pid);
+  EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 128 + SIGTERM);
+  EXPECT_TRUE(fs::exists(file));
+}
+
+}  // namespace
+}  // namespace mpimon::harness
