@@ -80,7 +80,7 @@ void check_status(herr_t status, const std::string& where, const char* what) {
 
 void silence_errors() { H5Eset_auto2(H5E_DEFAULT, nullptr, nullptr); }
 
-Handle create_file(const std::string& path) {
+Handle create_file(const std::string& path, const std::function<void(hid_t fapl)>& configure_access) {
   silence_errors();
   Handle fcpl(check(H5Pcreate(H5P_FILE_CREATE), path, "property list"));
   check_status(H5Pset_link_creation_order(fcpl.get(), H5P_CRT_ORDER_TRACKED | H5P_CRT_ORDER_INDEXED), path,
@@ -89,6 +89,7 @@ Handle create_file(const std::string& path) {
   // the original format caps an object's attributes at 64 KiB.
   Handle fapl(check(H5Pcreate(H5P_FILE_ACCESS), path, "property list"));
   check_status(H5Pset_libver_bounds(fapl.get(), H5F_LIBVER_V18, H5F_LIBVER_LATEST), path, "format version");
+  if (configure_access) configure_access(fapl.get());
   return Handle(check(H5Fcreate(path.c_str(), H5F_ACC_TRUNC, fcpl.get(), fapl.get()), path, "creating the file"));
 }
 
@@ -287,17 +288,25 @@ void write_dataset(hid_t parent, const std::string& name, std::span<const std::i
 
 void write_strings(hid_t parent, const std::string& name, std::span<const std::string> values,
                    const std::string& where) {
+  Handle ds = create_strings(parent, name, values.size(), where);
+  if (!values.empty()) fill_strings(ds.get(), values, join(where, name));
+}
+
+Handle create_strings(hid_t parent, const std::string& name, hsize_t count, const std::string& where) {
   std::string path = join(where, name);
-  std::vector<const char*> pointers;
-  for (const auto& v : values) pointers.push_back(v.c_str());
   Handle type = string_type(path);
-  const hsize_t dims[] = {values.size()};
+  const hsize_t dims[] = {count};
   Handle space = simple_space(dims, path);
-  Handle ds(check(H5Dcreate2(parent, name.c_str(), type.get(), space.get(), H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT),
-                  path, "creating dataset"));
-  if (!values.empty()) {
-    check_status(H5Dwrite(ds.get(), type.get(), H5S_ALL, H5S_ALL, H5P_DEFAULT, pointers.data()), path, "writing");
-  }
+  return Handle(check(H5Dcreate2(parent, name.c_str(), type.get(), space.get(), H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT),
+                      path, "creating dataset"));
+}
+
+void fill_strings(hid_t dataset, std::span<const std::string> values, const std::string& where) {
+  std::vector<const char*> pointers;
+  pointers.reserve(values.size());
+  for (const auto& v : values) pointers.push_back(v.c_str());
+  Handle type = string_type(where);
+  check_status(H5Dwrite(dataset, type.get(), H5S_ALL, H5S_ALL, H5P_DEFAULT, pointers.data()), where, "writing");
 }
 
 void write_doubles(hid_t parent, const std::string& name, std::span<const double> values, const std::string& where) {
@@ -403,18 +412,46 @@ Handle create_extendable(hid_t parent, const std::string& name, hsize_t columns,
                       path, "creating dataset"));
 }
 
+void set_rows(hid_t dataset, hsize_t rows, hsize_t columns, const std::string& where) {
+  const hsize_t new_dims[] = {rows, columns};
+  check_status(H5Dset_extent(dataset, new_dims), where, "extending dataset");
+}
+
+void write_slab(hid_t dataset, hsize_t first_row, hsize_t rows, hid_t memory_type, const void* data,
+                const std::string& where, hid_t dxpl) {
+  Handle file_space(check(H5Dget_space(dataset), where, "dataspace"));
+  hsize_t dims[2] = {0, 1};
+  const int rank = H5Sget_simple_extent_ndims(file_space.get());
+  if (rank < 1 || rank > 2) raise_error(Error::Kind::system, where, "not a 1-D or 2-D dataset");
+  H5Sget_simple_extent_dims(file_space.get(), dims, nullptr);
+  const hsize_t start[] = {first_row, 0};
+  const hsize_t extent[] = {rows, dims[1]};
+  Handle mem_space;
+  if (rows == 0) {  // this process takes part in a collective write with nothing of its own
+    check_status(H5Sselect_none(file_space.get()), where, "selection");
+    const hsize_t one[] = {1};
+    mem_space = simple_space(one, where);
+    check_status(H5Sselect_none(mem_space.get()), where, "selection");
+  } else {
+    check_status(H5Sselect_hyperslab(file_space.get(), H5S_SELECT_SET, start, nullptr, extent, nullptr), where,
+                 "selection");
+    mem_space = Handle(check(H5Screate_simple(rank, extent, nullptr), where, "dataspace"));
+  }
+  check_status(H5Dwrite(dataset, memory_type, mem_space.get(), file_space.get(), dxpl, data), where, "writing");
+}
+
 void append_rows(hid_t dataset, hsize_t first_row, hsize_t rows, hsize_t columns, hid_t memory_type, const void* data,
                  const std::string& where) {
-  const int rank = columns == 1 ? 1 : 2;
-  const hsize_t new_dims[] = {first_row + rows, columns};
-  check_status(H5Dset_extent(dataset, new_dims), where, "extending dataset");
-  Handle file_space(check(H5Dget_space(dataset), where, "dataspace"));
-  const hsize_t start[] = {first_row, 0};
-  const hsize_t extent[] = {rows, columns};
-  check_status(H5Sselect_hyperslab(file_space.get(), H5S_SELECT_SET, start, nullptr, extent, nullptr), where,
-               "selection");
-  Handle mem_space(check(H5Screate_simple(rank, extent, nullptr), where, "dataspace"));
-  check_status(H5Dwrite(dataset, memory_type, mem_space.get(), file_space.get(), H5P_DEFAULT, data), where, "writing");
+  set_rows(dataset, first_row + rows, columns, where);
+  write_slab(dataset, first_row, rows, memory_type, data, where);
+}
+
+Handle create_dataset(hid_t parent, const std::string& name, std::span<const hsize_t> dims, hid_t file_type,
+                      const std::string& where) {
+  std::string path = join(where, name);
+  Handle space = simple_space(dims, path);
+  return Handle(check(H5Dcreate2(parent, name.c_str(), file_type, space.get(), H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT),
+                      path, "creating dataset"));
 }
 
 Handle create_dense(hid_t parent, const std::string& name, hsize_t rows, hsize_t columns, const std::string& where) {
@@ -431,16 +468,9 @@ Handle create_dense(hid_t parent, const std::string& name, hsize_t rows, hsize_t
             "creating dataset"));
 }
 
-void write_rows(hid_t dataset, hsize_t first_row, hsize_t rows, hsize_t columns, std::span<const std::uint64_t> data,
+void write_rows(hid_t dataset, hsize_t first_row, hsize_t rows, hsize_t, std::span<const std::uint64_t> data,
                 const std::string& where) {
-  Handle file_space(check(H5Dget_space(dataset), where, "dataspace"));
-  const hsize_t start[] = {first_row, 0};
-  const hsize_t extent[] = {rows, columns};
-  check_status(H5Sselect_hyperslab(file_space.get(), H5S_SELECT_SET, start, nullptr, extent, nullptr), where,
-               "selection");
-  Handle mem_space = simple_space(extent, where);
-  check_status(H5Dwrite(dataset, H5T_NATIVE_UINT64, mem_space.get(), file_space.get(), H5P_DEFAULT, data.data()), where,
-               "writing");
+  write_slab(dataset, first_row, rows, H5T_NATIVE_UINT64, data.data(), where);
 }
 
 }  // namespace mpimon::h5

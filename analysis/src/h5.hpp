@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <functional>
 #include <span>
 #include <string>
 #include <utility>
@@ -44,7 +45,9 @@ void check_status(herr_t status, const std::string& where, const char* what);
 /// Turns HDF5's automatic error printing off (idempotent).
 void silence_errors();
 
-Handle create_file(const std::string& path);
+/// Creates (truncates) a file; `configure_access` may set the file driver on the file access
+/// property list (the parallel merge sets MPI-IO there).
+Handle create_file(const std::string& path, const std::function<void(hid_t fapl)>& configure_access = {});
 Handle open_file_readonly(const std::string& path);
 void flush(hid_t file, const std::string& path);
 Handle create_group(hid_t parent, const std::string& name, const std::string& where);
@@ -70,6 +73,10 @@ void write_dataset(hid_t parent, const std::string& name, std::span<const hsize_
 void write_dataset(hid_t parent, const std::string& name, std::span<const std::int64_t> data, const std::string& where);
 void write_strings(hid_t parent, const std::string& name, std::span<const std::string> values,
                    const std::string& where);
+/// The dataset write_strings makes, created empty (`count` strings) and filled by fill_strings:
+/// MPI-IO files take no variable-length data, so the parallel merge fills it after closing.
+Handle create_strings(hid_t parent, const std::string& name, hsize_t count, const std::string& where);
+void fill_strings(hid_t dataset, std::span<const std::string> values, const std::string& where);
 void write_doubles(hid_t parent, const std::string& name, std::span<const double> values, const std::string& where);
 std::vector<double> read_doubles(hid_t dataset, const std::string& where);
 /// Opens a file for appending (read-write).
@@ -85,6 +92,16 @@ std::vector<std::int64_t> read_int64(hid_t dataset, const std::string& where);
 /// Reads rows [first, first+count) of a 2-D uint64 dataset.
 std::vector<std::uint64_t> read_rows(hid_t dataset, hsize_t first, hsize_t count, const std::string& where);
 std::vector<std::string> read_strings(hid_t dataset, const std::string& where);
+
+/// A contiguous 1-D or 2-D dataset of `file_type`, to be written by write_slab.
+Handle create_dataset(hid_t parent, const std::string& name, std::span<const hsize_t> dims, hid_t file_type,
+                      const std::string& where);
+/// Writes rows [first_row, first_row + rows) of a 1-D or 2-D dataset (all its columns) from
+/// `data`. With a collective transfer list as `dxpl`, every process calls it, some with 0 rows.
+void write_slab(hid_t dataset, hsize_t first_row, hsize_t rows, hid_t memory_type, const void* data,
+                const std::string& where, hid_t dxpl = H5P_DEFAULT);
+/// Sets the number of rows of an extendable dataset.
+void set_rows(hid_t dataset, hsize_t rows, hsize_t columns, const std::string& where);
 
 /// Element types of the datasets RowAppender writes: the HDF5 file and memory types of T.
 template <typename T>

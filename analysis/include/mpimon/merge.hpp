@@ -78,21 +78,4 @@ using MergeProgress = std::function<void(std::size_t done, std::size_t total)>;
 std::vector<DumpSummary> merge_prof_files(const std::vector<std::string>& paths, const std::string& output,
                                           const MergeOptions& options, const MergeProgress& progress = {});
 
-/// Parsed files from elsewhere: the parallel merge (merge_parallel/) hands over profiles that
-/// other processes parsed. Files are numbered across all dumps in plan order (dump by dump, rank
-/// by rank) and taken in that order; take() throws the file's own error.
-class ProfileSource {
- public:
-  virtual ~ProfileSource() = default;
-  /// File `index`, parsed; valid until release(index).
-  virtual const RankProfile& take(std::size_t index) = 0;
-  virtual void release(std::size_t index) = 0;
-};
-
-/// merge_prof_files on dumps already planned: with `source` null the files are read on reader
-/// threads; otherwise their profiles come from `source`. The output is the same either way.
-std::vector<DumpSummary> merge_planned(const std::vector<DumpInputs>& dumps, const std::string& output,
-                                       const MergeOptions& options, const MergeProgress& progress,
-                                       ProfileSource* source);
-
 }  // namespace mpimon

@@ -23,10 +23,9 @@ struct Processes {
   unsigned rank = 0;
   unsigned size = 1;
   /// Collective. Rank 0 calls list_files() and shares the list; each process reads and parses a
-  /// contiguous share of the files (in plan order) and sends it to rank 0, which writes the file
-  /// through merge_planned, in the same order as the serial merge: the same file, and the same
-  /// first error. Rank 0 returns the summaries (the others an empty list), or every process throws
-  /// an Error of rank 0's kind and message.
+  /// contiguous share of the files (in plan order), and all write `output` together with parallel
+  /// HDF5, each its own rows: the serial merge's file. Rank 0 returns the summaries (the others an
+  /// empty list), or every process throws the same Error (the first bad file in file order).
   std::vector<DumpSummary> merge(const std::function<std::vector<std::string>()>& list_files, const std::string& output,
                                  const MergeOptions& options, const MergeProgress& progress) const;
 };
