@@ -40,6 +40,16 @@ std::string distinct(const Records& launches, Field field) {
   return out;
 }
 
+/// The arms as the sweeps write them: the baseline "off" first (readers take the first arm as the
+/// baseline: apps.hpp's arms_of), the others in order of appearance.
+std::string baseline_first(const std::string& arms) {
+  if (arms == "off" || arms.starts_with("off,")) return arms;
+  const auto at = ("," + arms + ",").find(",off,");
+  if (at == std::string::npos) return arms;
+  std::string rest = arms.substr(0, at - (at > 0 ? 1 : 0)) + arms.substr(std::min(arms.size(), at + 3));
+  return "off" + (rest.empty() ? "" : "," + rest);
+}
+
 /// What a launches CSV says of its sweep (np, pairs, arms); the rest comes from --set.
 template <typename Records>
 std::map<std::string, std::string> derived_configuration(const Records& launches) {
@@ -53,7 +63,7 @@ std::map<std::string, std::string> derived_configuration(const Records& launches
   for (auto n : nps) np += (np.empty() ? "" : ",") + std::to_string(n);
   return {{"np", np},
           {"pairs", std::to_string(pairs)},
-          {"arms", distinct(launches, [](const auto& l) { return l.key.arm; })}};
+          {"arms", baseline_first(distinct(launches, [](const auto& l) { return l.key.arm; }))}};
 }
 
 std::map<std::string, std::string> parse_settings(const std::vector<std::string>& settings) {
