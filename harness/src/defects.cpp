@@ -117,7 +117,7 @@ std::vector<KnownDefect> build_table() {
        R::crash,
        "the run dies of a segmentation fault in mca_common_monitoring_coll_flush_all, called by the MPI_T flush "
        "after a communicator was freed; the run without monitoring does not",
-       {"mpit.flush_free"},
+       {},  // not pinned yet: see validation_suite.cpp
        "an MPI_T flush (mpimon collect's phases) after a communicator is freed reads freed memory and can crash",
        {R"(mca_common_monitoring_coll_flush)"}},
       {"composite-collectives-counted-twice",

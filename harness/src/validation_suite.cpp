@@ -280,20 +280,9 @@ std::vector<ValidationCase> build_cases() {
                    "pml-mpit-invalid-after-init"});
   cases.back().flushed_phases = 2;
   cases.back().required_component = "pml:monitoring";
-  cases.push_back({"mpit.flush_free",
-                   "three phases flushed with pml_monitoring_flush, a communicator freed (no collective on it) "
-                   "before the second: each phase = its ledger, no crash",
-                   "mpimon-mpit-ledger",
-                   {"flush_free"},
-                   false,
-                   true,
-                   {2},
-                   {2},
-                   {},
-                   in_process,
-                   "flush-after-comm-free"});
-  cases.back().flushed_phases = 3;
-  cases.back().required_component = "pml:monitoring";
+  // mpit.flush_free (flush-after-comm-free) is not registered: on Open MPI 5.0.7 the use after free
+  // shows either as a crash or as a flush that writes the freed record (member "(null)"), and the
+  // crash rule models only the first (docs/defects.md#flush-after-comm-free).
   // The application workloads (docs/workloads.md), small class: everything they send is in their
   // ledger. The stencil, LU and BT call no collective (their reports travel by point-to-point),
   // so E and its histograms are exact and I is empty; CG's allreduces are compared as C entries
