@@ -3,15 +3,18 @@
 # against it (find_package(mpimon), mpimon::analysis) as a project of its own, built, and run on
 # real Open MPI dumps and the matrices file merged from them; its totals must equal the sums of the
 # dumps' text (awk), the source both files come from.
-# Usage: example_consumer_test.sh BUILD_DIR SOURCE_DIR
+# Usage: example_consumer_test.sh BUILD_DIR SOURCE_DIR [SANITIZERS]
+# SANITIZERS: the build's MPIMON_SANITIZER (its library needs the consumer built with them too).
 set -u
 source "$(dirname "${BASH_SOURCE[0]}")/test_lib.sh"
-build=$1 source_dir=$2
+build=$1 source_dir=$2 sanitizers=${3:-}
+sanitize=()
+[ -n "$sanitizers" ] && sanitize=(-DCMAKE_CXX_FLAGS="-fsanitize=$sanitizers" -DCMAKE_EXE_LINKER_FLAGS="-fsanitize=$sanitizers")
 data=$source_dir/analysis/tests/data
 
 cmake --install "$build" --prefix "$work/prefix" >install.log 2>&1 || { cat install.log; fail "cmake --install"; }
 cp -r "$source_dir/docs/example-consumer" example
-run cmake -S example -B example-build -DCMAKE_PREFIX_PATH="$work/prefix" -DCMAKE_BUILD_TYPE=Release
+run cmake -S example -B example-build -DCMAKE_PREFIX_PATH="$work/prefix" -DCMAKE_BUILD_TYPE=Release "${sanitize[@]}"
 expect_eq "$rc" 0 "configuring the example against the installed package: $out $err"
 run cmake --build example-build
 expect_eq "$rc" 0 "building the example: $out $err"
