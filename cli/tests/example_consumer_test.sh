@@ -4,17 +4,21 @@
 # real Open MPI dumps and the matrices file merged from them; its totals must equal the sums of the
 # dumps' text (awk), the source both files come from.
 # Usage: example_consumer_test.sh BUILD_DIR SOURCE_DIR [SANITIZERS]
-# SANITIZERS: the build's MPIMON_SANITIZER (its library needs the consumer built with them too).
+# SANITIZERS: the build's MPIMON_SANITIZER. A sanitized library needs a consumer built with the
+# same sanitizers, which is not what a user's project does: the test runs in the plain build and
+# is a visible skip (77) in a sanitized one.
 set -u
 source "$(dirname "${BASH_SOURCE[0]}")/test_lib.sh"
 build=$1 source_dir=$2 sanitizers=${3:-}
-sanitize=()
-[ -n "$sanitizers" ] && sanitize=(-DCMAKE_CXX_FLAGS="-fsanitize=$sanitizers" -DCMAKE_EXE_LINKER_FLAGS="-fsanitize=$sanitizers")
+if [ -n "$sanitizers" ]; then
+  echo "skipped: a build with sanitizers ($sanitizers); the CMake package is tested in the plain build"
+  exit 77
+fi
 data=$source_dir/analysis/tests/data
 
 cmake --install "$build" --prefix "$work/prefix" >install.log 2>&1 || { cat install.log; fail "cmake --install"; }
 cp -r "$source_dir/docs/example-consumer" example
-run cmake -S example -B example-build -DCMAKE_PREFIX_PATH="$work/prefix" -DCMAKE_BUILD_TYPE=Release "${sanitize[@]}"
+run cmake -S example -B example-build -DCMAKE_PREFIX_PATH="$work/prefix" -DCMAKE_BUILD_TYPE=Release
 expect_eq "$rc" 0 "configuring the example against the installed package: $out $err"
 run cmake --build example-build
 expect_eq "$rc" 0 "building the example: $out $err"
