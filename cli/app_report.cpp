@@ -5,6 +5,7 @@
 #include <cstdio>
 #include <sstream>
 #include <string>
+#include <tuple>
 
 #include "overhead_report.hpp"
 
@@ -28,6 +29,19 @@ std::optional<double> field(const std::optional<T>& o, F f) {
 
 }  // namespace
 
+// The difference, relative difference (each with its 95 % CI) and t-test p cells of a row.
+std::tuple<std::string, std::string, std::string> difference_cells(const PairedAnalysis& a) {
+  std::string diff = fixed(a.mean_difference, "%+.4f");
+  if (a.t_test) diff += " [" + fixed(a.t_test->ci.low, "%+.4f") + ", " + fixed(a.t_test->ci.high, "%+.4f") + "]";
+  std::string rel = fixed(field(a.relative, [](const Estimate& e) { return 100 * e.value; }), "%+.2f");
+  if (a.relative && a.relative->ci) {
+    rel += " [" + fixed(100 * a.relative->ci->low, "%+.2f") + ", " + fixed(100 * a.relative->ci->high, "%+.2f") + "]";
+  }
+  std::string p = fixed(field(a.t_test, [](const StudentTTest& t) { return t.p_value; }), "%.3g");
+  if (a.significant()) p += " *";
+  return {diff, rel, p};
+}
+
 void print_app_table(const std::vector<AppRow>& rows, double threshold) {
   const std::string vs = "vs " + cost_words(CostVerdict::below, threshold).substr(2);
   std::printf("\n%-28s %4s %5s %10s %10s %11s %12s %27s %20s %9s %9s %5s %12s\n", "application", "np", "pairs", "off s",
@@ -35,14 +49,7 @@ void print_app_table(const std::vector<AppRow>& rows, double threshold) {
               vs.c_str());
   for (const auto& r : rows) {
     const auto& a = r.analysis;
-    std::string diff = fixed(a.mean_difference, "%+.4f");
-    if (a.t_test) diff += " [" + fixed(a.t_test->ci.low, "%+.4f") + ", " + fixed(a.t_test->ci.high, "%+.4f") + "]";
-    std::string rel = fixed(field(a.relative, [](const Estimate& e) { return 100 * e.value; }), "%+.2f");
-    if (a.relative && a.relative->ci) {
-      rel += " [" + fixed(100 * a.relative->ci->low, "%+.2f") + ", " + fixed(100 * a.relative->ci->high, "%+.2f") + "]";
-    }
-    std::string p = fixed(field(a.t_test, [](const StudentTTest& t) { return t.p_value; }), "%.3g");
-    if (a.significant()) p += " *";
+    const auto [diff, rel, p] = difference_cells(a);
     std::printf("%-28s %4u %5zu %10s %10s %11s %12s %27s %20s %9s %9s %5s %12s\n", r.app.c_str(), r.np, a.n,
                 fixed(a.mean_off, "%.4f").c_str(), fixed(a.mean_on, "%.4f").c_str(),
                 fixed(r.messages_per_process, "%.2f").c_str(), fixed(r.messages_per_second, "%.1f").c_str(),
@@ -70,14 +77,7 @@ void print_placement_table(const std::vector<AppRow>& rows, const ArmPair& arms)
               "faster");
   for (const auto& r : rows) {
     const auto& a = r.analysis;
-    std::string diff = fixed(a.mean_difference, "%+.4f");
-    if (a.t_test) diff += " [" + fixed(a.t_test->ci.low, "%+.4f") + ", " + fixed(a.t_test->ci.high, "%+.4f") + "]";
-    std::string rel = fixed(field(a.relative, [](const Estimate& e) { return 100 * e.value; }), "%+.2f");
-    if (a.relative && a.relative->ci) {
-      rel += " [" + fixed(100 * a.relative->ci->low, "%+.2f") + ", " + fixed(100 * a.relative->ci->high, "%+.2f") + "]";
-    }
-    std::string p = fixed(field(a.t_test, [](const StudentTTest& t) { return t.p_value; }), "%.3g");
-    if (a.significant()) p += " *";
+    const auto [diff, rel, p] = difference_cells(a);
     const std::string faster = !a.t_test               ? "-"
                                : !a.significant()      ? "inconclusive"
                                : a.mean_difference < 0 ? b_name
