@@ -8,7 +8,25 @@ jobs=${MPIMON_JOBS:-$(nproc)}
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_rmaps_base_oversubscribe=1
 export PRTE_MCA_rmaps_default_mapping_policy=:oversubscribe
 
-step() { printf '\n== %s\n' "$*"; }
+# Every step prints the time since the test command began (ci/ompi5.sh's steps too, under it), and
+# ci/test.sh's summary ends with how long each of its own steps took.
+export MPIMON_CI_START=${MPIMON_CI_START:-$(date +%s)}
+step_names=() step_starts=()
+minutes() { printf '%d:%02d' $(($1 / 60)) $(($1 % 60)); }
+step() {
+  local at=$(($(date +%s) - MPIMON_CI_START))
+  step_names+=("$*") step_starts+=("$at")
+  printf '\n== [%s] %s\n' "$(minutes "$at")" "$*"
+}
+# print_step_times: one line per step, its duration (the last one ends now).
+print_step_times() {
+  local i end now=$(($(date +%s) - MPIMON_CI_START))
+  for i in "${!step_names[@]}"; do
+    end=${step_starts[i + 1]:-$now}
+    printf '  %6s  %s\n' "$(minutes $((end - step_starts[i])))" "${step_names[i]}"
+  done
+  printf '  %6s  in all\n' "$(minutes "$now")"
+}
 
 # configure_and_build DIR [CMAKE ARGS...]
 configure_and_build() {

@@ -199,12 +199,14 @@ in_root() {
 # Before the packages are in, the mounts are the same; kept as one function.
 in_root_plain() { MPIMON_JOBS=$jobs in_root "$1"; }
 
+# stage_build [TARGET]: everything by default; the validation stage builds only what its tests run.
 stage_build() {
-  step "ompi5: building mpimon against Open MPI 5 ($out/build, seen as $inner_build in the root)"
+  local target=${1:-all}
+  step "ompi5: building mpimon ($target) against Open MPI 5 ($out/build, seen as $inner_build in the root)"
   MPIMON_JOBS=$jobs in_root "set -e; cmake -S $inner_src -B $inner_build -DCMAKE_BUILD_TYPE=RelWithDebInfo \
     -DMPIMON_WERROR=ON -DCMAKE_CXX_COMPILER_LAUNCHER=ccache -DCMAKE_C_COMPILER_LAUNCHER=ccache \
     >$inner_build/configure.log 2>&1 || { cat $inner_build/configure.log; exit 1; }
-    cmake --build $inner_build -j \$MPIMON_JOBS"
+    cmake --build $inner_build --target $target -j \$MPIMON_JOBS"
 }
 
 run_validation() {
@@ -298,7 +300,7 @@ prepare() {
   stage_bootstrap
   stage_packages
   check_monitoring
-  stage_build
+  stage_build "${1:-all}"
 }
 
 command=validate
@@ -326,6 +328,6 @@ case $command in
     ;;
   prepare) prepare ;;
   shell) prepare; MPIMON_JOBS=$jobs in_root "cd $inner_build && exec bash -i" ;;
-  validate) prepare; run_validation ;;
+  validate) prepare mpimon_validation_stage; run_validation ;;
   bench) prepare; run_bench ;;
 esac

@@ -61,4 +61,6 @@ step "validation against Open MPI 5.0 (Debian 13 chroot): ci/ompi5.sh validate"
 ompi5_stage "$repo/ci/ompi5.sh" "$build"
 
 step "summary"
+echo "time per step (minutes:seconds):"
+print_step_times
 print_summary

@@ -206,9 +206,18 @@ CommunicatorTable MatrixFile::communicators(const std::string& dump) const {
     }
     t.members.emplace_back(members.begin() + indptr[i], members.begin() + indptr[i + 1]);
   }
+  // Ranks are indices into the world, and every user indexes by them.
+  if (std::any_of(members.begin(), members.end(), [](std::int64_t r) { return r < 0; }))
+    raise_error(Error::Kind::format, where, "members holds a negative rank");
   auto rows = h5::read_uint64(h5::open_dataset(cg.get(), "records", where).get(), where + "/records");
   if (rows.size() % 8 != 0) raise_error(Error::Kind::format, where, "records must have 8 columns");
   for (std::size_t k = 0; k < rows.size(); k += 8) {
+    // Every record names a communicator of the table: its readers index the names by it.
+    if (rows[k] >= t.names.size()) {
+      raise_error(Error::Kind::format, where,
+                  "record " + std::to_string(k / 8) + " names communicator " + std::to_string(rows[k]) + " of " +
+                      std::to_string(t.names.size()));
+    }
     t.rows.push_back(
         {rows[k], rows[k + 1], {rows[k + 3], rows[k + 2]}, {rows[k + 5], rows[k + 4]}, {rows[k + 7], rows[k + 6]}});
   }

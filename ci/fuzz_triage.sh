@@ -1,0 +1,22 @@
+# Sourced by ci/fuzz.sh (and its test, ci/tests/fuzz_triage_test.sh): where a sanitizer report
+# says a crash happened.
+#
+# crash_origin LOG: prints "libhdf5" when the first frame of the first report in LOG, once the
+# frames of the sanitizers (interceptors such as memcpy: names in __), of libFuzzer (a timeout's
+# alarm) and of libc (its memcpy, a signal's trampoline) are skipped, is inside libhdf5; "ours"
+# otherwise, including when LOG holds no stack at all (a crash that cannot be placed is ours).
+# Raw HDF5 bytes reach libhdf5's parser before any code of mpimon: Debian 12's libhdf5 1.10.8 has
+# memory errors on corrupted files that no caller can guard against (docs/fuzzing.md).
+crash_origin() {
+  awk '
+    /ERROR: (AddressSanitizer|LeakSanitizer|libFuzzer)|runtime error:/ { report = 1 }
+    report && /^ *#[0-9]+ 0x/ {
+      if ($0 ~ / in (__|fuzzer::|operator new|malloc|calloc|realloc|free)/) next
+      if ($0 ~ /[(\/]libc\.so|sysdeps\//) next
+      if ($0 ~ /[(\/]libhdf5[^\/ ]*\.so/) { print "libhdf5" } else { print "ours" }
+      found = 1
+      exit
+    }
+    END { if (!found) print "ours" }
+  ' "$1"
+}

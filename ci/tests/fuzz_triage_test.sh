@@ -1,0 +1,40 @@
+#!/usr/bin/env bash
+# Tests of ci/fuzz_triage.sh, which tells a crash inside libhdf5 (set aside by ci/fuzz.sh) from a
+# crash of ours (a failure), on reports shaped like the ones libFuzzer wrote on this machine
+# (addresses and build ids shortened).
+# Usage: fuzz_triage_test.sh REPO
+set -u
+repo=$1
+source "$repo/cli/tests/test_lib.sh"
+source "$repo/ci/fuzz_triage.sh"
+
+report() { printf '%s\n' "INFO: Seed: 1" "$@" >"$work/log"; crash_origin "$work/log"; }
+hdf5='(/lib/x86_64-linux-gnu/libhdf5_serial.so.103+0x190f18)'
+ours='analysis/src/h5.cpp:200:14'
+fuzzer='(/build-fuzz/analysis/fuzz/mpimon_matrices_fuzzer+0xc2503)'
+
+expect_eq "$(report '==1==ERROR: AddressSanitizer: heap-use-after-free on address 0x6110' \
+  "    #0 0x5 in __interceptor_memcpy $fuzzer" "    #1 0x7 $hdf5" "    #2 0x7 in H5O__msg_iterate_real $hdf5" \
+  "    #3 0x5 in mpimon::h5::has_attribute(long) $ours")" libhdf5 "use after free under memcpy inside libhdf5"
+expect_eq "$(report '==1== ERROR: libFuzzer: timeout after 11 seconds' \
+  "    #0 0x5 in __sanitizer_print_stack_trace $fuzzer" "    #1 0x5 in fuzzer::PrintStackTrace() $fuzzer" \
+  "    #2 0x5 in fuzzer::Fuzzer::AlarmCallback() $fuzzer" "    #3 0x7 (/lib/x86_64-linux-gnu/libc.so.6+0x3c04f)" \
+  "    #4 0x7 in H5C_protect $hdf5" "    #5 0x5 in mpimon::h5::read_vlen_strings(long) $ours")" libhdf5 \
+  "a timeout in a loop of libhdf5"
+expect_eq "$(report '==1==ERROR: AddressSanitizer: SEGV on unknown address 0x000000000000' \
+  "    #0 0x7 in __memcpy_avx512_unaligned_erms string/../sysdeps/x86_64/multiarch/memmove-vec-unaligned-erms.S:362" \
+  "    #1 0x5 in __interceptor_memcpy $fuzzer" "    #2 0x7 in H5F__accum_read $hdf5" \
+  "    #3 0x5 in mpimon::h5::has_attribute(long) $ours")" libhdf5 "a null read in libc's memcpy called by libhdf5"
+expect_eq "$(report '==1==ERROR: AddressSanitizer: heap-buffer-overflow on address 0x6' \
+  "    #0 0x5 in __interceptor_memcpy $fuzzer" "    #1 0x5 in mpimon::h5::read_strings(long) $ours" \
+  "    #2 0x7 in H5Aread $hdf5")" ours "an overflow in mpimon's code under memcpy"
+expect_eq "$(report 'analysis/src/csv.cpp:12:3: runtime error: signed integer overflow' \
+  "    #0 0x5 in mpimon::parse_csv(std::string) analysis/src/csv.cpp:12:3")" ours "UBSan in mpimon's code"
+expect_eq "$(report '==1== ERROR: libFuzzer: timeout after 11 seconds' \
+  "    #0 0x5 in __sanitizer_print_stack_trace $fuzzer" "    #1 0x5 in mpimon::read_ledger(long) $ours")" ours \
+  "a timeout in mpimon's code"
+expect_eq "$(report '==1== ERROR: libFuzzer: deadly signal')" ours "a report without a stack"
+# Frames printed before the report (a warning's own stack) do not count.
+expect_eq "$(report "    #0 0x7 in H5Fopen $hdf5" '==1==ERROR: AddressSanitizer: SEGV on unknown address 0x0' \
+  "    #0 0x5 in mpimon::MatrixFile::info() $ours")" ours "the first report's stack, not an earlier one"
+finish fuzz_triage
