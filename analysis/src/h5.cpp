@@ -181,7 +181,8 @@ void write_attribute(hid_t obj, const std::string& name, std::span<const std::ui
   Handle space = simple_space(dims, name);
   Handle attr(check(H5Acreate2(obj, name.c_str(), H5T_STD_U64LE, space.get(), H5P_DEFAULT, H5P_DEFAULT), name,
                     "creating attribute"));
-  check_status(H5Awrite(attr.get(), H5T_NATIVE_UINT64, values.data()), name, "writing attribute");
+  // An empty attribute has nothing to write, and HDF5 1.14 refuses a write without a buffer.
+  if (!values.empty()) check_status(H5Awrite(attr.get(), H5T_NATIVE_UINT64, values.data()), name, "writing attribute");
 }
 
 void write_attribute(hid_t obj, const std::string& name, std::span<const std::string> values) {
@@ -193,7 +194,7 @@ void write_attribute(hid_t obj, const std::string& name, std::span<const std::st
   Handle space = simple_space(dims, name);
   Handle attr(check(H5Acreate2(obj, name.c_str(), type.get(), space.get(), H5P_DEFAULT, H5P_DEFAULT), name,
                     "creating attribute"));
-  check_status(H5Awrite(attr.get(), type.get(), pointers.data()), name, "writing attribute");
+  if (!values.empty()) check_status(H5Awrite(attr.get(), type.get(), pointers.data()), name, "writing attribute");
 }
 
 bool has_attribute(hid_t obj, const std::string& name) {
@@ -215,6 +216,7 @@ std::vector<std::string> read_vlen_strings(hid_t obj, bool is_attribute, const s
   hssize_t n = H5Sget_simple_extent_npoints(space.get());
   if (n < 0) raise_error(Error::Kind::format, where, "bad dataspace");
   std::vector<std::string> out;
+  if (n == 0) return out;  // nothing to read, and HDF5 1.14 refuses a read without a buffer
   if (H5Tis_variable_str(file_type.get()) > 0) {
     Handle mem_type = string_type(where);
     std::vector<char*> raw(static_cast<std::size_t>(n), nullptr);
@@ -259,7 +261,7 @@ std::vector<std::uint64_t> read_uint_attribute(hid_t obj, const std::string& nam
   Handle space(check(H5Aget_space(attr.get()), where, "dataspace"));
   hssize_t n = H5Sget_simple_extent_npoints(space.get());
   std::vector<std::uint64_t> out(static_cast<std::size_t>(std::max<hssize_t>(n, 0)));
-  check_status(H5Aread(attr.get(), H5T_NATIVE_UINT64, out.data()), where, "reading attribute");
+  if (!out.empty()) check_status(H5Aread(attr.get(), H5T_NATIVE_UINT64, out.data()), where, "reading attribute");
   return out;
 }
 

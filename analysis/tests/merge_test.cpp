@@ -155,6 +155,19 @@ void expect_sub_communicators(const MatrixFile& file) {
   EXPECT_EQ(rows_for_sub, 2u);
 }
 
+// A collector with nothing missing writes an empty list (Open MPI 5.0.7 delivers every class):
+// it must write and read back as empty, next to a full one.
+TEST(Merge, EmptyRootStringListsRoundTrip) {
+  TempDir dir;
+  std::string out = dir.file("m.h5");
+  MergeOptions options;
+  options.root_string_lists = {{"collected_classes", {"p2p_external", "osc"}}, {"missing_classes", {}}};
+  merge_prof_files(real_dump("mode2_sample"), out, options);
+  MatrixFile file(out);
+  EXPECT_EQ(file.root_strings("collected_classes"), (std::vector<std::string>{"p2p_external", "osc"}));
+  EXPECT_TRUE(file.root_strings("missing_classes").empty());
+}
+
 TEST(Merge, Mode1DumpIsNotDistinguished) {
   TempDir dir;
   auto s = merge_prof_files(real_dump("mode1_sample"), dir.file("m.h5"), {});
