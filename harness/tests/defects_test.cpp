@@ -2,8 +2,10 @@
 // defect table against the validation cases and docs/defects.md.
 
 #include <gtest/gtest.h>
+#include <unistd.h>
 
 #include <algorithm>
+#include <filesystem>
 #include <fstream>
 #include <map>
 #include <regex>
@@ -86,6 +88,72 @@ TEST(CrashModel, TheVerdictOfAMissingCrashIsAFailureNotAPass) {
   const Verdict v =
       judge_pinned(d, true, "5.0", {"the run failed: exit code 13"}, differences_from_failure(d, kErrArg50, kErrArg50));
   EXPECT_EQ(v.outcome, Outcome::fails);
+}
+
+// flush-after-comm-free: a use after free, whose two symptoms seen on Open MPI 5.0.7 are both the
+// defect (a crash in the flush, or the freed record flushed again), and nothing else is.
+const std::string kFlushCrash50 =
+    "[vm:3312 :0:3312] Caught signal 11 (Segmentation fault: address not mapped to object at address 0x8)\n"
+    " 3  libmpi.so.40(mca_common_monitoring_coll_flush+0x3c) [0x7f2c2a8e11fc]\n"
+    " 4  libmpi.so.40(mca_common_monitoring_coll_flush_all+0x61) [0x7f2c2a8e1421]\n";
+std::vector<std::string> freed_record_lines(int np) {
+  std::vector<std::string> out;
+  for (int r = 0; r < np; ++r) {
+    out.push_back("phase 3: rank " + std::to_string(r) +
+                  " flushed a record of communicator mpimon_dup whose members are not ranks: (null)");
+  }
+  return out;
+}
+
+TEST(CrashOrReport, EitherSymptomIsTheDefect) {
+  const KnownDefect d = known_defect("flush-after-comm-free");
+  EXPECT_TRUE(differences_from_failure(d, kFlushCrash50, "").empty());
+  const auto survived = freed_record_lines(2);
+  EXPECT_EQ(judge_pinned(d, true, "5.0", survived, differences_from_expected_lines(d, survived, 2)).outcome,
+            Outcome::defect_present);
+}
+
+TEST(CrashOrReport, AnythingElseIsNot) {
+  const KnownDefect d = known_defect("flush-after-comm-free");
+  // Another crash, or this one without monitoring too.
+  EXPECT_FALSE(differences_from_failure(d, kCacheNameCrash, "").empty());
+  EXPECT_FALSE(differences_from_failure(d, kFlushCrash50, kFlushCrash50).empty());
+  // The freed record on one rank only, or with a phase that differs from its ledger besides.
+  const auto one = freed_record_lines(1);
+  EXPECT_EQ(judge_pinned(d, true, "5.0", one, differences_from_expected_lines(d, one, 2)).outcome, Outcome::fails);
+  auto plus = freed_record_lines(2);
+  plus.push_back("phase 2: p2p 0->1 count: recorded 3, sent 2");
+  EXPECT_EQ(judge_pinned(d, true, "5.0", plus, differences_from_expected_lines(d, plus, 2)).outcome, Outcome::fails);
+  // A clean run is the defect fixed.
+  EXPECT_EQ(judge_pinned(d, true, "5.0", {}, differences_from_expected_lines(d, {}, 2)).outcome,
+            Outcome::defect_fixed);
+}
+
+// The freed record is reported and left out; the rest of the dump is kept line for line.
+TEST(CrashOrReport, UnrankedRecordsAreReportedAndDropped) {
+  const auto dir = std::filesystem::temp_directory_path() / ("mpimon-unranked-" + std::to_string(::getpid()));
+  std::filesystem::create_directories(dir);
+  const std::string kept = "# POINT TO POINT\nE\t0\t1\t8 bytes\t1 msgs sent\n# OSC\n# COLLECTIVES\n"
+                           "D\tMPI_COMM_WORLD\tprocs: 0,1\nO2A\t0\t0 bytes\t0 msgs sent\nA2O\t0\t0 bytes\t0 msgs sent\n"
+                           "A2A\t0\t0 bytes\t0 msgs sent\n";
+  const std::string freed = "D\tmpimon_dup\tprocs: (null)\nO2A\t0\t0 bytes\t0 msgs sent\n"
+                            "A2O\t0\t0 bytes\t0 msgs sent\nA2A\t0\t0 bytes\t0 msgs sent\n";
+  const std::string file = (dir / "run.phase_3.0.prof").string();
+  std::ofstream(file) << kept << freed << "D\tmpimon_split\tprocs: 0\nO2A\t0\t0 bytes\t0 msgs sent\n";
+  std::vector<std::string> report;
+  const std::string copy = without_unranked_records(file, dir / "readable", "phase 3: rank 0", report);
+  ASSERT_NE(copy, file);
+  std::ifstream in(copy);
+  std::stringstream text;
+  text << in.rdbuf();
+  EXPECT_EQ(text.str(), kept + "D\tmpimon_split\tprocs: 0\nO2A\t0\t0 bytes\t0 msgs sent\n");
+  EXPECT_EQ(report, freed_record_lines(1));
+  // A dump without such a record is read as it is.
+  std::ofstream(file) << kept;
+  report.clear();
+  EXPECT_EQ(without_unranked_records(file, dir / "readable", "phase 3: rank 0", report), file);
+  EXPECT_TRUE(report.empty());
+  std::filesystem::remove_all(dir);
 }
 
 TEST(PinnedVerdict, WhereRecordedAbsentTheCaseMustBeExact) {

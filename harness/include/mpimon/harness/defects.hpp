@@ -27,6 +27,10 @@ enum class DefectRule {
   refused,
   /// The report must be exactly the defect's `expected_lines` (self-checking programs).
   exact_report,
+  /// A use after free, whose symptom depends on what reuses the memory: the run is either killed
+  /// as `crash` says (`expected_lines`), or it ends well and its report is exactly
+  /// `survived_lines` (the freed data, written out).
+  crash_or_report,
   /// The collective sweep's model of the defect predicts the recorded data exactly, the ideal
   /// model does not (`mpimon validate collective --ideal-monitoring`, validation/collectives.cmake).
   collective_model,
@@ -44,6 +48,8 @@ struct KnownDefect {
   /// expected_lines_at); for `crash`, what the crash's output must show (each searched for
   /// anywhere in it: the faulting functions of the backtrace).
   std::vector<std::string> expected_lines = {};
+  /// For `crash_or_report`: the report lines of a run that survived (as `exact_report`'s).
+  std::vector<std::string> survived_lines = {};
 };
 
 /// Every known defect, in docs/defects.md's order.

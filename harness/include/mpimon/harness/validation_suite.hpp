@@ -2,6 +2,7 @@
 // The validation suite behind `mpimon validate`: cases that run a ledger-keeping MPI program
 // under monitoring and compare what Open MPI recorded with what the program sent.
 
+#include <filesystem>
 #include <string>
 #include <utility>
 #include <vector>
@@ -77,7 +78,8 @@ struct Verdict {
   std::vector<std::string> details;
 };
 
-/// The lines a defect's `exact_report` rule expects of a run at `np` processes: an
+/// The lines a defect's `exact_report` rule (or a `crash_or_report` run that survived) expects of
+/// a run at `np` processes: an
 /// expected line holding `{rank}` and/or `{peer}` stands for one line per rank and/or peer (each
 /// substituted by 0 to np - 1); the others are taken as they are.
 std::vector<std::string> expected_lines_at(const KnownDefect& d, int np);
@@ -89,8 +91,16 @@ std::vector<std::string> expected_lines_at(const KnownDefect& d, int np);
 std::vector<std::string> differences_from_expected_lines(const KnownDefect& d, const std::vector<std::string>& report,
                                                          int np = 0);
 
-/// The differences between a failed run and the model of a `crash` or `refused` defect: its output
-/// shows every one of the defect's expected lines; for `crash`, it is a segmentation fault that
+/// A flushed dump `file` without its communicator records whose members are not ranks (a D line
+/// such as "procs: (null)", and its O2A, A2O and A2A lines): each is reported as "WHERE flushed a
+/// record of communicator NAME whose members are not ranks: LIST", and the rest, which mpimon-merge
+/// can read, is written to a copy in `dir` whose path is returned (`file` itself when nothing was
+/// dropped). Open MPI 5.0.7 flushes a freed communicator's record so (flush-after-comm-free).
+std::string without_unranked_records(const std::string& file, const std::filesystem::path& dir,
+                                     const std::string& where, std::vector<std::string>& report);
+
+/// The differences between a failed run and the model of a `crash`, `crash_or_report` or `refused`
+/// defect: its output shows every one of the defect's expected lines; for the crashes, it is a segmentation fault that
 /// the unmonitored run (`control_failure`, empty when that run succeeded) does not show; for
 /// `refused`, the unmonitored run succeeded.
 std::vector<std::string> differences_from_failure(const KnownDefect& d, const std::string& failure,
