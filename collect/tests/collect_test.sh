@@ -9,11 +9,12 @@ export TMPDIR=$work/tmp
 mkdir -p "$TMPDIR"
 
 # Open MPI 5's MPI_T flush after a communicator was freed reads freed memory (the pinned defect
-# flush-after-comm-free, validation.mpit.flush_free): there the program keeps its communicator.
+# flush-after-comm-free, validation.mpit.flush_free), and creating a window frees one inside
+# osc/rdma: there the program keeps its communicator and creates its window in the last phase.
 keep=()
 if mpirun --version 2>/dev/null | grep -q 'Open MPI) 5\.'; then
-  keep=(--keep-communicator)
-  echo "Open MPI 5: phase 4's communicator is not freed (defect flush-after-comm-free, pinned by validation.mpit.flush_free)"
+  keep=(--keep-communicator --late-window)
+  echo "Open MPI 5: phase 4's communicator is not freed and the window is made in phase 6 (defect flush-after-comm-free, pinned by validation.mpit.flush_free)"
 fi
 
 # collect NAME NP MODE [EXTRA ARGS...]: a run whose file must equal the ledgers

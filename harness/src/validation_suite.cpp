@@ -441,8 +441,8 @@ std::string without_unranked_records(const std::string& file, const fs::path& di
         dropped = true;
         continue;
       }
-    } else if (in_dropped_block && (line.rfind("O2A\t", 0) == 0 || line.rfind("A2O\t", 0) == 0 ||
-                                    line.rfind("A2A\t", 0) == 0)) {
+    } else if (in_dropped_block &&
+               (line.rfind("O2A\t", 0) == 0 || line.rfind("A2O\t", 0) == 0 || line.rfind("A2A\t", 0) == 0)) {
       continue;
     } else {
       in_dropped_block = false;
@@ -469,8 +469,8 @@ std::vector<std::string> check_flushed_phases(const ValidationCase& c, int np, c
     if (phase_files.empty()) return {"phase " + std::to_string(phase) + ": " + missing + " not written"};
     for (int rank = 0; rank < np; ++rank) {
       const std::string where = "phase " + std::to_string(phase) + ": rank " + std::to_string(rank);
-      files.push_back(without_unranked_records(phase_files[static_cast<std::size_t>(rank)], dir / "readable", where,
-                                               report));
+      files.push_back(
+          without_unranked_records(phase_files[static_cast<std::size_t>(rank)], dir / "readable", where, report));
     }
   }
   const std::string merged = (dir / "phases.h5").string();

@@ -15,6 +15,10 @@
 //   --abort        rank 0 calls MPI_Abort in phase 2
 //   --keep-communicator  phase 4's communicator is not freed: on Open MPI 5.0.7 a flush after a
 //                  communicator is freed reads freed memory (docs/defects.md#flush-after-comm-free)
+//   --late-window  the window is created in phase 6 and phase 6 holds the one-sided traffic
+//                  (LEDGER_PREFIX.phase_6; phase 3 then sends nothing): on Open MPI 5.0.7 creating
+//                  a window frees a communicator inside osc/rdma, so two flushes after it crash
+//                  (the same defect); one flush after it, at MPI_Finalize, does not
 // Prints "TOOL ok" on rank 0 when the program's own wrappers saw every call they wrap.
 
 #include <mpi.h>
@@ -111,7 +115,7 @@ int MPI_Pcontrol(const int level, ...) {
 
 int main(int argc, char** argv) {
   std::string prefix;
-  bool init_thread = false, abort_run = false, keep_communicator = false;
+  bool init_thread = false, abort_run = false, keep_communicator = false, late_window = false;
   for (int i = 1; i < argc; ++i) {
     const std::string a = argv[i];
     if (a == "--init-thread")
@@ -120,6 +124,8 @@ int main(int argc, char** argv) {
       abort_run = true;
     else if (a == "--keep-communicator")
       keep_communicator = true;
+    else if (a == "--late-window")
+      late_window = true;
     else
       prefix = a;
   }
@@ -134,7 +140,8 @@ int main(int argc, char** argv) {
   MPI_Comm_size(MPI_COMM_WORLD, &size);
   if (prefix.empty())
     mpimon::mpi::abort_job(
-        "usage: mpimon-collect-phases LEDGER_PREFIX [--init-thread] [--abort] [--keep-communicator]");
+        "usage: mpimon-collect-phases LEDGER_PREFIX [--init-thread] [--abort] [--keep-communicator] "
+        "[--late-window]");
   mpimon::mpi::make_directories(std::filesystem::path(prefix).parent_path().string());
   auto ledger_of = [&] { return Ledger(static_cast<std::uint32_t>(rank), static_cast<std::uint32_t>(size)); };
 
@@ -143,7 +150,10 @@ int main(int argc, char** argv) {
   // defect one-process-window-refused): one process has no one-sided phase.
   std::vector<char> window(64);
   MPI_Win win = MPI_WIN_NULL;
-  if (size > 1) check(MPI_Win_create(window.data(), 64, 1, MPI_INFO_NULL, MPI_COMM_WORLD, &win), "MPI_Win_create");
+  const auto create_window = [&] {
+    if (size > 1) check(MPI_Win_create(window.data(), 64, 1, MPI_INFO_NULL, MPI_COMM_WORLD, &win), "MPI_Win_create");
+  };
+  if (!late_window) create_window();
   MPI_Comm freed;
   check(MPI_Comm_dup(MPI_COMM_WORLD, &freed), "MPI_Comm_dup");
   check(MPI_Comm_set_name(freed, "mpimon_freed"), "MPI_Comm_set_name");
@@ -174,6 +184,12 @@ int main(int argc, char** argv) {
   ledger_of().write(prefix + ".phase_5");  // nothing sent
   MPI_Pcontrol(5);
 
+  if (late_window) {
+    create_window();
+    Ledger late = ledger_of();
+    if (win != MPI_WIN_NULL) one_sided(win, size, late);
+    late.write(prefix + ".phase_6");
+  }
   if (win != MPI_WIN_NULL) check(MPI_Win_free(&win), "MPI_Win_free");
   if (rank == 0) {
     const bool ok = g_init_calls == 1 && g_pcontrol_calls == 5;
