@@ -211,7 +211,15 @@ void check_flush(const std::string& prefix, bool free_between) {
   mpimon::mpi::check(MPI_T_pvar_handle_alloc(session, *index, nullptr, &handle, &elements), "MPI_T_pvar_handle_alloc");
   std::size_t values = 0;
   MPI_Comm dup = MPI_COMM_NULL;
-  if (free_between) mpimon::mpi::check(MPI_Comm_dup(MPI_COMM_WORLD, &dup), "MPI_Comm_dup");
+  if (free_between) {
+    mpimon::mpi::check(MPI_Comm_dup(MPI_COMM_WORLD, &dup), "MPI_Comm_dup");
+    // The duplication agrees on a context id through internal messages: flushed to a setup phase
+    // (PREFIX.phase_0, not compared), so that phase 1 holds only what its ledger says.
+    const std::string setup = prefix + ".phase_0";
+    mpimon::mpi::check(MPI_T_pvar_write(session, handle, setup.c_str()), "MPI_T_pvar_write");
+    mpimon::mpi::check(MPI_T_pvar_start(session, handle), "MPI_T_pvar_start");
+    mpimon::mpi::check(MPI_T_pvar_stop(session, handle), "MPI_T_pvar_stop");
+  }
   // Freed between phases 1 and 2 without a collective on it: the flush ending phase 2 releases
   // its record, and the flush ending phase 3 reads it again.
   const int phases = free_between ? 3 : 2;
