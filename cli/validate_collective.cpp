@@ -52,6 +52,20 @@ int compare_and_report(const CollectiveSpec& spec, const EdgeTraffic& recorded, 
   return kExitFailure;
 }
 
+// The control run alone: the program without its collective must send nothing through the PML,
+// or every check run with --no-control would be off by what it sent.
+int report_baseline(const CollectiveSpec& spec, const CollectiveRecording& control) {
+  if (control.recorded.edges().empty()) {
+    std::printf("baseline empty: the control run recorded no point-to-point traffic (%s)\n", describe(spec).c_str());
+    return kExitOk;
+  }
+  std::printf("baseline not empty: the control run recorded %zu edges (%s)\n", control.recorded.edges().size(),
+              describe(spec).c_str());
+  print_differences(compare_traffic(EdgeTraffic{}, control.recorded));
+  std::printf("reproduce: %s\n", control.measured.text().c_str());
+  return kExitFailure;
+}
+
 /// Exit code of a check whose algorithm the launcher's Open MPI does not have (a CTest skip).
 constexpr int kExitNotInThisOpenMpi = 77;
 
@@ -74,12 +88,14 @@ int validate_collective_command(const std::string& name, const std::vector<std::
               "Runs one MPI collective with Open MPI's coll/tuned algorithm ALG forced, under mpirun with\n"
               "monitoring, and a control run doing everything but the collective; subtracts the control's\n"
               "point-to-point traffic and compares the rest, edge by edge, with 'mpimon model collective'.\n"
+              "--baseline-only runs the control alone and requires it to be empty (then --no-control is safe).\n"
               "Prints 'agree: N edges' (exit 0) or the edges that differ (exit 1). docs/collectives.md."};
   return run_command(cmd, [&] {
     po::options_description options("Options");
     CollectiveOptions values;
     CollectiveRun run;
     std::string pinned_defect;
+    bool no_control = false, baseline_only = false;
     add_collective_options(options, values);
     options.add_options()("launcher", po::value(&run.launcher)->default_value("mpirun"),
                           "MPI launcher command (words split on spaces)")(
@@ -90,6 +106,10 @@ int validate_collective_command(const std::string& name, const std::vector<std::
         "always pass --oversubscribe (it is passed when N exceeds the cores)")(
         "keep", po::bool_switch(&run.keep), "keep the dumps (their directory is printed)")(
         "verbose,v", po::bool_switch(&run.verbose), "print the mpirun command lines")(
+        "no-control", po::bool_switch(&no_control),
+        "skip the control run and take its traffic as zero (the sweep does; --baseline-only checks it)")(
+        "baseline-only", po::bool_switch(&baseline_only),
+        "run only the control run and require it to record no point-to-point traffic (exit 1 otherwise)")(
         "pinned-defect", po::value(&pinned_defect),
         "the check pins this defect (docs/defects.md): it passes only when the recording equals the model "
         "with the defect exactly, and reports DEFECT FIXED when it equals the model of a correct monitoring");
@@ -112,8 +132,11 @@ int validate_collective_command(const std::string& name, const std::vector<std::
         return kExitNotInThisOpenMpi;
       }
     }
+    if (no_control && baseline_only) throw po::error("--no-control and --baseline-only exclude each other");
+    run.control = baseline_only ? ControlRun::only : no_control ? ControlRun::assume_empty : ControlRun::subtract;
     const CollectiveSpec spec = collective_spec(values, vm);
     const CollectiveRecording r = record_collective(spec, run);
+    if (baseline_only) return report_baseline(spec, r);
     if (pinned_defect.empty()) return compare_and_report(spec, r.recorded, r.measured);
     const auto v = judge_pinned_collective(pinned_defect, spec, r.recorded, run.launcher);
     std::printf("%s: %s (%s)\n", outcome_name(v.outcome), v.summary.c_str(), describe(spec).c_str());

@@ -46,14 +46,51 @@ function(mpimon_add_collective_check op algorithm np count type_size)
     list(APPEND options --pinned-defect ${C_DEFECT})
     list(APPEND C_LABELS defect)
   endif()
+  # --no-control: one launch per check instead of two. The control run (everything but the
+  # collective) records nothing through the PML, which the baseline test of the same process count
+  # and mode proves once (below); the check requires it, so a baseline that is not empty fails
+  # every check it would have distorted.
+  set(mode 2)
+  list(FIND C_ARGS --mode at)
+  if(at GREATER -1)
+    math(EXPR at "${at} + 1")
+    list(GET C_ARGS ${at} mode)
+  endif()
+  mpimon_add_collective_baseline(${np} ${mode})
   add_test(NAME ${name}
-           COMMAND mpimon validate collective ${options} ${C_ARGS}
+           COMMAND mpimon validate collective ${options} ${C_ARGS} --no-control
                    --program $<TARGET_FILE:mpimon-run-collective> --launcher ${MPIEXEC_EXECUTABLE} --timeout 100)
   # PROCESSORS: ctest -j never runs two large launches at once. 77: the launcher's Open MPI does
   # not have the algorithm (allgather sparbit before 5.0), a skip.
   set_tests_properties(${name} PROPERTIES LABELS "validation;collective;mpi;${C_LABELS}" TIMEOUT 240
-                                          PROCESSORS ${np} SKIP_RETURN_CODE 77)
+                                          PROCESSORS ${np} SKIP_RETURN_CODE 77
+                                          FIXTURES_REQUIRED collective_baseline.np${np}.mode${mode})
 endfunction()
+
+# validation.collective.baseline.npN.modeM: mpimon-run-collective without its collective records
+# no point-to-point traffic at N processes in monitoring mode M (once per pair, as a fixture).
+function(mpimon_add_collective_baseline np mode)
+  set(name validation.collective.baseline.np${np}.mode${mode})
+  if(TEST ${name})
+    return()
+  endif()
+  add_test(NAME ${name}
+           COMMAND mpimon validate collective --op barrier --algorithm linear --np ${np} --count 0 --mode ${mode}
+                   --baseline-only --program $<TARGET_FILE:mpimon-run-collective>
+                   --launcher ${MPIEXEC_EXECUTABLE} --timeout 100)
+  set_tests_properties(${name} PROPERTIES LABELS "validation;collective;mpi" TIMEOUT 240 PROCESSORS ${np}
+                                          FIXTURES_SETUP collective_baseline.np${np}.mode${mode})
+endfunction()
+
+# The baseline check can fail: a program that sends (the demo ring) in place of the control run
+# must be reported, edge by edge, with exit code 1.
+add_test(NAME validation.collective.baseline.catches_traffic
+         COMMAND bash -c [=[out=$("${@:2}" 2>&1); rc=$?; printf '%s\n' "$out"; [ "$rc" -eq 1 ] && grep -qF -- "$1" <<<"$out"]=]
+                 _ "baseline not empty: the control run recorded 4 edges" $<TARGET_FILE:mpimon> validate collective --op barrier
+                 --algorithm linear --np 2 --count 0 --baseline-only --program $<TARGET_FILE:mpimon-demo-ring>
+                 --launcher ${MPIEXEC_EXECUTABLE} --timeout 100)
+set_tests_properties(validation.collective.baseline.catches_traffic PROPERTIES LABELS "validation;collective;mpi"
+                                                                            TIMEOUT 240 PROCESSORS 2)
 
 # The parameters of the check of OP.ALGORITHM on NP processes, varied with NP so that the sweep
 # as a whole covers type sizes 1, 4, 8 and 12 bytes, segment sizes that are and are not whole

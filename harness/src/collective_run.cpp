@@ -163,13 +163,19 @@ CollectiveRecording record_collective(const CollectiveSpec& spec, const Collecti
   const std::string control_dump = (scratch.path() / "prof" / "control").string();
   const std::string measured_dump = (scratch.path() / "prof" / "measured").string();
   const MpiLaunch control = collective_launch(spec, run, control_dump, true);
-  CollectiveRecording out{
-      {}, collective_launch(spec, run, measured_dump, false), run.keep ? scratch.path().string() : ""};
-  if (run.keep) std::cerr << "dumps kept in " << scratch.path().string() << "\n";
-  run_launch(control, "control", run);
+  const std::string kept = run.keep ? scratch.path().string() : "";
+  if (run.keep) std::cerr << "dumps kept in " << kept << "\n";
+  if (run.control == ControlRun::only) {
+    run_launch(control, "control", run);
+    return {read_point_to_point(control_dump, spec.nprocs), control, kept};
+  }
+  CollectiveRecording out{{}, collective_launch(spec, run, measured_dump, false), kept};
+  if (run.control == ControlRun::subtract) run_launch(control, "control", run);
   run_launch(out.measured, "measured", run);
-  out.recorded =
-      subtract(read_point_to_point(measured_dump, spec.nprocs), read_point_to_point(control_dump, spec.nprocs));
+  out.recorded = read_point_to_point(measured_dump, spec.nprocs);
+  if (run.control == ControlRun::subtract) {
+    out.recorded = subtract(out.recorded, read_point_to_point(control_dump, spec.nprocs));
+  }
   return out;
 }
 

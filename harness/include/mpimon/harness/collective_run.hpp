@@ -16,8 +16,16 @@
 
 namespace mpimon::harness {
 
+/// What the control run (the program doing everything but the collective) is for.
+enum class ControlRun {
+  subtract,      ///< run it and subtract its traffic from the measured run's (the default)
+  assume_empty,  ///< do not run it: its traffic is taken as zero (the sweep, whose baseline checks prove it)
+  only,          ///< run only it: the recording is its traffic, which must be empty
+};
+
 struct CollectiveRun {
   std::string launcher = "mpirun";
+  ControlRun control = ControlRun::subtract;
   std::string program;  ///< mpimon-run-collective
   int timeout_seconds = 120;
   bool force_oversubscribe = false;
@@ -50,8 +58,8 @@ struct CollectiveRecording {
   std::string kept;      ///< the dumps' directory with run.keep, else empty
 };
 
-/// Checks the launcher and the program, runs the control and the measured runs, reads their
-/// dumps. Errors name the launch and its last output.
+/// Checks the launcher and the program, runs the control and the measured runs (as `run.control`
+/// says), reads their dumps. Errors name the launch and its last output.
 CollectiveRecording record_collective(const CollectiveSpec& spec, const CollectiveRun& run);
 
 /// The verdict of a check pinning DEFECT (a defect of the collective model): the recording must
