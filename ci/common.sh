@@ -28,12 +28,17 @@ print_step_times() {
   printf '  %6s  in all\n' "$(minutes "$now")"
 }
 
+# Line tables only (-g1): backtraces keep functions, files and lines, and the CI's builds take a
+# fifth less time than with full debug information (the code generated is the same).
+readonly ci_flags="-O2 -g1 -DNDEBUG"
+
 # configure_and_build DIR [CMAKE ARGS...]
 configure_and_build() {
   local dir=$1
   shift
   mkdir -p "$dir"
-  cmake -S "$repo" -B "$dir" -DCMAKE_BUILD_TYPE=RelWithDebInfo "$@" >"$dir/configure.log" 2>&1 ||
+  cmake -S "$repo" -B "$dir" -DCMAKE_BUILD_TYPE=RelWithDebInfo "-DCMAKE_CXX_FLAGS_RELWITHDEBINFO=$ci_flags" \
+    "-DCMAKE_C_FLAGS_RELWITHDEBINFO=$ci_flags" "$@" >"$dir/configure.log" 2>&1 ||
     { cat "$dir/configure.log"; return 1; }
   cmake --build "$dir" -j "$jobs"
 }
