@@ -32,13 +32,13 @@ print_step_times() {
 # fifth less time than with full debug information (the code generated is the same).
 readonly ci_flags="-O2 -g1 -DNDEBUG"
 
-# configure_and_build DIR [CMAKE ARGS...]
+# configure_and_build DIR [CMAKE ARGS...]; the compiler flags are $build_flags if set, else ci_flags.
 configure_and_build() {
-  local dir=$1
+  local dir=$1 flags=${build_flags:-$ci_flags}
   shift
   mkdir -p "$dir"
-  cmake -S "$repo" -B "$dir" -DCMAKE_BUILD_TYPE=RelWithDebInfo "-DCMAKE_CXX_FLAGS_RELWITHDEBINFO=$ci_flags" \
-    "-DCMAKE_C_FLAGS_RELWITHDEBINFO=$ci_flags" "$@" >"$dir/configure.log" 2>&1 ||
+  cmake -S "$repo" -B "$dir" -DCMAKE_BUILD_TYPE=RelWithDebInfo "-DCMAKE_CXX_FLAGS_RELWITHDEBINFO=$flags" \
+    "-DCMAKE_C_FLAGS_RELWITHDEBINFO=$flags" "$@" >"$dir/configure.log" 2>&1 ||
     { cat "$dir/configure.log"; return 1; }
   cmake --build "$dir" -j "$jobs"
 }

@@ -41,8 +41,8 @@ sanitized=${build}-sanitize
 step "sanitizer build ($sanitized): address,undefined, tests without MPI"
 rm -f "$sanitized/ctest.xml"
 # -O1: half the compile time of -O2 under the sanitizers, and what they are usually run with.
-if configure_and_build "$sanitized" -DMPIMON_ENABLE_MPI=OFF -DMPIMON_SANITIZER=address,undefined \
-  "-DCMAKE_CXX_FLAGS_RELWITHDEBINFO=-O1 -g1 -DNDEBUG" "-DCMAKE_C_FLAGS_RELWITHDEBINFO=-O1 -g1 -DNDEBUG"; then
+if build_flags="-O1 -g1 -DNDEBUG" configure_and_build "$sanitized" -DMPIMON_ENABLE_MPI=OFF \
+  -DMPIMON_SANITIZER=address,undefined; then
   (cd "$sanitized" && ctest -j "$jobs" --output-on-failure -L "unit|cli" --output-junit "$sanitized/ctest.xml") || true
   count_junit "sanitizer ctest" "$sanitized/ctest.xml"
 else

@@ -200,15 +200,15 @@ CommunicatorTable MatrixFile::communicators(const std::string& dump) const {
   auto indptr = h5::read_int64(h5::open_dataset(cg.get(), "members_indptr", where).get(), where);
   if (indptr.size() != t.names.size() + 1)
     raise_error(Error::Kind::format, where, "members_indptr has the wrong length");
+  // Ranks are indices into the world, and every user indexes by them.
+  if (std::any_of(members.begin(), members.end(), [](std::int64_t r) { return r < 0; }))
+    raise_error(Error::Kind::format, where, "members holds a negative rank");
   for (std::size_t i = 0; i < t.names.size(); ++i) {
     if (indptr[i] < 0 || indptr[i] > indptr[i + 1] || static_cast<std::size_t>(indptr[i + 1]) > members.size()) {
       raise_error(Error::Kind::format, where, "members_indptr is inconsistent");
     }
     t.members.emplace_back(members.begin() + indptr[i], members.begin() + indptr[i + 1]);
   }
-  // Ranks are indices into the world, and every user indexes by them.
-  if (std::any_of(members.begin(), members.end(), [](std::int64_t r) { return r < 0; }))
-    raise_error(Error::Kind::format, where, "members holds a negative rank");
   auto rows = h5::read_uint64(h5::open_dataset(cg.get(), "records", where).get(), where + "/records");
   if (rows.size() % 8 != 0) raise_error(Error::Kind::format, where, "records must have 8 columns");
   for (std::size_t k = 0; k < rows.size(); k += 8) {
