@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # The parallel merge against the serial one and against `cat`, side by side in one run, on
-# synthetic 7-point stencil dumps in Open MPI's mode 2 with the real collective
-# section (every file repeats MPI_COMM_WORLD's procs: list). For each set of ranks:
+# synthetic dumps made by mpimon-synth-dumps. A set is N (a 7-point stencil in Open MPI's mode 2
+# with the real collective section: every file repeats MPI_COMM_WORLD's procs: list) or
+# PATTERN:N:MODE:COLLECTIVES, e.g. stencil27:100000:1:no (a 27-point stencil, mode 1, no
+# collective section, as an application at 10^5 ranks would dump it). For each set:
 #   cat          every file read once (xargs cat > /dev/null), after one warm-up read
 #   serial       mpimon-merge -q -o serial.h5 DIR (its reader threads)
 #   np P         mpirun -np P --oversubscribe mpimon-merge -q -o pP.h5 DIR, P from --np
@@ -11,7 +13,7 @@
 # output is compared with the serial one (h5diff -r, created_utc aside). Prints a Markdown table
 # with the machine's load and the number of cores: P above the cores is oversubscribed.
 #
-# Usage: bench/merge/parallel.sh [--build DIR] [--ranks "16384 32768"] [--np "2 4"]
+# Usage: bench/merge/parallel.sh [--build DIR] [--ranks "16384 32768 stencil27:100000:1:no"] [--np "2 4"]
 # Dumps go to a scratch directory under $TMPDIR (or /tmp), removed at exit.
 set -euo pipefail
 
@@ -69,14 +71,21 @@ row() {
 }
 
 echo "mpimon-merge $(git -C "$repo" rev-parse --short HEAD 2>/dev/null || echo '?'), $(mpirun --version | head -1), $cores cores"
-for ranks in $ranks_list; do
-  dir=$scratch/st$ranks
+for set in $ranks_list; do
+  IFS=: read -r pattern ranks mode collectives <<<"$set"
+  if [ -z "$ranks" ]; then ranks=$pattern pattern=stencil mode=2 collectives=yes; fi
+  case "$pattern:$ranks:$mode:$collectives" in
+    stencil:[0-9]*:[12]:yes | stencil:[0-9]*:[12]:no | stencil27:[0-9]*:[12]:yes | stencil27:[0-9]*:[12]:no | dense:[0-9]*:[12]:*) ;;
+    *) echo "parallel.sh: bad set '$set' in --ranks (N or PATTERN:N:MODE:yes|no, see --help)" >&2; exit 2 ;;
+  esac
+  dir=$scratch/set
   mkdir -p "$dir"
-  "$synth" --pattern stencil --ranks "$ranks" --mode 2 --seed 1 -o "$dir/st$ranks"
+  "$synth" --pattern "$pattern" --ranks "$ranks" --mode "$mode" --collectives "$collectives" --seed 1 -o "$dir/$pattern"
   size=$(du -sm "$dir" | cut -f1)
   find "$dir" -name '*.prof' -print0 | xargs -0 cat >/dev/null  # warm-up read
   echo
-  echo "### $ranks ranks, 7-point stencil, mode 2, real procs: lists ($size MiB in $ranks files); load $(cut -d' ' -f1-3 /proc/loadavg)"
+  what="$pattern, mode $mode, $([ "$collectives" = yes ] && echo "real procs: lists" || echo "no collective section")"
+  echo "### $ranks ranks, $what ($size MiB in $ranks files); load $(cut -d' ' -f1-3 /proc/loadavg)"
   echo
   echo "| run | wall (s) | peak RSS per process (MiB) | read per process (MiB) |"
   echo "|---|---:|---|---|"
