@@ -43,8 +43,9 @@ void print_calibration(const std::vector<OverheadCell>& cells,
   std::size_t inside = 0, total = 0;
   std::printf("\ncalibration: %s per call\n", requested.c_str());
   for (const auto& [key, ns] : injected) {
-    std::printf("  %s np %u: the library measured %.2f ns added per call (its loop timed on its own)\n",
-                key.first.c_str(), key.second, ns);
+    std::printf(
+        "  %s np %u: the library measured %.2f ns added per call (its loop timed on its own, mean over ranks)\n",
+        key.first.c_str(), key.second, ns);
   }
   for (const auto& c : cells) {
     auto it = injected.find({c.transport, c.np});

@@ -166,6 +166,8 @@ LaunchRecord read_launch(hid_t group, const std::string& where) {
   if (h5::has_attribute(group, "spin_mean_ns")) {
     r.spin_mean_ns = std::stod(h5::read_string_attribute(group, "spin_mean_ns", where));
   }
+  if (h5::has_attribute(group, "spin_ranks_ns"))
+    r.spin_ranks_ns = h5::read_string_attribute(group, "spin_ranks_ns", where);
   auto ops = h5::read_strings(h5::open_dataset(group, "ops", where).get(), where + "/ops");
   auto sizes = h5::read_uint64(h5::open_dataset(group, "sizes", where).get(), where + "/sizes");
   if (!h5::exists(group, "samples")) return read_compact_benchmarks(group, where, std::move(r), ops, sizes);
@@ -199,11 +201,14 @@ void write_launch(hid_t g, const std::string& here, const LaunchRecord& launch) 
   h5::write_attribute(g, "seconds", std::to_string(launch.seconds));
   h5::write_attribute(g, "benchmark_json", launch.benchmark_json);
   if (!launch.blocks.empty()) h5::write_attribute(g, "blocks", launch.blocks);
-  if (launch.spin_mean_ns) {
+  auto write_ns = [&](const char* name, const std::optional<double>& ns) {
+    if (!ns) return;
     char buf[64];
-    std::snprintf(buf, sizeof buf, "%.6f", *launch.spin_mean_ns);
-    h5::write_attribute(g, "spin_mean_ns", std::string(buf));
-  }
+    std::snprintf(buf, sizeof buf, "%.6f", *ns);
+    h5::write_attribute(g, name, std::string(buf));
+  };
+  write_ns("spin_mean_ns", launch.spin_mean_ns);
+  if (!launch.spin_ranks_ns.empty()) h5::write_attribute(g, "spin_ranks_ns", launch.spin_ranks_ns);
   // Compact records (no samples, a summary) keep their summaries and sample counts only.
   const bool is_compact = std::any_of(launch.benchmarks.begin(), launch.benchmarks.end(),
                                       [](const BenchmarkSamples& b) { return b.summary && b.ns.empty(); });

@@ -78,7 +78,10 @@ TEST(OverheadResults, AppendsAndReadsBack) {
   OverheadResults::create(path, {{"ops", "alltoall"}, {"pairs", "3"}});
   OverheadResults r(path);
   EXPECT_EQ(r.configuration().at("ops"), "alltoall");
-  r.append(launch("off", 1, 100));
+  LaunchRecord calibrated = launch("off", 1, 100);
+  calibrated.spin_mean_ns = 10.5;
+  calibrated.spin_ranks_ns = "9.0000,12.0000";
+  r.append(calibrated);
   LaunchRecord failed = launch("on", 1, 100);
   failed.status = "exit code 1";
   failed.benchmarks.clear();
@@ -86,6 +89,10 @@ TEST(OverheadResults, AppendsAndReadsBack) {
   auto all = r.launches();
   ASSERT_EQ(all.size(), 2u);
   EXPECT_EQ(all[0].benchmarks.at(0).ns, (std::vector<double>{99, 100, 101}));
+  EXPECT_EQ(all[0].spin_mean_ns, 10.5);
+  EXPECT_EQ(all[0].spin_ranks_ns, "9.0000,12.0000");
+  EXPECT_FALSE(all[1].spin_mean_ns);
+  EXPECT_EQ(all[1].spin_ranks_ns, "");
   EXPECT_EQ(all[1].status, "exit code 1");
   EXPECT_EQ(r.completed(), (std::set<LaunchKey>{{"shared", 4, 1, "off"}}));
   r.write_analysis(analyze_overhead(all));

@@ -63,6 +63,9 @@ if [ -e "$(dirname "$mpimon")/../bench/libmpimon-pmpi-delay.so" ]; then
   grep -q "1 launches planned" errk || fail "interleaved calibration plan: $(head -1 errk)"
   grep -q "calibration: 4 loops per call" outk || fail "no calibration report: $(tail -5 outk)"
   "$mpimon" show k.h5 --csv k.csv >/dev/null || fail "show of the interleaved calibration"
+  # Each rank's delivered cost is kept (two ranks: two numbers).
+  h5dump -a /launches/000001/spin_ranks_ns k.h5 | grep -Eq '"[0-9.]+,[0-9.]+"' ||
+    fail "no per-rank delivered cost: $(h5dump -a /launches/000001/spin_ranks_ns k.h5 2>&1 | tail -3)"
   [ "$(awk -F, 'NR > 1 && $NF == "interleaved" && $2 == "loops4"' k.csv | wc -l)" -eq 4 ] ||
     fail "interleaved calibration rows: $(cat k.csv)"
 else

@@ -95,22 +95,29 @@ MpiLaunch launch_command(const Sweep& s, const LaunchKey& key, const fs::path& d
   return l.program(s.program, args);
 }
 
-// The delay library's cost per call as it measured it on its own, mean over ranks (files
-// PREFIX.RANK: "calls loops delivered_ns").
-double delivered_cost(const std::string& prefix, std::uint32_t np) {
+// The delay library's cost per call as each rank measured it on its own (PREFIX.RANK: "calls
+// loops delivered_ns"): their mean, and each rank's (the per-iteration sample is the maximum over
+// ranks, so a rank whose loop runs slower weighs more than the mean says).
+void read_delivered_cost(const std::string& prefix, std::uint32_t np, LaunchRecord& record) {
   long long calls = 0;
   double total = 0;
+  std::string ranks;
   for (std::uint32_t r = 0; r < np; ++r) {
-    std::ifstream in(prefix + "." + std::to_string(r));
+    const std::string path = prefix + "." + std::to_string(r);
+    std::ifstream in(path);
     long long n = 0;
     unsigned long loops = 0;
     double ns = 0;
-    if (!(in >> n >> loops >> ns)) raise_error(Error::Kind::input, prefix + "." + std::to_string(r), "no delay report");
+    if (!(in >> n >> loops >> ns)) raise_error(Error::Kind::input, path, "no delay report");
     calls += n;
     total += ns;
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "%s%.4f", r == 0 ? "" : ",", ns);
+    ranks += buf;
   }
   if (calls == 0) raise_error(Error::Kind::input, prefix, "no call went through the delay library");
-  return total / np;
+  record.spin_mean_ns = total / np;
+  record.spin_ranks_ns = ranks;
 }
 
 LaunchRecord run_launch(const Sweep& s, const LaunchKey& key, std::uint32_t position) {
@@ -133,7 +140,7 @@ LaunchRecord run_launch(const Sweep& s, const LaunchKey& key, std::uint32_t posi
       record.benchmarks = read_bench_samples((dir / "samples.txt").string());
       record.benchmark_json = read_file((dir / "bench.json").string());
       if (key.arm.starts_with("interleaved-")) record.blocks = read_file((dir / "blocks.txt").string());
-      if (!s.calibration_arm().empty()) record.spin_mean_ns = delivered_cost((dir / "delay").string(), key.np);
+      if (!s.calibration_arm().empty()) read_delivered_cost((dir / "delay").string(), key.np, record);
     } catch (const Error& e) {
       record.status = std::string("unreadable output: ") + e.what();
     }

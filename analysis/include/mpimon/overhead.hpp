@@ -60,8 +60,10 @@ struct LaunchRecord {
   std::string command;
   std::string benchmark_json;  ///< Google Benchmark's JSON output (context included)
   /// Calibration launches: the injected loop's time per call, as the delay library measured it on
-  /// its own when it loaded (mean over ranks; 0 in the off arm, which runs no loop).
+  /// its own when the processes started (mean over ranks; 0 in the off arm, which runs no loop),
+  /// and each rank's, comma-separated.
   std::optional<double> spin_mean_ns;
+  std::string spin_ranks_ns;
   std::vector<BenchmarkSamples> benchmarks;
   /// Interleaved launches: the program's blocks file, one line per benchmark (read_blocks).
   std::string blocks;

@@ -1,16 +1,17 @@
 #!/usr/bin/env bash
 # The calibration table of results/overhead/README.md ("Calibration with the TSC clock and the
-# instruction loop"): np 2, send and alltoall at 0 and 64 B, both designs, 6 pairs per requested
-# cost. Run from the repository root after ci/main.sh (or a build in build/); writes calNS.h5,
-# calNS.out (the report) and calNS.csv (the analysis) in the current directory, then the table.
+# instruction loop"): np 2, send and alltoall at 0 and 64 B, both designs, 100 pairs per requested
+# cost. Run after ci/main.sh (or a build in build/; MPIMON=path/to/mpimon for another); writes calNS.h5,
+# calNS.out (the report) and calNSns-analysis.csv (the analysis) in the current directory, then the
+# table (table.py, which first extracts calNSns-delivered.csv from calNS.h5).
 set -u
-mpimon=${MPIMON:-build/cli/mpimon}
-source ci/common.sh >/dev/null
+mpimon=${MPIMON:-$(dirname "${BASH_SOURCE[0]}")/../../../build/cli/mpimon}
+source "$(dirname "${BASH_SOURCE[0]}")/../../../ci/common.sh" >/dev/null
 for ns in 2 5 10 20 50; do
   start=$(date +%s)
-  "$mpimon" bench overhead --np 2 --ops send,alltoall --sizes 0,64 --calibrate $ns --design both --pairs 6 \
+  "$mpimon" bench overhead --np 2 --ops send,alltoall --sizes 0,64 --calibrate $ns --design both --pairs 100 \
     --iterations 1000 --block 50 --seed $ns -o cal$ns.h5 >cal$ns.out 2>cal$ns.err
   echo "ns $ns rc $? seconds $(($(date +%s) - start))"
-  "$mpimon" show cal$ns.h5 --csv cal$ns.csv >cal$ns.show
+  "$mpimon" show cal$ns.h5 --csv cal${ns}ns-analysis.csv >cal$ns.show
 done
-python3 "$(dirname "${BASH_SOURCE[0]}")/table.py"
+python3 "$(dirname "${BASH_SOURCE[0]}")/table.py"  # needs h5py (python3-h5py)
