@@ -144,9 +144,17 @@ std::uint64_t CommunicatorTable::index(const std::string& name, const std::vecto
 }
 
 bool CommunicatorTable::holds(std::uint64_t k, const std::string& name, const std::vector<std::uint32_t>& list) const {
+  constexpr std::size_t worth_keeping = 256;
+  if (names[k] != name) return false;
+  if (k == recent_entry_) return recent_members_ == list;
   auto first = members.begin() + members_indptr[k];
   auto last = members.begin() + members_indptr[k + 1];
-  return names[k] == name && std::equal(first, last, list.begin(), list.end());
+  if (!std::equal(first, last, list.begin(), list.end())) return false;
+  if (list.size() >= worth_keeping) {
+    recent_members_ = list;
+    recent_entry_ = k;
+  }
+  return true;
 }
 
 std::vector<std::uint32_t> CommunicatorTable::members_of(std::uint64_t k) const {

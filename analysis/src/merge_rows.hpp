@@ -87,6 +87,12 @@ struct CommunicatorTable {
   /// which are compared first.
   [[nodiscard]] bool holds(std::uint64_t k, const std::string& name, const std::vector<std::uint32_t>& members) const;
   [[nodiscard]] std::vector<std::uint32_t> members_of(std::uint64_t k) const;
+
+ private:
+  // The last large entry found again, as 32-bit members: the next file's list (MPI_COMM_WORLD's,
+  // in every file) is compared with it at memcmp speed instead of widening each member.
+  mutable std::vector<std::uint32_t> recent_members_;
+  mutable std::uint64_t recent_entry_ = ~std::uint64_t{0};
 };
 
 inline constexpr std::array<const char*, 8> kCommColumns = {"comm",      "rank",      "o2a_count", "o2a_bytes",

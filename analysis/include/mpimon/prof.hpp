@@ -111,6 +111,7 @@ class ProfReader {
   struct MemberCache {
     std::string text;
     std::vector<std::uint32_t> members;
+    std::uint32_t largest = 0;  ///< the largest member, checked against the world size per file
   };
 
  private:
