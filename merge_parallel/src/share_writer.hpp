@@ -32,8 +32,8 @@ std::vector<DumpShare> read_share(const std::vector<DumpInputs>& dumps, std::siz
                                   const std::function<void(std::size_t done)>& progress);
 
 /// Collective. Rank 0 checks each dump as a whole from every process's summary of its share (the
-/// size of MPI_COMM_WORLD, ranks and peers inside it, and each share's own error), in the order the
-/// serial merge meets them, and numbers the communicators; then every
+/// size of MPI_COMM_WORLD, ranks and peers inside it, and each share's own error), one summary at a
+/// time in the order the serial merge meets the files, and numbers the communicators; then every
 /// process writes its rows into `temporary` (created by rank 0), which rank 0 renames to `output`.
 /// Returns the summaries on rank 0 (elsewhere: empty); on an error every process throws it, and
 /// `temporary` is left for rank 0 to remove.
