@@ -482,10 +482,13 @@ std::vector<DumpSummary> write_shares(const std::vector<DumpInputs>& dumps, std:
   read_decision(decided, dumps.size(), rank, processes, decision);
   const std::vector<Offsets> offsets = offsets_of(shares, decision.dumps);
 
-  // Every process writes its rows into the one file, collectively.
+  // Every process writes its rows into the one file, collectively. A process that fails here
+  // cannot tell the others, which may be waiting in a collective call it will never make: it ends
+  // the merge (abort_merge) without closing the file (a collective call too).
   std::vector<Unwritten> unwritten;
+  h5::Handle file;
   try {
-    h5::Handle file = h5::create_file(temporary, [&](hid_t fapl) {
+    file = h5::create_file(temporary, [&](hid_t fapl) {
       h5::check_status(H5Pset_fapl_mpio(fapl, MPI_COMM_WORLD, MPI_INFO_NULL), temporary, "MPI-IO driver");
       h5::check_status(H5Pset_all_coll_metadata_ops(fapl, true), temporary, "collective metadata");
       h5::check_status(H5Pset_coll_metadata_write(fapl, true), temporary, "collective metadata");
@@ -495,15 +498,17 @@ std::vector<DumpSummary> write_shares(const std::vector<DumpInputs>& dumps, std:
     for (std::size_t d = 0; d < dumps.size(); ++d)
       writer.write_dump(dumps[d], shares[d], decision.dumps[d], offsets[d], rank == 0 ? &decision.tables[d] : nullptr);
     unwritten = writer.unwritten();
+    h5::flush(file.get(), output);  // the metadata's writes fail here rather than unseen in the close
   } catch (...) {
-    outcome = Outcome::of_current_exception();
+    abort_merge(md::write_failure(output, Outcome::of_current_exception().message), temporary);
   }
-  share_first_failure(outcome, static_cast<std::uint64_t>(rank));
+  file.reset();
+  MPI_Barrier(MPI_COMM_WORLD);  // every process has written (or one has aborted the merge)
 
   // Then rank 0 alone: the communicator names, the dense matrices without traffic, the rename.
   if (rank == 0) {
     try {
-      h5::Handle file = h5::open_file_readwrite(temporary);
+      file = h5::open_file_readwrite(temporary);
       for (const auto& [where, name, n] : unwritten) {
         h5::Handle g = h5::open_group(file.get(), where, "");
         (void)h5::create_dense(g.get(), name, n, n, where);
@@ -522,6 +527,7 @@ std::vector<DumpSummary> write_shares(const std::vector<DumpInputs>& dumps, std:
       if (ec) raise_error(Error::Kind::system, output, "cannot write: " + ec.message());
     } catch (...) {
       outcome = Outcome::of_current_exception();
+      outcome.message = md::write_failure(output, outcome.message);
     }
   }
   share_outcome(outcome);
