@@ -78,7 +78,14 @@ void check_status(herr_t status, const std::string& where, const char* what) {
   if (status < 0) raise_error(Error::Kind::system, where, std::string(what) + " failed (" + innermost_message() + ")");
 }
 
-void silence_errors() { H5Eset_auto2(H5E_DEFAULT, nullptr, nullptr); }
+void silence_errors() {
+  // A file whose close failed (a full disk) leaves HDF5 1.10 a dangling identifier that its cleanup
+  // at exit crashes on (H5F__close_cb); every file is closed explicitly, so that cleanup is not
+  // needed. H5dont_atexit only acts before the library's first use, and this comes first.
+  static const bool no_cleanup_at_exit = [] { return H5dont_atexit() >= 0; }();
+  (void)no_cleanup_at_exit;
+  H5Eset_auto2(H5E_DEFAULT, nullptr, nullptr);
+}
 
 Handle create_file(const std::string& path, const std::function<void(hid_t fapl)>& configure_access) {
   silence_errors();

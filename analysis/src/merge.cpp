@@ -363,6 +363,11 @@ std::vector<DumpSummary> merge_prof_files(const std::vector<std::string>& paths,
     if (options.on_temporary) options.on_temporary(path);
   };
   announce(temporary);
+  auto discard = [&] {
+    std::error_code ignored;
+    fs::remove(temporary, ignored);
+    announce("");
+  };
   std::vector<DumpSummary> summaries;
   try {
     {
@@ -386,10 +391,14 @@ std::vector<DumpSummary> merge_prof_files(const std::vector<std::string>& paths,
     std::error_code ec;
     fs::rename(temporary, output, ec);
     if (ec) raise_error(Error::Kind::system, output, "cannot write: " + ec.message());
+  } catch (const Error& e) {
+    // HDF5's and the file system's errors are the output's (the reader's are input errors).
+    const std::string message = e.kind() == Error::Kind::system ? merge_detail::write_failure(output, e.what()) : "";
+    discard();
+    if (!message.empty()) throw Error(Error::Kind::system, message);
+    throw;
   } catch (...) {
-    std::error_code ignored;
-    fs::remove(temporary, ignored);
-    announce("");
+    discard();
     throw;
   }
   announce("");

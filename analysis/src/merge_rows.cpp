@@ -2,6 +2,7 @@
 
 #include <sys/mman.h>
 #include <sys/stat.h>
+#include <sys/statvfs.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -9,6 +10,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <ctime>
+#include <filesystem>
 
 #include "mpimon/error.hpp"
 #include "mpimon/matrix_file.hpp"
@@ -251,6 +253,15 @@ std::string temporary_path_for(const std::string& output) {
   fchmod(fd, 0666 & ~mask);
   close(fd);
   return pattern;
+}
+
+std::string write_failure(const std::string& output, const std::string& message) {
+  std::string text = message.find(output) == std::string::npos ? output + ": " + message : message;
+  const std::string directory = std::filesystem::absolute(output).parent_path().string();
+  struct statvfs space {};
+  if (statvfs(directory.c_str(), &space) == 0 && space.f_bavail == 0)
+    text += ": no space left on device (" + directory + ")";
+  return text;
 }
 
 void write_root_attributes(hid_t file, const MergeOptions& options, const std::string& created_utc) {

@@ -133,6 +133,11 @@ std::string utc_now();
 /// A unique temporary path next to `output`, so that the final rename stays on one file system.
 std::string temporary_path_for(const std::string& output);
 
+/// A failure to write `output` as the user reads it: `message` (HDF5's, which names an object of the
+/// file) after the file's name, and "no space left on device" when its file system is full (HDF5's
+/// MPI-IO driver says only "file write failed"). Call it before the temporary file is removed.
+std::string write_failure(const std::string& output, const std::string& message);
+
 void write_root_attributes(hid_t file, const MergeOptions& options, const std::string& created_utc);
 void write_histogram_attributes(hid_t histogram_group);
 void write_csr_attributes(hid_t group, std::uint32_t n);

@@ -2,9 +2,14 @@
 
 #include <mpi.h>
 
+#include <fcntl.h>
+#include <unistd.h>
+
 #include <algorithm>
+#include <cstdio>
+#include <cstdlib>
 #include <exception>
-#include <limits>
+#include <filesystem>
 
 namespace mpimon::parallel {
 
@@ -77,18 +82,33 @@ void share_outcome(const Outcome& mine, int root) {
   if (shared.failed) shared.raise();
 }
 
-void share_first_failure(const Outcome& mine, std::uint64_t order) {
+namespace {
+std::string g_program = "mpimon-merge";
+std::FILE* g_user_stderr = stderr;
+}  // namespace
+
+void report_from_rank_zero(const std::string& program) {
+  g_program = program;
   int rank = 0;
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-  constexpr auto kNone = std::numeric_limits<std::uint64_t>::max();
-  // (order, rank) pairs: the lowest order wins, ties to the lowest rank.
-  const std::uint64_t mine_key[2] = {mine.failed ? order : kNone, static_cast<std::uint64_t>(rank)};
-  std::uint64_t first[2] = {kNone, 0};
-  MPI_Allreduce(&mine_key[0], &first[0], 1, MPI_UINT64_T, MPI_MIN, MPI_COMM_WORLD);
-  if (first[0] == kNone) return;
-  const std::uint64_t candidate = mine_key[0] == first[0] ? mine_key[1] : kNone;
-  MPI_Allreduce(&candidate, &first[1], 1, MPI_UINT64_T, MPI_MIN, MPI_COMM_WORLD);
-  share_outcome(mine, static_cast<int>(first[1]));
+  if (rank == 0) return;
+  const int copy = fcntl(STDERR_FILENO, F_DUPFD_CLOEXEC, 0);
+  g_user_stderr = copy >= 0 ? fdopen(copy, "w") : nullptr;
+  if (g_user_stderr == nullptr || !std::freopen("/dev/null", "w", stdout) || !std::freopen("/dev/null", "w", stderr))
+    MPI_Abort(MPI_COMM_WORLD, kAbortExitCode);
+}
+
+void abort_merge(const std::string& message, const std::string& temporary) {
+  int rank = 0, size = 1;
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  MPI_Comm_size(MPI_COMM_WORLD, &size);
+  std::error_code ignored;
+  std::filesystem::remove(temporary, ignored);
+  std::fprintf(g_user_stderr, "%s: error: %s (process %d of %d; the merge is aborted, nothing written)\n",
+               g_program.c_str(), message.c_str(), rank, size);
+  std::fflush(g_user_stderr);
+  MPI_Abort(MPI_COMM_WORLD, kAbortExitCode);
+  std::_Exit(kAbortExitCode);  // MPI_Abort does not return
 }
 
 }  // namespace mpimon::parallel

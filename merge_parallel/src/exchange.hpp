@@ -97,8 +97,20 @@ struct Outcome {
 /// `root`'s outcome, made every process's: all throw the same error when it failed.
 void share_outcome(const Outcome& mine, int root = 0);
 
-/// Collective: when any process failed, every process throws the error of the one whose `order`
-/// is the lowest (the file index of a parsing error, or the rank), so all report the same error.
-void share_first_failure(const Outcome& mine, std::uint64_t order);
+/// Processes other than rank 0 print nothing (rank 0 reports for all): their standard output and
+/// error go to /dev/null. A copy of the user's standard error is kept for abort_merge, whose
+/// message begins with `program`.
+void report_from_rank_zero(const std::string& program);
+
+/// The exit code of a merge that abort_merge ended: mpimon's code for every failure but a usage
+/// error (docs/cli.md).
+inline constexpr int kAbortExitCode = 1;
+
+/// Ends the whole merge from this process alone, when the others may be waiting in a collective
+/// call it will never make (an HDF5 write that fails in some processes only: a full disk, which
+/// with MPI-IO's collective buffering only the aggregators see). Prints `message` and this
+/// process's rank on the user's standard error, removes `temporary`, and MPI_Abort ends every
+/// process with kAbortExitCode.
+[[noreturn]] void abort_merge(const std::string& message, const std::string& temporary);
 
 }  // namespace mpimon::parallel

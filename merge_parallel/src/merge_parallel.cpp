@@ -118,10 +118,7 @@ int run(int& argc, char**& argv, const std::function<int(const Processes&)>& bod
   int rank = 0, size = 1;
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
   MPI_Comm_size(MPI_COMM_WORLD, &size);
-  if (rank != 0) {  // rank 0 reports for every process
-    if (!std::freopen("/dev/null", "w", stdout) || !std::freopen("/dev/null", "w", stderr))
-      MPI_Abort(MPI_COMM_WORLD, 1);
-  }
+  report_from_rank_zero(std::filesystem::path(argv[0]).filename().string());
   const int code = body(Processes{static_cast<unsigned>(rank), static_cast<unsigned>(size)});
   std::fflush(stdout);
   MPI_Finalize();

@@ -98,24 +98,22 @@ md::WorldSize unpack_world(Unpacker& in) {
   return w;
 }
 
-/// The share's summary: everything but the rows themselves. The communicator table is sent
-/// once per share (not per file), so MPI_COMM_WORLD's members cross once per process.
-std::vector<char> summarise(const std::vector<DumpShare>& shares) {
+/// One dump's share summarised: everything but the rows themselves. The communicator table is
+/// sent once per share (not per file), so MPI_COMM_WORLD's members cross once per process.
+std::vector<char> summarise(const DumpShare& share) {
   Packer out;
-  for (const auto& share : shares) {
-    const md::DumpRows& r = share.rows;
-    share.failure.pack(out);
-    out.put(share.failed_file);
-    out.put(share.first_world_file);
-    pack_world(r.world, out);
-    out.put<std::uint8_t>(r.internal_distinguished);
-    out.put(r.totals);
-    out.put<std::uint64_t>(r.histograms);
-    out.put_strings(r.communicators.names);
-    out.put_vector(r.communicators.members_indptr);
-    out.put_vector(r.communicators.members);
-    out.put_vector(r.ranks_present);
-  }
+  const md::DumpRows& r = share.rows;
+  share.failure.pack(out);
+  out.put(share.failed_file);
+  out.put(share.first_world_file);
+  pack_world(r.world, out);
+  out.put<std::uint8_t>(r.internal_distinguished);
+  out.put(r.totals);
+  out.put<std::uint64_t>(r.histograms);
+  out.put_strings(r.communicators.names);
+  out.put_vector(r.communicators.members_indptr);
+  out.put_vector(r.communicators.members);
+  out.put_vector(r.ranks_present);
   return std::move(out.bytes());
 }
 
@@ -138,61 +136,84 @@ struct Decision {
   std::vector<DumpSummary> summaries;
 };
 
-/// Rank 0: joins the shares' summaries in process order (which is file order), as the serial merge
-/// would have seen the files; throws the first inconsistency. Returns the decision packed for
-/// every process (each process's communicator map included) and keeps the tables and summaries.
-std::vector<char> decide(const std::vector<DumpInputs>& dumps, const std::vector<std::vector<char>>& summaries,
+/// Joins one share's summary of a dump to the shares before it (`joined`), as if its files came
+/// next; returns the share's communicator map (its table index -> the dump's). Throws the first
+/// error in file order: the share's own (a file that failed to parse, or that disagreed with an
+/// earlier file of the share), or its first file that gives MPI_COMM_WORLD's size disagreeing with
+/// the shares before.
+std::vector<std::uint64_t> join(const std::vector<char>& summary, md::DumpRows& joined) {
+  Unpacker in(summary);
+  const Outcome failure = Outcome::unpack(in);
+  const auto failed_file = in.get<std::uint64_t>();
+  const auto first_world_file = in.get<std::uint64_t>();
+  const md::WorldSize world = unpack_world(in);
+  if (failure.failed && failed_file < first_world_file) failure.raise();
+  joined.world.follow(world);
+  if (failure.failed) failure.raise();
+  joined.internal_distinguished |= in.get<std::uint8_t>() != 0;
+  const auto totals = in.get<std::array<ClassTotals, kTrafficClassCount>>();
+  for (std::size_t c = 0; c < kTrafficClassCount; ++c) {
+    ClassTotals& t = joined.totals[c];
+    t.messages = md::checked_add(t.messages, totals[c].messages, world.source, 0, "message");
+    t.bytes = md::checked_add(t.bytes, totals[c].bytes, world.source, 0, "byte");
+    t.pairs += totals[c].pairs;
+  }
+  joined.histograms += in.get<std::uint64_t>();
+  const auto names = in.get_strings();
+  const auto indptr = in.get_vector<std::int64_t>();
+  const auto members = in.get_vector<std::int64_t>();
+  std::vector<std::uint64_t> map;
+  for (std::size_t j = 0; j < names.size(); ++j) {
+    const std::vector<std::uint32_t> list(members.begin() + indptr[j], members.begin() + indptr[j + 1]);
+    map.push_back(joined.communicators.index(names[j], list));
+  }
+  const auto ranks = in.get_vector<std::uint32_t>();
+  joined.ranks_present.insert(joined.ranks_present.end(), ranks.begin(), ranks.end());
+  return map;
+}
+
+/// Rank 0: receives the summaries of the shares in file order (dump by dump, process by process,
+/// as each process sends them) and joins them as the serial merge would have met the files; throws
+/// the first inconsistency, once every summary is received (so that every process's sends end).
+/// One summary is held at a time: each carries its share's communicator table, MPI_COMM_WORLD's N
+/// members included, so rank 0's memory stays O(N + table) whatever the number of processes.
+/// Returns the decision packed for every process (each process's communicator map included) and
+/// keeps the tables and summaries.
+std::vector<char> decide(const std::vector<DumpInputs>& dumps, const std::vector<DumpShare>& own, int processes,
                          const MergeOptions& options, Decision& decision) {
-  const std::size_t processes = summaries.size();
-  std::vector<Unpacker> in;
-  for (const auto& s : summaries) in.emplace_back(s);
   Packer out;
   out.put_string(md::utc_now());
-  for (const auto& dump : dumps) {
+  Outcome failure;
+  for (std::size_t d = 0; d < dumps.size(); ++d) {
     md::DumpRows joined;
-    std::vector<std::vector<std::uint64_t>> maps(processes);
-    for (std::size_t k = 0; k < processes; ++k) {
-      // The first error in file order: this share's own (a file that failed to parse, or that
-      // disagreed with an earlier file of the share), or its first file that gives MPI_COMM_WORLD's
-      // size disagreeing with the shares before.
-      const Outcome failure = Outcome::unpack(in[k]);
-      const auto failed_file = in[k].get<std::uint64_t>();
-      const auto first_world_file = in[k].get<std::uint64_t>();
-      const md::WorldSize world = unpack_world(in[k]);
-      if (failure.failed && failed_file < first_world_file) failure.raise();
-      joined.world.follow(world);
-      if (failure.failed) failure.raise();
-      joined.internal_distinguished |= in[k].get<std::uint8_t>() != 0;
-      const auto totals = in[k].get<std::array<ClassTotals, kTrafficClassCount>>();
-      for (std::size_t c = 0; c < kTrafficClassCount; ++c) {
-        ClassTotals& t = joined.totals[c];
-        t.messages = md::checked_add(t.messages, totals[c].messages, world.source, 0, "message");
-        t.bytes = md::checked_add(t.bytes, totals[c].bytes, world.source, 0, "byte");
-        t.pairs += totals[c].pairs;
+    std::vector<std::vector<std::uint64_t>> maps(static_cast<std::size_t>(processes));
+    for (int k = 0; k < processes; ++k) {
+      const std::vector<char> summary = k == 0 ? summarise(own[d]) : receive_bytes(k);
+      if (failure.failed) continue;
+      try {
+        maps[static_cast<std::size_t>(k)] = join(summary, joined);
+      } catch (...) {
+        failure = Outcome::of_current_exception();
       }
-      joined.histograms += in[k].get<std::uint64_t>();
-      const auto names = in[k].get_strings();
-      const auto indptr = in[k].get_vector<std::int64_t>();
-      const auto members = in[k].get_vector<std::int64_t>();
-      for (std::size_t j = 0; j < names.size(); ++j) {
-        const std::vector<std::uint32_t> list(members.begin() + indptr[j], members.begin() + indptr[j + 1]);
-        maps[k].push_back(joined.communicators.index(names[j], list));
-      }
-      const auto ranks = in[k].get_vector<std::uint32_t>();
-      joined.ranks_present.insert(joined.ranks_present.end(), ranks.begin(), ranks.end());
     }
-    const std::uint32_t n = joined.world.resolve(dump);
-    const bool csr = md::uses_csr(options, n);
-    out.put(n);
-    out.put<std::uint8_t>(csr);
-    out.put<std::uint8_t>(joined.internal_distinguished);
-    out.put_vector(joined.ranks_present);
-    out.put<std::uint64_t>(joined.communicators.names.size());
-    out.put<std::uint64_t>(joined.communicators.members.size());
-    for (const auto& map : maps) out.put_vector(map);
-    decision.summaries.push_back(md::summary_of(dump, joined, n, csr));
-    decision.tables.push_back(std::move(joined.communicators));
+    if (failure.failed) continue;
+    try {
+      const std::uint32_t n = joined.world.resolve(dumps[d]);
+      const bool csr = md::uses_csr(options, n);
+      out.put(n);
+      out.put<std::uint8_t>(csr);
+      out.put<std::uint8_t>(joined.internal_distinguished);
+      out.put_vector(joined.ranks_present);
+      out.put<std::uint64_t>(joined.communicators.names.size());
+      out.put<std::uint64_t>(joined.communicators.members.size());
+      for (const auto& map : maps) out.put_vector(map);
+      decision.summaries.push_back(md::summary_of(dumps[d], joined, n, csr));
+      decision.tables.push_back(std::move(joined.communicators));
+    } catch (...) {
+      failure = Outcome::of_current_exception();
+    }
   }
+  if (failure.failed) failure.raise();
   return std::move(out.bytes());
 }
 
@@ -443,19 +464,15 @@ std::vector<DumpSummary> write_shares(const std::vector<DumpInputs>& dumps, std:
                                       const MergeOptions& options) {
   const int rank = world_rank();
   const int processes = world_size();
-  // Rank 0 checks the dumps as wholes, from every share's summary.
-  std::vector<char> summary = summarise(shares);
+  // Rank 0 checks the dumps as wholes, from every share's summary, dump by dump.
   Decision decision;
   Outcome outcome;
   std::vector<char> decided;
   if (rank != 0) {
-    send_bytes(summary, 0);
+    for (const DumpShare& share : shares) send_bytes(summarise(share), 0);
   } else {
-    std::vector<std::vector<char>> all;
-    all.push_back(std::move(summary));
-    for (int k = 1; k < processes; ++k) all.push_back(receive_bytes(k));
     try {
-      decided = decide(dumps, all, options, decision);
+      decided = decide(dumps, shares, processes, options, decision);
     } catch (...) {
       outcome = Outcome::of_current_exception();
     }
@@ -465,10 +482,13 @@ std::vector<DumpSummary> write_shares(const std::vector<DumpInputs>& dumps, std:
   read_decision(decided, dumps.size(), rank, processes, decision);
   const std::vector<Offsets> offsets = offsets_of(shares, decision.dumps);
 
-  // Every process writes its rows into the one file, collectively.
+  // Every process writes its rows into the one file, collectively. A process that fails here
+  // cannot tell the others, which may be waiting in a collective call it will never make: it ends
+  // the merge (abort_merge) without closing the file (a collective call too).
   std::vector<Unwritten> unwritten;
+  h5::Handle file;
   try {
-    h5::Handle file = h5::create_file(temporary, [&](hid_t fapl) {
+    file = h5::create_file(temporary, [&](hid_t fapl) {
       h5::check_status(H5Pset_fapl_mpio(fapl, MPI_COMM_WORLD, MPI_INFO_NULL), temporary, "MPI-IO driver");
       h5::check_status(H5Pset_all_coll_metadata_ops(fapl, true), temporary, "collective metadata");
       h5::check_status(H5Pset_coll_metadata_write(fapl, true), temporary, "collective metadata");
@@ -478,15 +498,17 @@ std::vector<DumpSummary> write_shares(const std::vector<DumpInputs>& dumps, std:
     for (std::size_t d = 0; d < dumps.size(); ++d)
       writer.write_dump(dumps[d], shares[d], decision.dumps[d], offsets[d], rank == 0 ? &decision.tables[d] : nullptr);
     unwritten = writer.unwritten();
+    h5::flush(file.get(), output);  // the metadata's writes fail here rather than unseen in the close
   } catch (...) {
-    outcome = Outcome::of_current_exception();
+    abort_merge(md::write_failure(output, Outcome::of_current_exception().message), temporary);
   }
-  share_first_failure(outcome, static_cast<std::uint64_t>(rank));
+  file.reset();
+  MPI_Barrier(MPI_COMM_WORLD);  // every process has written (or one has aborted the merge)
 
   // Then rank 0 alone: the communicator names, the dense matrices without traffic, the rename.
   if (rank == 0) {
     try {
-      h5::Handle file = h5::open_file_readwrite(temporary);
+      file = h5::open_file_readwrite(temporary);
       for (const auto& [where, name, n] : unwritten) {
         h5::Handle g = h5::open_group(file.get(), where, "");
         (void)h5::create_dense(g.get(), name, n, n, where);
@@ -505,6 +527,7 @@ std::vector<DumpSummary> write_shares(const std::vector<DumpInputs>& dumps, std:
       if (ec) raise_error(Error::Kind::system, output, "cannot write: " + ec.message());
     } catch (...) {
       outcome = Outcome::of_current_exception();
+      outcome.message = md::write_failure(output, outcome.message);
     }
   }
   share_outcome(outcome);
