@@ -84,7 +84,7 @@ check_packages() {
     grep -qE "(^|, )$p( |,|$)" <<<"$depends" || problems+=("Depends lacks $p")
   done
   # dpkg-shlibdeps ran: the libraries of the host's build are there (C++ runtime, HDF5, Boost).
-  for p in libstdc++6 'libhdf5-[0-9]' libboost-program-options; do
+  for p in 'libstdc\+\+6' 'libhdf5-[0-9]' libboost-program-options; do
     grep -qE "(^|, )$p" <<<"$depends" || problems+=("Depends lacks $p (dpkg-shlibdeps)")
   done
   contents=$(dpkg-deb -c "$deb" | awk '{ print $NF }')
@@ -116,12 +116,14 @@ prepare_root() {
   touch "$stamps/sources"
 }
 
-# A new copy of the clean root: nothing installed by an earlier run.
+# A new copy of the clean root (nothing installed by an earlier run), and the folders it sees.
 fresh_root() {
   safe_remove "$run_root"
   cp -a "$chroot_dir" "$run_root"
   rm -rf "$run_root/.mpimon-stamps"
   mkdir -p "$apt_cache/partial"
+  rm -rf "$out/job" "$out/results" && mkdir -p "$out/job/ci" "$out/results"
+  cp "$repo/ci/main.sh" "$repo/ci/common.sh" "$out/job/ci/"
 }
 
 # in_run_root COMMAND: in the copy, with the packages (read-only), the job, the results and apt's cache.
@@ -156,8 +158,6 @@ install_package() {
 # The main job (ci/main.sh --installed) from the package, and the installed mpimon-merge on the
 # dumps mpimon record kept: the same totals as record's own merge.
 run_main_job() {
-  rm -rf "$out/job" "$out/results" && mkdir -p "$out/job/ci" "$out/results"
-  cp "$repo/ci/main.sh" "$repo/ci/common.sh" "$out/job/ci/"
   step "$name: the main job from the installed package (ci/main.sh --installed, pairs ${MPIMON_MAIN_PAIRS:-1})"
   local status=0
   in_run_root "cd $inner_out && MPIMON_MAIN_PAIRS=${MPIMON_MAIN_PAIRS:-1} MPIMON_MAIN_NP=${MPIMON_MAIN_NP:-2} \

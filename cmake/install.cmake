@@ -62,8 +62,11 @@ set(CPACK_DEBIAN_FILE_NAME DEB-DEFAULT)
 set(CPACK_DEBIAN_PACKAGE_SECTION science)
 set(CPACK_DEBIAN_PACKAGE_SHLIBDEPS ON)
 set(CPACK_DEBIAN_RUNTIME_PACKAGE_NAME mpimon)
+# python3-munkres, before matplotlib, only steers apt: Debian 12's python3-fonttools (a dependency
+# of matplotlib) wants "python3-scipy | python3-munkres", and apt, left to itself, takes scipy, which
+# pulls in a C++ compiler and the Boost headers (58 more packages, about 600 MB, on a minbase root).
 set(CPACK_DEBIAN_RUNTIME_PACKAGE_DEPENDS
-    "openmpi-bin, python3, python3-matplotlib, python3-h5py, python3-numpy")
+    "openmpi-bin, python3, python3-munkres, python3-matplotlib, python3-h5py, python3-numpy")
 set(CPACK_DEBIAN_RUNTIME_PACKAGE_SUGGESTS "valgrind, hpcc")
 set(CPACK_DEBIAN_DEV_PACKAGE_NAME mpimon-dev)
 set(CPACK_DEBIAN_DEV_PACKAGE_DEPENDS
