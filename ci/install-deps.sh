@@ -22,6 +22,7 @@ packages=(
   chromium                           # headless browser: the report tests open REPORT.html (docs/report.md)
   libscotch-dev scotch               # Scotch: mpimon place --method scotch (library), scotch_gmap/gmtst cross-checks
   hwloc                              # lstopo/hwloc-calc: synthetic node topologies for the rankfile test
+  dpkg-dev file                      # cpack -G DEB: dpkg-shlibdeps, and file to find the ELF files (ci/debian-package.sh)
 )
 if [ "${1:-}" = "--list" ]; then
   printf '%s\n' "${packages[@]}"

@@ -6,17 +6,37 @@
 #   3. show a monitored run end to end: mpimon record (mpirun with monitoring on, the per-rank dumps
 #      checked and merged into one HDF5 file, its summary), the matrix exported for TreeMatch, the
 #      run placed on a modelled cluster (mpimon place), and one HTML report of the whole job.
-# Everything goes to build/main/. MPIMON_MAIN_PAIRS and MPIMON_MAIN_NP change the sweep.
+# Everything goes to build/main/ (or $MPIMON_MAIN_OUT). MPIMON_MAIN_PAIRS and MPIMON_MAIN_NP change the sweep.
+# With --installed, the same job with an installed mpimon (e.g. the Debian package, in
+# ci/debian-package.sh): nothing installed nor built, the commands taken from PATH, the programs
+# from mpimon's own libexec/mpimon, the results in $MPIMON_MAIN_OUT (default ./mpimon-main).
+# Usage: bash ci/main.sh [--installed] [--help]
 source "$(dirname "$0")/common.sh"
 
-step "dependencies"
-"$repo/ci/install-deps.sh"
-step "build ($build)"
-configure_and_build "$build"
+installed=no
+for arg in "$@"; do
+  case $arg in
+    --installed) installed=yes ;;
+    -h | --help) sed -n '2,/^source/p' "$0" | sed '$d; s/^# \{0,1\}//'; exit 0 ;;
+    *) echo "main: unknown argument '$arg' (--installed, --help)" >&2; exit 2 ;;
+  esac
+done
 
-out=$build/main
+if [ $installed = yes ]; then
+  mpimon=$(command -v mpimon) || { echo "main: --installed: no mpimon on PATH" >&2; exit 1; }
+  programs=$(dirname "$(dirname "$(realpath "$mpimon")")")/libexec/mpimon
+  out=${MPIMON_MAIN_OUT:-$PWD/mpimon-main}
+  echo "main: the installed mpimon: $mpimon, its programs in $programs"
+else
+  step "dependencies"
+  "$repo/ci/install-deps.sh"
+  step "build ($build)"
+  configure_and_build "$build"
+  mpimon=$build/cli/mpimon
+  programs=$build/validation
+  out=${MPIMON_MAIN_OUT:-$build/main}
+fi
 rm -rf "$out" && mkdir -p "$out"
-mpimon=$build/cli/mpimon
 
 step "overhead: mpimon bench overhead --np ${MPIMON_MAIN_NP:-2} --sizes quick --pairs ${MPIMON_MAIN_PAIRS:-3}"
 "$mpimon" bench overhead --np "${MPIMON_MAIN_NP:-2}" --sizes quick --pairs "${MPIMON_MAIN_PAIRS:-3}" \
@@ -31,7 +51,7 @@ np=${MPIMON_DEMO_NP:-4}
 step "monitored run: mpimon record --np $np -o $out/ring.h5 --keep-dumps $out/prof -- mpimon-demo-ring"
 # record chooses the MCA settings (monitoring mode 2), checks that every rank wrote its dump,
 # merges them and prints the summary of mpimon show.
-"$mpimon" record --np "$np" -o "$out/ring.h5" --keep-dumps "$out/prof" -- "$build/validation/mpimon-demo-ring"
+"$mpimon" record --np "$np" -o "$out/ring.h5" --keep-dumps "$out/prof" -- "$programs/mpimon-demo-ring"
 step "export: mpimon export treematch $out/ring.h5 (bytes, external + internal)"
 "$mpimon" export treematch "$out/ring.h5" -o "$out/ring.treematch"
 cat "$out/ring.treematch"

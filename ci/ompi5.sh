@@ -40,103 +40,12 @@ Exit codes: 0 done, 1 a step failed (tests included), 2 usage,
 EOF
 }
 
-readonly suite=trixie
+readonly name=ompi5 suite=trixie
 readonly chroot_dir=${MPIMON_CHROOT_DIR:-/var/cache/mpimon/debian13}
-readonly stamps=$chroot_dir/.mpimon-stamps
 readonly out=$build/ompi5
-readonly exit_skipped=3
 # Where the chroot sees the clone (read-only) and the host's build directory.
 readonly inner_src=/mpimon/src inner_build=/mpimon/build
-
-skip() {
-  mkdir -p "$out"
-  echo "$*" >"$out/skipped.txt"
-  echo "ompi5: cannot run here: $*" >&2
-  exit "$exit_skipped"
-}
-log() { echo "ompi5: $*" >&2; }
-
-# The host's Debian mirror: the first non-security URI in its apt sources (deb822 or one-line).
-host_mirror() {
-  if [ -n "${MPIMON_DEBIAN_MIRROR:-}" ]; then echo "$MPIMON_DEBIAN_MIRROR"; return; fi
-  local f uri
-  local apt=${MPIMON_APT_DIR:-/etc/apt}
-  for f in "$apt"/sources.list.d/*.sources; do
-    [ -f "$f" ] || continue
-    uri=$(awk '/^URIs:/ { for (i = 2; i <= NF; i++) if ($i !~ /security/) { print $i; exit } }' "$f")
-    [ -n "$uri" ] && [[ "$uri" == */debian ]] && { echo "$uri"; return; }
-  done
-  for f in "$apt"/sources.list "$apt"/sources.list.d/*.list; do
-    [ -f "$f" ] || continue
-    uri=$(awk '$1 == "deb" { for (i = 2; i <= NF; i++) if ($i !~ /^\[/ && $i ~ /:\/\//) { if ($i !~ /security/ && $i ~ /\/debian\/?$/) { print $i; exit } else break } }' "$f")
-    [ -n "$uri" ] && { echo "${uri%/}"; return; }
-  done
-}
-
-# The mount points under DIR, deepest first.
-mounts_under() {
-  local dir
-  dir=$(realpath -m "$1")
-  awk -v d="$dir" '$2 == d || index($2, d "/") == 1 { print $2 }' /proc/self/mounts | sort -r
-}
-
-# rm -rf that refuses a directory with anything mounted in it (it would delete the host's files).
-safe_remove() {
-  local dir=$1
-  [ -e "$dir" ] || return 0
-  if [ -n "$(mounts_under "$dir")" ]; then
-    echo "ompi5: refusing to remove $dir: still mounted there:" >&2
-    mounts_under "$dir" >&2
-    exit 1
-  fi
-  rm -rf --one-file-system "$dir"
-}
-
-check_host() {
-  [ "${MPIMON_SKIP_OMPI5:-0}" = 1 ] && skip "MPIMON_SKIP_OMPI5=1"
-  [ "$(id -u)" -eq 0 ] || skip "needs root (debootstrap, chroot and mounts)"
-  command -v unshare >/dev/null || skip "unshare (util-linux) not found"
-  unshare --mount --propagation private true 2>/dev/null ||
-    skip "private mount namespaces are not permitted here (unshare --mount failed)"
-  if [ ! -f "$stamps/bootstrap" ]; then
-    if ! command -v debootstrap >/dev/null; then
-      log "installing debootstrap"
-      # A fresh machine's package lists may be stale: update once if the first try fails.
-      { DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends debootstrap >/dev/null 2>&1 ||
-        { apt-get update -qq >/dev/null 2>&1 &&
-          DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends debootstrap >/dev/null 2>&1; }; } ||
-        skip "debootstrap is not installed and apt-get could not install it"
-    fi
-    mirror=$(host_mirror)
-    [ -n "$mirror" ] || skip "no Debian mirror in /etc/apt (set MPIMON_DEBIAN_MIRROR)"
-    # Only the Release file, a few kB. apt-helper is not on root's PATH: called by its full path.
-    local probe
-    probe=$(mktemp)
-    if ! timeout 30 /usr/lib/apt/apt-helper download-file "$mirror/dists/$suite/Release" "$probe" >/dev/null 2>&1; then
-      rm -f "$probe"
-      skip "Debian 13's archive is not reachable at $mirror/dists/$suite/"
-    fi
-    rm -f "$probe"
-  fi
-}
-
-stage_bootstrap() {
-  [ -f "$stamps/bootstrap" ] && return
-  safe_remove "$chroot_dir"  # an interrupted debootstrap leaves a root that cannot be trusted
-  mkdir -p "$(dirname "$chroot_dir")"
-  step "ompi5: debootstrap $suite into $chroot_dir (from $mirror; a few minutes, once)"
-  debootstrap --variant=minbase "$suite" "$chroot_dir" "$mirror" >"$chroot_dir.debootstrap.log" 2>&1 || {
-    tail -20 "$chroot_dir.debootstrap.log" >&2
-    grep -q "Failed getting release\|Couldn't download\|Failure trying to run" "$chroot_dir.debootstrap.log" &&
-      skip "debootstrap could not fetch or install $suite (log: $chroot_dir.debootstrap.log)"
-    exit 1
-  }
-  # Services never start inside the root.
-  printf '#!/bin/sh\nexit 101\n' >"$chroot_dir/usr/sbin/policy-rc.d"
-  chmod +x "$chroot_dir/usr/sbin/policy-rc.d"
-  mkdir -p "$stamps"
-  touch "$stamps/bootstrap"
-}
+source "$repo/ci/chroot.sh"
 
 # The packages of ci/install-deps.sh, plus ccache (later builds in a fresh clone are fast), less
 # those for fuzzing and formatting (clang, clang-format), plots (python3-*) and the report test (chromium): the root runs none
@@ -153,57 +62,35 @@ stage_packages() {
   [ -f "$stamps/packages" ] && [ "$(cat "$stamps/packages")" = "$list" ] && return
   rm -f "$stamps/packages"
   step "ompi5: installing mpimon's dependencies in the root"
-  in_root_plain "apt-get update -qq"
+  in_root "apt-get update -qq"
   # Names that do not exist in $suite (e.g. a versioned clang runtime) are left out, and said.
   local available=() p
   for p in $list; do
-    if in_root_plain "apt-cache show $p >/dev/null 2>&1"; then available+=("$p"); else log "not in $suite: $p (skipped)"; fi
+    if in_root "apt-cache show $p >/dev/null 2>&1"; then available+=("$p"); else log "not in $suite: $p (skipped)"; fi
   done
-  in_root_plain "DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends ${available[*]} >/dev/null"
-  in_root_plain "apt-get clean"
+  in_root "DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends ${available[*]} >/dev/null"
+  in_root "apt-get clean"
   echo "$list" >"$stamps/packages"
 }
 
 check_monitoring() {
-  in_root_plain "ompi_info --parsable" >"$out/ompi_info.txt" 2>&1 || true
+  in_root "ompi_info --parsable" >"$out/ompi_info.txt" 2>&1 || true
   grep -q '^mca:pml:monitoring:' "$out/ompi_info.txt" ||
     skip "Open MPI in the $suite root has no pml/monitoring component (see $out/ompi_info.txt)"
-  log "$(in_root_plain 'mpirun --version' | head -1) with $(grep -c '^mca:[a-z]*:monitoring:version' "$out/ompi_info.txt") monitoring components"
+  log "$(in_root 'mpirun --version' | head -1) with $(grep -c '^mca:[a-z]*:monitoring:version' "$out/ompi_info.txt") monitoring components"
 }
 
-# Runs a command in the root, inside a private mount namespace holding /proc, /sys, /dev,
-# /dev/shm, the clone (read-only) and the host's build directory; they vanish with the namespace.
+# Runs a command in the root, with the clone (read-only) and the host's build directory mounted.
 in_root() {
   mkdir -p "$out/build"
-  cp /etc/resolv.conf "$chroot_dir/etc/resolv.conf" 2>/dev/null || true
-  unshare --mount --propagation private bash -c '
-    set -euo pipefail
-    root=$1 src=$2 bld=$3 inner_src=$4 inner_build=$5
-    shift 5
-    cleanup() { for m in $(awk -v d="$root" "index(\$2, d \"/\") == 1 { print \$2 }" /proc/self/mounts | sort -r); do umount -l "$m" 2>/dev/null || true; done; }
-    trap cleanup EXIT
-    mount -t proc proc "$root/proc"
-    mount --rbind /sys "$root/sys"
-    mount --bind /dev "$root/dev"
-    mkdir -p "$root/dev/shm" "$root/dev/pts" && mount -t tmpfs -o mode=1777 shm "$root/dev/shm"
-    mount -t devpts -o newinstance devpts "$root/dev/pts" 2>/dev/null || true
-    mkdir -p "$root$inner_src" "$root$inner_build"
-    mount --bind "$src" "$root$inner_src" && mount -o remount,bind,ro "$root$inner_src"
-    mount --bind "$bld" "$root$inner_build"
-    chroot "$root" /usr/bin/env -i HOME=/root PATH=/usr/local/bin:/usr/bin:/bin:/usr/sbin:/sbin LANG=C.UTF-8 \
-      TERM="${TERM:-dumb}" CCACHE_DIR=/var/cache/ccache OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 \
-      OMPI_MCA_rmaps_base_oversubscribe=1 PRTE_MCA_rmaps_default_mapping_policy=:oversubscribe \
-      MPIMON_JOBS="$MPIMON_JOBS" bash -c "$1"
-  ' in_root "$chroot_dir" "$repo" "$out/build" "$inner_src" "$inner_build" "$1"
+  in_chroot "$chroot_dir" "$1" "$repo" "$inner_src:ro" "$out/build" "$inner_build"
 }
-# Before the packages are in, the mounts are the same; kept as one function.
-in_root_plain() { MPIMON_JOBS=$jobs in_root "$1"; }
 
 # stage_build [TARGET]: everything by default; the validation stage builds only what its tests run.
 stage_build() {
   local target=${1:-all}
   step "ompi5: building mpimon ($target) against Open MPI 5 ($out/build, seen as $inner_build in the root)"
-  MPIMON_JOBS=$jobs in_root "set -e; cmake -S $inner_src -B $inner_build -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+  in_root "set -e; cmake -S $inner_src -B $inner_build -DCMAKE_BUILD_TYPE=RelWithDebInfo \
     '-DCMAKE_CXX_FLAGS_RELWITHDEBINFO=$ci_flags' '-DCMAKE_C_FLAGS_RELWITHDEBINFO=$ci_flags' \
     -DMPIMON_WERROR=ON -DCMAKE_CXX_COMPILER_LAUNCHER=ccache -DCMAKE_C_COMPILER_LAUNCHER=ccache \
     >$inner_build/configure.log 2>&1 || { cat $inner_build/configure.log; exit 1; }
@@ -216,12 +103,12 @@ run_validation() {
   rm -f "$out/ctest.xml" "$out/validate.txt" "$out/build/ctest.xml"
   # The suite's cases (label suite) are what mpimon validate runs below: each runs once.
   step "ompi5: ctest -L validation -LE suite (Open MPI 5)"
-  MPIMON_JOBS=$jobs in_root "cd $inner_build && ctest -j \$MPIMON_JOBS -L validation -LE suite --output-on-failure --timeout 600 --output-junit $inner_build/ctest.xml" \
+  in_root "cd $inner_build && ctest -j \$MPIMON_JOBS -L validation -LE suite --output-on-failure --timeout 600 --output-junit $inner_build/ctest.xml" \
     >"$out/ctest.log" 2>&1 || status=1
   cp "$out/build/ctest.xml" "$out/ctest.xml" 2>/dev/null || true
   grep -E "tests passed|tests failed|^\s+[0-9]+ - " "$out/ctest.log" || true
   step "ompi5: mpimon validate --json (Open MPI 5)"
-  MPIMON_JOBS=$jobs in_root "$inner_build/cli/mpimon validate --json $inner_build/validate.json" \
+  in_root "$inner_build/cli/mpimon validate --json $inner_build/validate.json" \
     >"$out/validate.txt" 2>&1 || status=1
   cp "$out/build/validate.json" "$out/validate.json" 2>/dev/null || true
   tail -1 "$out/validate.txt"
@@ -262,11 +149,11 @@ run_bench() {
   [ -x "$build/cli/mpimon" ] || { step "ompi5: building mpimon on the host ($build)"; configure_and_build "$build"; }
   local host_version root_version
   host_version=$(mpirun --version | head -1 | awk '{ print $NF }')
-  root_version=$(in_root_plain 'mpirun --version' | head -1 | awk '{ print $NF }')
+  root_version=$(in_root 'mpirun --version' | head -1 | awk '{ print $NF }')
   step "ompi5: mpimon bench overhead ${grid[*]} on the host (Open MPI $host_version)"
   "$build/cli/mpimon" bench overhead "${grid[@]}" -o "$dir/overhead-$host_version.h5"
   step "ompi5: mpimon bench overhead ${grid[*]} in the root (Open MPI $root_version)"
-  MPIMON_JOBS=$jobs in_root "$inner_build/cli/mpimon bench overhead ${grid[*]} -o $inner_build/ompi-versions/overhead.h5"
+  in_root "$inner_build/cli/mpimon bench overhead ${grid[*]} -o $inner_build/ompi-versions/overhead.h5"
   cp "$out/build/ompi-versions/overhead.h5" "$dir/overhead-$root_version.h5"
   for v in "$host_version" "$root_version"; do
     "$build/cli/mpimon" show "$dir/overhead-$v.h5" --csv "$dir/analysis-$v.csv" >/dev/null
@@ -278,7 +165,7 @@ run_bench() {
     echo "commit: $(git -C "$repo" rev-parse HEAD 2>/dev/null || echo unknown)"
     echo "machine: $(nproc) CPUs, $(awk '/MemTotal/ { printf "%.0f GiB", $2 / 1048576 }' /proc/meminfo), load average at the end: $(cut -d' ' -f1-3 /proc/loadavg)"
     echo "host: $(. /etc/os-release && echo "$PRETTY_NAME"), $(mpirun --version | head -1)"
-    echo "root: Debian 13 ($suite) chroot, $(in_root_plain 'mpirun --version' | head -1)"
+    echo "root: Debian 13 ($suite) chroot, $(in_root 'mpirun --version' | head -1)"
     echo "command (both): mpimon bench overhead ${grid[*]} (binding, arms and MCA: see each HDF5 file's configuration)"
     echo "analysis: mpimon show FILE --csv (paired t-test over the pairs, 95 % CI, BH-adjusted p)"
   } >"$dir/provenance.txt"
@@ -293,12 +180,9 @@ run_bench() {
 prepare() {
   mkdir -p "$out"
   rm -f "$out/skipped.txt"
-  check_host
-  mkdir -p "$(dirname "$chroot_dir")"  # the lock lives beside the root, which may not exist yet
-  exec 9>"$chroot_dir.lock"
-  flock 9  # one preparation at a time on this machine
-  mirror=${mirror:-$(host_mirror)}
-  stage_bootstrap
+  check_chroot_host MPIMON_SKIP_OMPI5
+  lock_root
+  bootstrap_root
   stage_packages
   check_monitoring
   stage_build "${1:-all}"
@@ -309,7 +193,7 @@ if [ "${1:-}" = run ]; then
   shift
   [ $# -gt 0 ] || { echo "ompi5: run needs a command" >&2; exit 2; }
   prepare >/dev/null
-  MPIMON_JOBS=$jobs in_root "cd $inner_build && $*"
+  in_root "cd $inner_build && $*"
   exit
 fi
 for arg in "$@"; do
@@ -321,14 +205,14 @@ for arg in "$@"; do
 done
 
 case $command in
-  mirror) m=$(host_mirror); [ -n "$m" ] || { echo "ompi5: no Debian mirror in ${MPIMON_APT_DIR:-/etc/apt}" >&2; exit 1; }; echo "$m" ;;
+  mirror) print_mirror ;;
   status)
     echo "root: $chroot_dir"
     for s in bootstrap packages; do printf '  %-10s %s\n' "$s" "$([ -f "$stamps/$s" ] && echo done || echo 'not done')"; done
     echo "mirror: $(host_mirror)"
     ;;
   prepare) prepare ;;
-  shell) prepare; MPIMON_JOBS=$jobs in_root "cd $inner_build && exec bash -i" ;;
+  shell) prepare; in_root "cd $inner_build && exec bash -i" ;;
   validate) prepare mpimon_validation_stage; run_validation ;;
   bench) prepare; run_bench ;;
 esac

@@ -62,32 +62,47 @@ count_gate() {
   esac
 }
 
-# ompi5_stage SCRIPT BUILD: runs the Open MPI 5.0 stage (ci/ompi5.sh validate) and counts it.
-# Exit code 3 means the Debian 13 root cannot be prepared here. That is a skip only when asked
-# for (MPIMON_SKIP_OMPI5=1) or outside CI; under CI=true the stage is required and it is a failure
-# with the reason, since the Open MPI 5 column of docs/defects.md rests on it.
+# count_cannot_run STAGE SKIP_VARIABLE REASON: a stage whose script exited 3, its root cannot be
+# prepared here. That is a skip only when asked for (SKIP_VARIABLE=1) or outside CI; under CI=true
+# the stage is required and it is a failure with the reason.
+count_cannot_run() {
+  local stage=$1 variable=$2 reason=$3
+  if [ "${!variable:-0}" = 1 ]; then
+    count_skipped "$stage" "$variable=1 (this machine cannot host its root)"
+  elif [ "${CI:-}" = true ]; then
+    count_failed "$stage" "required under CI=true but cannot run: $reason (set $variable=1 to skip it explicitly)"
+  else
+    count_skipped "$stage" "$reason"
+  fi
+}
+
+# ompi5_stage SCRIPT BUILD: runs the Open MPI 5.0 stage (ci/ompi5.sh validate) and counts it; the
+# Open MPI 5 column of docs/defects.md rests on it.
 ompi5_stage() {
-  local script=$1 out=$2/ompi5 status=0 reason
+  local script=$1 out=$2/ompi5 status=0
   # Results of an earlier run must not be counted for this one.
   rm -f "$out/ctest.xml" "$out/validate.txt" "$out/skipped.txt"
   "$script" validate || status=$?
-  reason=$(cat "$out/skipped.txt" 2>/dev/null || echo "no reason saved")
   case $status in
     0 | 1)
       count_junit "ompi5 ctest" "$out/ctest.xml"
       count_validate "ompi5 validate" "$out/validate.txt"
       # A failed step before the tests (root, build) leaves no results: counted above as failures.
       ;;
-    3)
-      if [ "${MPIMON_SKIP_OMPI5:-0}" = 1 ]; then
-        count_skipped "ompi5" "MPIMON_SKIP_OMPI5=1 (this machine cannot host the Debian 13 root)"
-      elif [ "${CI:-}" = true ]; then
-        count_failed "ompi5" "required under CI=true but cannot run: $reason (set MPIMON_SKIP_OMPI5=1 to skip it explicitly)"
-      else
-        count_skipped "ompi5" "$reason"
-      fi
-      ;;
+    3) count_cannot_run "ompi5" MPIMON_SKIP_OMPI5 "$(cat "$out/skipped.txt" 2>/dev/null || echo "no reason saved")" ;;
     *) count_failed "ompi5" "ci/ompi5.sh exit code $status (logs in $out)" ;;
+  esac
+}
+
+# debian_package_stage SCRIPT BUILD: the Debian package installed into a clean Debian 12 root and
+# the main job run there (ci/debian-package.sh test), one check.
+debian_package_stage() {
+  local script=$1 out=$2/debian-package status=0
+  rm -f "$out/skipped.txt"
+  "$script" test || status=$?
+  case $status in
+    3) count_cannot_run "debian-package" MPIMON_SKIP_DEBIAN_PACKAGE "$(cat "$out/skipped.txt" 2>/dev/null || echo "no reason saved")" ;;
+    *) count_status "debian-package" "$status" ;;
   esac
 }
 

@@ -6,11 +6,13 @@
 # Then the validation suite again against Open MPI 5.0 in a Debian 13 chroot (ci/ompi5.sh). Under
 # CI=true that stage is required: if it cannot run here, the test command fails with the reason.
 # MPIMON_SKIP_OMPI5=1 skips it explicitly (counted as skipped), for machines that cannot host it.
+# Then the Debian package, installed into a clean Debian 12 root, runs the main job there
+# (ci/debian-package.sh); required under CI=true likewise, MPIMON_SKIP_DEBIAN_PACKAGE=1 skips it.
 #
 # Every stage runs even if an earlier one failed; the last line counts everything that ran:
 #   N passed, N failed, N skipped
-# (CTest's results of both builds, the gate, the fuzzing and the Open MPI 5 stage), and the exit
-# code is non-zero if anything failed or nothing passed.
+# (CTest's results of both builds, the gate, the fuzzing, the Open MPI 5 stage and the Debian
+# package), and the exit code is non-zero if anything failed or nothing passed.
 source "$(dirname "$0")/common.sh"
 source "$repo/ci/summary.sh"
 
@@ -61,6 +63,9 @@ fi
 
 step "validation against Open MPI 5.0 (Debian 13 chroot): ci/ompi5.sh validate"
 ompi5_stage "$repo/ci/ompi5.sh" "$build"
+
+step "the Debian package in a clean Debian 12 root: ci/debian-package.sh test"
+debian_package_stage "$repo/ci/debian-package.sh" "$build"
 
 step "summary"
 echo "time per step (minutes:seconds):"

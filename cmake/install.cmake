@@ -47,7 +47,9 @@ install(FILES ${PROJECT_BINARY_DIR}/mpimonConfig.cmake ${PROJECT_BINARY_DIR}/mpi
 
 # The Debian packages (cpack -G DEB in the build directory): mpimon (the commands, the programs
 # they launch, the data) and mpimon-dev (the CMake package). Shared libraries found by
-# dpkg-shlibdeps; what mpimon runs (mpirun, ompi_info, python3 and its plotting modules) declared.
+# dpkg-shlibdeps; what mpimon runs (mpirun, ompi_info, python3 and its plotting modules) declared;
+# what a single command runs suggested (valgrind: mpimon gate; hpcc: mpimon bench app -- hpcc).
+# ci/debian-package.sh installs it into a clean Debian 12 root and runs the main job there.
 set(CPACK_PACKAGE_NAME mpimon)
 set(CPACK_PACKAGE_VENDOR mpimon)
 set(CPACK_PACKAGE_CONTACT "mpimon maintainers <mpimon@invalid>")
@@ -60,8 +62,12 @@ set(CPACK_DEBIAN_FILE_NAME DEB-DEFAULT)
 set(CPACK_DEBIAN_PACKAGE_SECTION science)
 set(CPACK_DEBIAN_PACKAGE_SHLIBDEPS ON)
 set(CPACK_DEBIAN_RUNTIME_PACKAGE_NAME mpimon)
+# python3-munkres, before matplotlib, only steers apt: Debian 12's python3-fonttools (a dependency
+# of matplotlib) wants "python3-scipy | python3-munkres", and apt, left to itself, takes scipy, which
+# pulls in a C++ compiler and the Boost headers (58 more packages, about 600 MB, on a minbase root).
 set(CPACK_DEBIAN_RUNTIME_PACKAGE_DEPENDS
-    "openmpi-bin, python3, python3-matplotlib, python3-h5py, python3-numpy")
+    "openmpi-bin, python3, python3-munkres, python3-matplotlib, python3-h5py, python3-numpy")
+set(CPACK_DEBIAN_RUNTIME_PACKAGE_SUGGESTS "valgrind, hpcc")
 set(CPACK_DEBIAN_DEV_PACKAGE_NAME mpimon-dev)
 set(CPACK_DEBIAN_DEV_PACKAGE_DEPENDS
     "mpimon (= ${PROJECT_VERSION}), libhdf5-dev, libboost-dev, libhwloc-dev, libscotch-dev, pkgconf | pkg-config")
@@ -74,6 +80,11 @@ if(MPIMON_ENABLE_TESTING)
   add_test(NAME install.cmake_package COMMAND bash ${PROJECT_SOURCE_DIR}/cli/tests/example_consumer_test.sh
                                               ${PROJECT_BINARY_DIR} ${PROJECT_SOURCE_DIR} "${MPIMON_SANITIZER}")
   set_tests_properties(install.cmake_package PROPERTIES LABELS "install;cli" TIMEOUT 600 SKIP_RETURN_CODE 77)
+  # ci/debian-package.sh without root or network: help, mirror, exit codes, a bad build directory.
+  # (The package itself is installed into a clean Debian 12 root by that script, a stage of ci/test.sh.)
+  add_test(NAME install.debian_package_script COMMAND bash ${PROJECT_SOURCE_DIR}/ci/tests/debian_package_script_test.sh
+                                                     ${PROJECT_SOURCE_DIR})
+  set_tests_properties(install.debian_package_script PROPERTIES LABELS "install;cli")
   if(MPIMON_ENABLE_MPI)
     # Installed, moved, no path of the trees inside, run from the prefix with the trees hidden.
     add_test(NAME install.relocatable COMMAND bash ${PROJECT_SOURCE_DIR}/cli/tests/install_test.sh

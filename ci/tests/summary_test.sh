@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Tests of ci/summary.sh, the counting behind ci/test.sh's last line, with stub stages: CTest's
-# JUnit reports, `mpimon validate`'s verdict line, and the Open MPI 5 stage (a stub ci/ompi5.sh)
-# skipped, required under CI=true, opted out, run, or run without results.
+# JUnit reports, `mpimon validate`'s verdict line, the Open MPI 5 stage (a stub ci/ompi5.sh)
+# skipped, required under CI=true, opted out, run, or run without results, and the Debian package
+# stage (a stub ci/debian-package.sh) likewise.
 # Usage: summary_test.sh REPO MPIMON
 set -u
 repo=$1 mpimon=$2
@@ -90,8 +91,38 @@ stub 2 no
 out=$(source "$repo/ci/summary.sh"; ompi5_stage "$work/ompi5.sh" "$work/build" 2>&1; print_summary; echo "rc=$?")
 expect_contains "$out" "ci/ompi5.sh exit code 2" "another exit code is a failure"
 
-# ci/test.sh itself ends with the summary and hands the stage to ompi5_stage.
+# The Debian package stage: one check from the exit code; 3 (its root cannot be prepared) as above.
+deb_stub() {
+  printf '#!/usr/bin/env bash\nmkdir -p "%s/build/debian-package"\n[ %s -eq 3 ] && echo "no Debian mirror in /etc/apt" >"%s/build/debian-package/skipped.txt"\nexit %s\n' \
+    "$work" "$1" "$work" "$1" >"$work/debian-package.sh"
+  chmod +x "$work/debian-package.sh"
+}
+deb_stub 0
+out=$(CI=true; source "$repo/ci/summary.sh"; debian_package_stage "$work/debian-package.sh" "$work/build" 2>&1; print_summary; echo "rc=$?")
+expect_contains "$out" "1 passed, 0 failed, 0 skipped" "debian-package: done is one pass"
+deb_stub 1
+out=$(CI=true; source "$repo/ci/summary.sh"; count_passed; debian_package_stage "$work/debian-package.sh" "$work/build" 2>&1
+      print_summary; echo "rc=$?")
+expect_contains "$out" "failed: debian-package: exit code 1" "debian-package: a failed step is named"
+expect_contains "$out" "rc=1" "debian-package: a failed step fails the command"
+deb_stub 3
+out=$(unset MPIMON_SKIP_DEBIAN_PACKAGE; CI=true; source "$repo/ci/summary.sh"; count_passed
+      debian_package_stage "$work/debian-package.sh" "$work/build" 2>&1; print_summary; echo "rc=$?")
+expect_contains "$out" "1 passed, 1 failed, 0 skipped" "debian-package, CI=true: the stage is required"
+expect_contains "$out" "required under CI=true but cannot run: no Debian mirror in /etc/apt" "debian-package, CI=true: the reason"
+expect_contains "$out" "MPIMON_SKIP_DEBIAN_PACKAGE=1" "debian-package, CI=true: the opt-out is named"
+out=$(MPIMON_SKIP_DEBIAN_PACKAGE=1 CI=true; source "$repo/ci/summary.sh"; count_passed
+      debian_package_stage "$work/debian-package.sh" "$work/build" 2>&1; print_summary; echo "rc=$?")
+expect_contains "$out" "1 passed, 0 failed, 1 skipped" "MPIMON_SKIP_DEBIAN_PACKAGE=1: skipped explicitly"
+out=$(unset MPIMON_SKIP_DEBIAN_PACKAGE CI; source "$repo/ci/summary.sh"; count_passed
+      debian_package_stage "$work/debian-package.sh" "$work/build" 2>&1; print_summary; echo "rc=$?")
+expect_contains "$out" "debian-package: skipped: no Debian mirror in /etc/apt" "debian-package outside CI: the reason"
+expect_contains "$out" "rc=0" "debian-package outside CI: a skip is not a failure"
+
+# ci/test.sh itself ends with the summary and hands the stages to ompi5_stage and debian_package_stage.
 expect_eq "$(tail -1 "$repo/ci/test.sh")" "print_summary" "ci/test.sh ends with the summary"
 grep -q '^ompi5_stage "$repo/ci/ompi5.sh"' "$repo/ci/test.sh" || fail "ci/test.sh does not run ci/ompi5.sh through ompi5_stage"
+grep -q '^debian_package_stage "$repo/ci/debian-package.sh"' "$repo/ci/test.sh" ||
+  fail "ci/test.sh does not run ci/debian-package.sh through debian_package_stage"
 
 finish "ci summary"
