@@ -11,7 +11,7 @@
 #include <string>
 #include <vector>
 #include "mpimon/error.hpp"
-#include "mpimon/harness/output.hpp"
+#include "mpimon/output.hpp"
 #include "mpimon/matrix.hpp"
 #include "mpimon/matrix_file.hpp"
 
@@ -47,11 +47,6 @@ std::vector<std::uint32_t> split_positive_list(const std::string& text, const st
 int exit_code_of(Error::Kind kind);
 
 std::vector<std::string> split_list(const std::string& text, const std::string& option);
-
-// The one way to write an output file (harness/include/mpimon/harness/output.hpp).
-using harness::AtomicOutput;
-using harness::remove_on_interrupt;
-using harness::write_file_atomically;
 
 /// Whether progress lines should be drawn (stderr is a terminal).
 bool stderr_is_terminal();

@@ -14,8 +14,8 @@
 #include <thread>
 
 #include "mpimon/error.hpp"
-#include "mpimon/harness/scratch.hpp"
 #include "mpimon/prof.hpp"
+#include "mpimon/scratch.hpp"
 
 namespace mpimon::harness {
 

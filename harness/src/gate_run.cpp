@@ -12,7 +12,7 @@
 #include <thread>
 
 #include "mpimon/error.hpp"
-#include "mpimon/harness/output.hpp"
+#include "mpimon/output.hpp"
 #include "mpimon/overhead.hpp"
 #include "mpimon/version.hpp"
 

@@ -8,7 +8,7 @@
 #include <filesystem>
 #include <string>
 
-namespace mpimon::harness {
+namespace mpimon {
 
 /// Registers PATH (a file, or a directory removed with all it holds) for removal on interruption.
 /// Returns the slot to give to release_on_interrupt() once the path is gone or kept; -1 when the
@@ -32,4 +32,4 @@ class ScratchDirectory {
   int slot_ = -1;
 };
 
-}  // namespace mpimon::harness
+}  // namespace mpimon

@@ -1,6 +1,6 @@
 // Scratch directories and the clean-up registry (scratch.hpp).
 
-#include "mpimon/harness/scratch.hpp"
+#include "mpimon/scratch.hpp"
 
 #include <dirent.h>
 #include <fcntl.h>
@@ -15,7 +15,7 @@
 
 #include "mpimon/error.hpp"
 
-namespace mpimon::harness {
+namespace mpimon {
 
 namespace fs = std::filesystem;
 
@@ -112,4 +112,4 @@ ScratchDirectory::~ScratchDirectory() {
   release_on_interrupt(slot_);
 }
 
-}  // namespace mpimon::harness
+}  // namespace mpimon

@@ -6,7 +6,7 @@
 #include <ostream>
 #include <string>
 
-namespace mpimon::harness {
+namespace mpimon {
 
 /// Writes through a temporary file next to `path`, renamed over it on commit(); removed if
 /// never committed, so a failure leaves no partial output behind.
@@ -35,4 +35,4 @@ void write_file_atomically(const std::string& path, const std::function<void(std
 /// scratch.hpp, one slot; for several paths use remove_on_interrupt_slot.)
 void remove_on_interrupt(const std::string& path);
 
-}  // namespace mpimon::harness
+}  // namespace mpimon

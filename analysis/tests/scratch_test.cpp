@@ -1,7 +1,7 @@
 // Unit tests of scratch directories and the clean-up registry (scratch.hpp): a process
 // interrupted by a signal leaves nothing behind, nested directories included.
 
-#include "mpimon/harness/scratch.hpp"
+#include "mpimon/scratch.hpp"
 
 #include <gtest/gtest.h>
 #include <sys/wait.h>
@@ -11,9 +11,9 @@
 #include <filesystem>
 #include <fstream>
 
-#include "harness_test_util.hpp"
+#include "test_util.hpp"
 
-namespace mpimon::harness {
+namespace mpimon {
 namespace {
 
 namespace fs = std::filesystem;
@@ -90,4 +90,4 @@ TEST(Scratch, AReleasedPathStays) {
 }
 
 }  // namespace
-}  // namespace mpimon::harness
+}  // namespace mpimon

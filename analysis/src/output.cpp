@@ -1,6 +1,6 @@
 // Output files written whole or not at all (output.hpp).
 
-#include "mpimon/harness/output.hpp"
+#include "mpimon/output.hpp"
 
 #include <sys/stat.h>
 #include <unistd.h>
@@ -11,9 +11,9 @@
 #include <fstream>
 
 #include "mpimon/error.hpp"
-#include "mpimon/harness/scratch.hpp"
+#include "mpimon/scratch.hpp"
 
-namespace mpimon::harness {
+namespace mpimon {
 
 namespace {
 int g_single_slot = -1;
@@ -62,4 +62,4 @@ void write_file_atomically(const std::string& path, const std::function<void(std
   out.commit();
 }
 
-}  // namespace mpimon::harness
+}  // namespace mpimon
