@@ -124,8 +124,6 @@ void fill_dense_rows(std::uint32_t first, std::uint32_t count, std::uint32_t n, 
                      std::vector<std::uint64_t>& buffer);
 
 std::string utc_now();
-/// A unique temporary path next to `output`, so that the final rename stays on one file system.
-std::string temporary_path_for(const std::string& output);
 
 void write_root_attributes(hid_t file, const MergeOptions& options, const std::string& created_utc);
 void write_histogram_attributes(hid_t histogram_group);

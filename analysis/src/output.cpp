@@ -3,53 +3,37 @@
 #include "mpimon/output.hpp"
 
 #include <sys/stat.h>
-#include <unistd.h>
 
-#include <cerrno>
-#include <cstring>
 #include <filesystem>
 #include <fstream>
 
 #include "mpimon/error.hpp"
-#include "mpimon/scratch.hpp"
 
 namespace mpimon {
 
 namespace {
-int g_single_slot = -1;
+
+std::string checked(std::string path) {
+  check_output_path(path);
+  return path;
+}
+
 }  // namespace
 
-void remove_on_interrupt(const std::string& path) {
-  release_on_interrupt(g_single_slot);
-  g_single_slot = path.empty() ? -1 : remove_on_interrupt_slot(path);
-}
-
-AtomicOutput::AtomicOutput(std::string path) : path_(std::move(path)) {
-  check_output_path(path_);
-  temporary_ = path_ + ".tmp-XXXXXX";
-  int fd = mkstemp(temporary_.data());
-  if (fd < 0)
-    raise_error(Error::Kind::system, path_, std::string("cannot create a file here: ") + std::strerror(errno));
+AtomicOutput::AtomicOutput(std::string path)
+    : path_(checked(std::move(path))),
+      temporary_(std::filesystem::path(path_).parent_path(),
+                 std::filesystem::path(path_).filename().string() + ".tmp-") {
   const mode_t mask = umask(0);  // mkstemp makes the file private; give it the usual permissions
   umask(mask);
-  fchmod(fd, 0666 & ~mask);
-  close(fd);
-  slot_ = remove_on_interrupt_slot(temporary_);
-}
-
-AtomicOutput::~AtomicOutput() {
-  if (!committed_) {
-    std::error_code ignored;
-    std::filesystem::remove(temporary_, ignored);
-  }
-  release_on_interrupt(slot_);
+  chmod(temporary_.path().c_str(), 0666 & ~mask);
 }
 
 void AtomicOutput::commit() {
   std::error_code ec;
-  std::filesystem::rename(temporary_, path_, ec);
+  std::filesystem::rename(temporary_.path(), path_, ec);
   if (ec) raise_error(Error::Kind::system, path_, "cannot write: " + ec.message());
-  committed_ = true;
+  temporary_.release();
 }
 
 void write_file_atomically(const std::string& path, const std::function<void(std::ostream&)>& writer) {
