@@ -155,15 +155,6 @@ std::vector<std::string> split_list(const std::string& text, const std::string& 
 
 bool stderr_is_terminal() { return isatty(STDERR_FILENO) != 0; }
 
-std::string to_decimal(uint128 value) {
-  std::string digits;
-  do {
-    digits.insert(digits.begin(), static_cast<char>('0' + static_cast<int>(value % 10)));
-    value /= 10;
-  } while (value != 0);
-  return digits;
-}
-
 std::vector<TrafficClass> parse_classes(const std::string& text, const std::string& option) {
   std::vector<TrafficClass> classes;
   for (const auto& item : split_list(text, option.substr(2))) {

@@ -11,9 +11,9 @@
 #include <string>
 #include <vector>
 #include "mpimon/error.hpp"
-#include "mpimon/harness/output.hpp"
 #include "mpimon/matrix.hpp"
 #include "mpimon/matrix_file.hpp"
+#include "mpimon/output.hpp"
 
 namespace mpimon::cli {
 
@@ -48,11 +48,6 @@ int exit_code_of(Error::Kind kind);
 
 std::vector<std::string> split_list(const std::string& text, const std::string& option);
 
-// The one way to write an output file (harness/include/mpimon/harness/output.hpp).
-using harness::AtomicOutput;
-using harness::remove_on_interrupt;
-using harness::write_file_atomically;
-
 /// Whether progress lines should be drawn (stderr is a terminal).
 bool stderr_is_terminal();
 
@@ -60,8 +55,5 @@ bool stderr_is_terminal();
 std::vector<TrafficClass> parse_classes(const std::string& text, const std::string& option = "--classes");
 /// --metric: "bytes" or "count".
 Metric parse_metric(const std::string& text);
-
-/// Decimal text of a 128-bit total (sums of uint64 counters may exceed 64 bits).
-std::string to_decimal(uint128 value);
 
 }  // namespace mpimon::cli

@@ -119,7 +119,6 @@ int parallel_merge_command(const std::string& name, const std::vector<std::strin
     merge.csr_above = csr_above;
     merge.threads = threads;
     merge.generator = std::string("mpimon ") + kVersion;
-    merge.on_temporary = remove_on_interrupt;
     if (file_args.empty() && files_from.empty()) {
       throw po::error("no input: give .prof files, directories of them, or --files-from LIST");
     }

@@ -11,16 +11,11 @@
 #include "commands.hpp"
 #include "mpimon/error.hpp"
 #include "mpimon/export.hpp"
-#include "mpimon/json.hpp"
 #include "mpimon/placement.hpp"
 
 namespace mpimon::cli {
 
 namespace {
-
-constexpr const char* kModel =
-    "modelled cost: sum over rank pairs of (traffic i->j + j->i) x the cost of their lowest common level, "
-    "link costs added from that level down (as TreeMatch and Scotch aggregate a tleaf)";
 
 struct PlaceOptions {
   std::string input, topology, methods, dump, classes, evaluate_classes, metric, mapping_out, rankfile, hosts, hostfile,
@@ -54,7 +49,7 @@ void print_table(std::ostream& out, const std::vector<MethodResult>& rows, const
       << topo.leaves() << " leaves, " << topo.nodes() << " node" << (topo.nodes() == 1 ? "" : "s") << ")\n";
   out << "Mappings computed from " << o.classes << " " << o.metric << ", costed on " << o.evaluate_classes << " "
       << o.metric << "\n";
-  out << kModel << ".\n\n";
+  out << kPlacementModel << ".\n\n";
   std::vector<std::string> header = {"method", "cost", "vs packed", "vs random"};
   // The bottom level's crossing is all the traffic between distinct leaves: not a column.
   for (std::uint32_t l = 0; l + 1 < topo.levels(); ++l) header.push_back(level_label(topo, l));
@@ -102,47 +97,6 @@ void print_table(std::ostream& out, const std::vector<MethodResult>& rows, const
   for (const auto& r : rows) {
     if (r.draws > 1) out << "(random's traffic columns are those of its first draw)\n";
   }
-}
-
-void write_json(std::ostream& out, const std::vector<MethodResult>& rows, const TreeTopology& topo,
-                const PlaceOptions& o, std::uint32_t ranks, const std::string& dump, const std::string& chosen) {
-  auto optional_number = [](const std::optional<double>& v) {
-    if (!v) return std::string("null");
-    std::ostringstream s;
-    s << std::setprecision(10) << *v;
-    return s.str();
-  };
-  out << "{\n  \"format\": \"mpimon-placement\",\n  \"file\": \"" << json_escape(o.input) << "\",\n  \"dump\": \""
-      << json_escape(dump) << "\",\n  \"ranks\": " << ranks << ",\n  \"topology\": {\"tleaf\": \"" << topo.tleaf()
-      << "\", \"source\": \"" << json_escape(topo.source) << "\", \"leaves\": " << topo.leaves()
-      << ", \"nodes\": " << topo.nodes() << ", \"node_levels\": " << topo.node_levels
-      << ", \"socket_levels\": " << topo.socket_levels << "},\n  \"model\": \"" << json_escape(kModel)
-      << "\",\n  \"classes\": \"" << json_escape(o.classes) << "\",\n  \"evaluate_classes\": \""
-      << json_escape(o.evaluate_classes) << "\",\n  \"metric\": \"" << o.metric << "\",\n  \"seed\": " << o.seed
-      << ",\n  \"chosen\": \"" << chosen << "\",\n  \"methods\": [";
-  for (std::size_t i = 0; i < rows.size(); ++i) {
-    const auto& r = rows[i];
-    out << (i ? ",\n" : "\n") << "    {\"method\": \"" << r.method << "\"";
-    if (!r.unavailable.empty()) {
-      out << ", \"unavailable\": \"" << json_escape(r.unavailable) << "\"}";
-      continue;
-    }
-    out << ", \"cost\": " << to_decimal(r.metrics.cost) << ", \"computed_cost\": " << to_decimal(r.computed_cost);
-    if (r.draws > 1) {
-      out << std::setprecision(17) << ", \"draws\": " << r.draws << ", \"cost_mean\": " << r.cost_mean
-          << ", \"cost_sd\": " << r.cost_sd << ", \"cost_min\": " << r.cost_min << ", \"cost_max\": " << r.cost_max;
-    }
-    out << ", \"gain_vs_packed_percent\": " << optional_number(r.gain_vs_packed)
-        << ", \"gain_vs_random_percent\": " << optional_number(r.gain_vs_random) << ", \"crossing\": [";
-    for (std::size_t l = 0; l < r.metrics.crossing.size(); ++l)
-      out << (l ? ", " : "") << to_decimal(r.metrics.crossing[l]);
-    out << "], \"busiest_node_off_node\": " << to_decimal(r.metrics.busiest_node_off_node);
-    if (!r.started_from.empty()) out << ", \"started_from\": \"" << r.started_from << "\"";
-    out << ", \"mapping\": [";
-    for (std::size_t k = 0; k < r.mapping.size(); ++k) out << (k ? ", " : "") << r.mapping[k];
-    out << "]}";
-  }
-  out << "\n  ]\n}\n";
 }
 
 PlacementRequest request_of(const PlaceOptions& o, const po::variables_map& vm) {
@@ -220,7 +174,11 @@ int place_command(const std::string& name, const std::vector<std::string>& args)
 
     std::ostringstream table, json;
     print_table(table, rows, topo, o, compute.order, dump, chosen.method);
-    if (!o.json.empty()) write_json(json, rows, topo, o, compute.order, dump, chosen.method);
+    if (!o.json.empty()) {
+      write_placement_json(json, rows, topo,
+                           {o.input, dump, compute.order, o.classes, o.evaluate_classes, o.metric, o.seed},
+                           chosen.method);
+    }
     std::ostringstream mapping, rankfile;
     if (!o.mapping_out.empty()) write_mapping(chosen.mapping, mapping);
     if (!o.rankfile.empty()) write_rankfile(chosen.mapping, topo, hosts_of(o, topo.nodes()), rankfile);

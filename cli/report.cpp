@@ -3,20 +3,20 @@
 // files apart and prepares each matrices file's (block-reduced) view; analysis/scripts/make_report.py
 // inlines the template, the script, plotly.js and the data.
 
-#include <unistd.h>
-
 #include <filesystem>
 #include <fstream>
 #include <iostream>
+#include <sstream>
 
 #include "cli_support.hpp"
 #include "commands.hpp"
 #include "mpimon/apps.hpp"
 #include "mpimon/error.hpp"
-#include "mpimon/harness/launch.hpp"
 #include "mpimon/harness/locations.hpp"
+#include "mpimon/harness/plots.hpp"
 #include "mpimon/matrix_file.hpp"
 #include "mpimon/matrix_view.hpp"
+#include "mpimon/output.hpp"
 #include "mpimon/overhead.hpp"
 
 namespace mpimon::cli {
@@ -69,60 +69,35 @@ int report_command(const std::string& name, const std::vector<std::string>& args
     if (!parse_options(cmd, args, options, positional, vm)) return kExitOk;
 
     std::vector<std::string> script_args;
-    std::vector<std::string> temporaries;
+    std::vector<TemporaryFile> views;  // the matrices files' views, gone afterwards and on Ctrl-C
     std::string names;
-    auto cleanup = [&] {
-      for (const auto& t : temporaries) std::filesystem::remove(t);
-    };
-    try {
-      for (const auto& input : inputs) {
-        names += (names.empty() ? "" : ", ") + std::filesystem::path(input).filename().string();
-        if (!starts_with_hdf5_signature(input)) {
-          script_args.insert(script_args.end(), {"--" + json_kind(input), input});
-          continue;
-        }
-        const std::string format = hdf5_format_of(input);
-        if (format == kOverheadFormat) {
-          script_args.insert(script_args.end(), {"--overhead", input});
-        } else if (format == kAppsFormat) {
-          script_args.insert(script_args.end(), {"--apps", input});
-        } else if (format == kMatricesFormat) {
-          std::string view = (std::filesystem::temp_directory_path() / "mpimon-report-XXXXXX").string();
-          const int fd = mkstemp(view.data());
-          if (fd < 0) raise_error(Error::Kind::system, view, "cannot create a temporary file");
-          close(fd);
-          temporaries.push_back(view);
-          std::ofstream out(view, std::ios::trunc);
-          write_heatmap_json(MatrixFile(input), {dump, {}}, out);
-          script_args.insert(script_args.end(), {"--matrices", view});
-        } else {
-          raise_error(Error::Kind::input, input, "not an mpimon matrices, overhead or application results file");
-        }
+    for (const auto& input : inputs) {
+      names += (names.empty() ? "" : ", ") + std::filesystem::path(input).filename().string();
+      if (!starts_with_hdf5_signature(input)) {
+        script_args.insert(script_args.end(), {"--" + json_kind(input), input});
+        continue;
       }
-      AtomicOutput atomic(output);
-      const std::string script = data_file("scripts/make_report.py");
-      std::vector<std::string> command = {access("/usr/bin/python3", X_OK) == 0 ? "/usr/bin/python3" : "python3",
-                                          script,
-                                          "--data-dir",
-                                          data_directory().string(),
-                                          "--output",
-                                          atomic.temporary(),
-                                          "--title",
-                                          title,
-                                          "--inputs",
-                                          names};
-      command.insert(command.end(), script_args.begin(), script_args.end());
-      LaunchResult r = run_process(command, {}, std::chrono::seconds(600));
-      if (r.exit_code != 0) {
-        raise_error(Error::Kind::system, script, "failed (exit code " + std::to_string(r.exit_code) + "): " + r.output);
+      const std::string format = hdf5_format_of(input);
+      if (format == kOverheadFormat) {
+        script_args.insert(script_args.end(), {"--overhead", input});
+      } else if (format == kAppsFormat) {
+        script_args.insert(script_args.end(), {"--apps", input});
+      } else if (format == kMatricesFormat) {
+        std::ostringstream view;
+        write_heatmap_json(MatrixFile(input), {dump, {}}, view);
+        views.push_back(script_input(view.str(), "report"));
+        script_args.insert(script_args.end(), {"--matrices", views.back().path()});
+      } else {
+        raise_error(Error::Kind::input, input, "not an mpimon matrices, overhead or application results file");
       }
-      atomic.commit();
-      std::cout << output << "\n";
-    } catch (...) {
-      cleanup();
-      throw;
     }
-    cleanup();
+    AtomicOutput atomic(output);
+    std::vector<std::string> page_args = {
+        "--data-dir", data_directory().string(), "--output", atomic.temporary(), "--title", title, "--inputs", names};
+    page_args.insert(page_args.end(), script_args.begin(), script_args.end());
+    run_plot_script(default_python(), plot_script("make_report.py"), page_args, std::chrono::seconds(600));
+    atomic.commit();
+    std::cout << output << "\n";
     return kExitOk;
   });
 }

@@ -12,8 +12,8 @@
 #include "mpimon/error.hpp"
 #include "mpimon/harness/launch.hpp"
 #include "mpimon/harness/locations.hpp"
-#include "mpimon/harness/scratch.hpp"
 #include "mpimon/harness/validation_run.hpp"
+#include "mpimon/scratch.hpp"
 
 namespace mpimon::cli {
 

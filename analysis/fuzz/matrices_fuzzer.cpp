@@ -18,6 +18,7 @@
 #include "mpimon/error.hpp"
 #include "mpimon/ledger.hpp"
 #include "mpimon/matrix_file.hpp"
+#include "mpimon/scratch.hpp"
 
 namespace {
 
@@ -119,8 +120,8 @@ void read_dump(const mpimon::MatrixFile& file, const std::string& dump) {
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   if (reaches_libhdf5_vlen_overflow(mpimon::fuzz::as_text(data, size))) return 0;
   // One file per process: the replay test may run beside the fuzzer, or two replays at once.
-  static const std::string path =
-      (std::filesystem::temp_directory_path() / ("mpimon-fuzz-" + std::to_string(::getpid()) + ".h5")).string();
+  static const mpimon::TemporaryFile input("fuzz");
+  const std::string& path = input.path();
   {
     std::ofstream out(path, std::ios::binary | std::ios::trunc);
     out.write(reinterpret_cast<const char*>(data), static_cast<std::streamsize>(size));

@@ -7,6 +7,15 @@
 
 namespace mpimon {
 
+std::string to_decimal(uint128 value) {
+  std::string digits;
+  do {
+    digits.insert(digits.begin(), static_cast<char>('0' + static_cast<int>(value % 10)));
+    value /= 10;
+  } while (value != 0);
+  return digits;
+}
+
 SparseMatrix SparseMatrix::zeros(std::uint32_t rows, std::uint32_t columns) {
   SparseMatrix m;
   m.rows = rows;

@@ -26,6 +26,7 @@
 #include "merge_rows.hpp"
 #include "mpimon/error.hpp"
 #include "mpimon/matrix_file.hpp"
+#include "mpimon/output.hpp"
 
 namespace mpimon {
 
@@ -358,50 +359,33 @@ std::vector<DumpSummary> merge_prof_files(const std::vector<std::string>& paths,
   std::size_t total = 0;
   for (const auto& dump : dumps) total += dump.files.size();
 
-  const std::string temporary = merge_detail::temporary_path_for(output);
-  auto announce = [&](const std::string& path) {
-    if (options.on_temporary) options.on_temporary(path);
-  };
-  announce(temporary);
-  auto discard = [&] {
-    std::error_code ignored;
-    fs::remove(temporary, ignored);
-    announce("");
-  };
+  AtomicOutput out(output);  // removed on failure and on Ctrl-C
   std::vector<DumpSummary> summaries;
   try {
-    {
-      h5::Handle file = h5::create_file(temporary);
-      merge_detail::write_root_attributes(file.get(), options, merge_detail::utc_now());
-      std::size_t done = 0;
-      const unsigned workers = options.threads != 0 ? options.threads : default_reader_threads();
-      for (const auto& dump : dumps) {
-        DumpWriter writer(file.get(), dump, options);
-        // Files are read and parsed on worker threads while this one adds them to the file.
-        ParallelReader reader(dump, static_cast<unsigned>(std::min<std::size_t>(workers, dump.files.size())));
-        for (std::size_t i = 0; i < dump.files.size(); ++i) {
-          writer.add(dump.files[i].first, dump.files[i].second, reader.take(i));
-          reader.release(i);
-          if (progress) progress(++done, total);
-        }
-        summaries.push_back(writer.finish());
+    h5::Handle file = h5::create_file(out.temporary());
+    merge_detail::write_root_attributes(file.get(), options, merge_detail::utc_now());
+    std::size_t done = 0;
+    const unsigned workers = options.threads != 0 ? options.threads : default_reader_threads();
+    for (const auto& dump : dumps) {
+      DumpWriter writer(file.get(), dump, options);
+      // Files are read and parsed on worker threads while this one adds them to the file.
+      ParallelReader reader(dump, static_cast<unsigned>(std::min<std::size_t>(workers, dump.files.size())));
+      for (std::size_t i = 0; i < dump.files.size(); ++i) {
+        writer.add(dump.files[i].first, dump.files[i].second, reader.take(i));
+        reader.release(i);
+        if (progress) progress(++done, total);
       }
-      h5::flush(file.get(), output);
+      summaries.push_back(writer.finish());
     }
-    std::error_code ec;
-    fs::rename(temporary, output, ec);
-    if (ec) raise_error(Error::Kind::system, output, "cannot write: " + ec.message());
+    h5::flush(file.get(), output);
+    file.reset();
+    out.commit();
   } catch (const Error& e) {
     // HDF5's and the file system's errors are the output's (the reader's are input errors).
-    const std::string message = e.kind() == Error::Kind::system ? merge_detail::write_failure(output, e.what()) : "";
-    discard();
-    if (!message.empty()) throw Error(Error::Kind::system, message);
-    throw;
-  } catch (...) {
-    discard();
+    if (e.kind() == Error::Kind::system)
+      throw Error(Error::Kind::system, merge_detail::write_failure(output, e.what()));
     throw;
   }
-  announce("");
   return summaries;
 }
 

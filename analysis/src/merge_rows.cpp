@@ -241,20 +241,6 @@ std::string utc_now() {
   return buf;
 }
 
-std::string temporary_path_for(const std::string& output) {
-  check_output_path(output);
-  std::string pattern = output + ".tmp-XXXXXX";
-  int fd = mkstemp(pattern.data());
-  if (fd < 0)
-    raise_error(Error::Kind::system, output, std::string("cannot create a file here: ") + std::strerror(errno));
-  // mkstemp makes the file private; the result should have the permissions any new file gets.
-  const mode_t mask = umask(0);
-  umask(mask);
-  fchmod(fd, 0666 & ~mask);
-  close(fd);
-  return pattern;
-}
-
 std::string write_failure(const std::string& output, const std::string& message) {
   std::string text = message.find(output) == std::string::npos ? output + ": " + message : message;
   const std::string directory = std::filesystem::absolute(output).parent_path().string();

@@ -130,8 +130,6 @@ void fill_dense_rows(std::uint32_t first, std::uint32_t count, std::uint32_t n, 
                      std::vector<std::uint64_t>& buffer);
 
 std::string utc_now();
-/// A unique temporary path next to `output`, so that the final rename stays on one file system.
-std::string temporary_path_for(const std::string& output);
 
 /// A failure to write `output` as the user reads it: `message` (HDF5's, which names an object of the
 /// file) after the file's name, and "no space left on device" when its file system is full (HDF5's

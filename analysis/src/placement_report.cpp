@@ -1,9 +1,12 @@
-// `mpimon place`'s rows: every method's mapping, costed by mpimon's own model.
+// `mpimon place`'s rows: every method's mapping, costed by mpimon's own model; their JSON report.
 #include <algorithm>
 #include <cmath>
+#include <iomanip>
 #include <map>
+#include <sstream>
 
 #include "mpimon/error.hpp"
+#include "mpimon/json.hpp"
 #include "mpimon/placement.hpp"
 
 namespace mpimon {
@@ -126,6 +129,47 @@ const MethodResult& cheapest(const std::vector<MethodResult>& results) {
   }
   if (best == nullptr) raise_error(Error::Kind::system, "--method", "no method could run");
   return *best;
+}
+
+void write_placement_json(std::ostream& out, const std::vector<MethodResult>& rows, const TreeTopology& topo,
+                          const PlacementContext& o, const std::string& chosen) {
+  auto optional_number = [](const std::optional<double>& v) {
+    if (!v) return std::string("null");
+    std::ostringstream s;
+    s << std::setprecision(10) << *v;
+    return s.str();
+  };
+  out << "{\n  \"format\": \"mpimon-placement\",\n  \"file\": \"" << json_escape(o.input) << "\",\n  \"dump\": \""
+      << json_escape(o.dump) << "\",\n  \"ranks\": " << o.ranks << ",\n  \"topology\": {\"tleaf\": \"" << topo.tleaf()
+      << "\", \"source\": \"" << json_escape(topo.source) << "\", \"leaves\": " << topo.leaves()
+      << ", \"nodes\": " << topo.nodes() << ", \"node_levels\": " << topo.node_levels
+      << ", \"socket_levels\": " << topo.socket_levels << "},\n  \"model\": \"" << json_escape(kPlacementModel)
+      << "\",\n  \"classes\": \"" << json_escape(o.classes) << "\",\n  \"evaluate_classes\": \""
+      << json_escape(o.evaluate_classes) << "\",\n  \"metric\": \"" << o.metric << "\",\n  \"seed\": " << o.seed
+      << ",\n  \"chosen\": \"" << chosen << "\",\n  \"methods\": [";
+  for (std::size_t i = 0; i < rows.size(); ++i) {
+    const auto& r = rows[i];
+    out << (i ? ",\n" : "\n") << "    {\"method\": \"" << r.method << "\"";
+    if (!r.unavailable.empty()) {
+      out << ", \"unavailable\": \"" << json_escape(r.unavailable) << "\"}";
+      continue;
+    }
+    out << ", \"cost\": " << to_decimal(r.metrics.cost) << ", \"computed_cost\": " << to_decimal(r.computed_cost);
+    if (r.draws > 1) {
+      out << std::setprecision(17) << ", \"draws\": " << r.draws << ", \"cost_mean\": " << r.cost_mean
+          << ", \"cost_sd\": " << r.cost_sd << ", \"cost_min\": " << r.cost_min << ", \"cost_max\": " << r.cost_max;
+    }
+    out << ", \"gain_vs_packed_percent\": " << optional_number(r.gain_vs_packed)
+        << ", \"gain_vs_random_percent\": " << optional_number(r.gain_vs_random) << ", \"crossing\": [";
+    for (std::size_t l = 0; l < r.metrics.crossing.size(); ++l)
+      out << (l ? ", " : "") << to_decimal(r.metrics.crossing[l]);
+    out << "], \"busiest_node_off_node\": " << to_decimal(r.metrics.busiest_node_off_node);
+    if (!r.started_from.empty()) out << ", \"started_from\": \"" << r.started_from << "\"";
+    out << ", \"mapping\": [";
+    for (std::size_t k = 0; k < r.mapping.size(); ++k) out << (k ? ", " : "") << r.mapping[k];
+    out << "]}";
+  }
+  out << "\n  ]\n}\n";
 }
 
 }  // namespace mpimon

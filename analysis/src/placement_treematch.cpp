@@ -5,6 +5,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <cerrno>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -14,6 +15,7 @@
 
 #include "mpimon/error.hpp"
 #include "mpimon/placement.hpp"
+#include "mpimon/scratch.hpp"
 
 namespace mpimon {
 
@@ -136,38 +138,39 @@ Mapping treematch_mapping(const AffinityGraph& graph, const TreeTopology& topo) 
     raise_error(Error::Kind::input, "--topology",
                 std::to_string(graph.order) + " ranks do not fit on " + std::to_string(topo.leaves()) + " leaves");
   }
-  // TreeMatch reads the tree from a .tgt file: one line, single spaces.
-  const std::string dir = std::filesystem::temp_directory_path().string();
-  std::string tgt_name = dir + "/mpimon-place-XXXXXX", err_name = dir + "/mpimon-place-err-XXXXXX";
-  char* tgt = tgt_name.data();
-  char* err = err_name.data();
-  const int tgt_fd = mkstemp(tgt);
-  const int err_fd = mkstemp(err);
-  if (tgt_fd < 0 || err_fd < 0) raise_error(Error::Kind::system, dir, std::string("mkstemp: ") + std::strerror(errno));
-  const std::string line = topo.tleaf() + "\n";
-  const bool written = write(tgt_fd, line.data(), line.size()) == static_cast<ssize_t>(line.size());
-  close(tgt_fd);
+  // TreeMatch reads the tree from a .tgt file: one line, single spaces. Its messages go to a file.
+  const TemporaryFile tgt("place"), err("place-err");
+  const bool written = static_cast<bool>(std::ofstream(tgt.path()) << topo.tleaf() << "\n");
+  const int err_fd = open(err.path().c_str(), O_RDWR);
   int pipe_fds[2];
-  if (!written || pipe(pipe_fds) != 0) {
-    unlink(tgt), unlink(err), close(err_fd);
+  if (!written || err_fd < 0 || pipe(pipe_fds) != 0) {
+    if (err_fd >= 0) close(err_fd);
     raise_error(Error::Kind::system, "treematch", "cannot prepare the TreeMatch run");
   }
   std::fflush(nullptr);
+  // In a process group of its own, which Ctrl-C stops first (scratch.hpp), as for a launch.
+  StopGroupOnInterrupt stop_on_interrupt;
   const pid_t child = fork();
   if (child == 0) {
+    stop_on_interrupt.track(0);
+    setpgid(0, 0);
     close(pipe_fds[0]);
-    compute_in_child(lib.path, tgt, graph, pipe_fds[1], err_fd);
+    compute_in_child(lib.path, tgt.path(), graph, pipe_fds[1], err_fd);
+  }
+  if (child > 0) {
+    setpgid(child, child);
+    stop_on_interrupt.track(child);
   }
   close(pipe_fds[1]);
   const std::string out = child > 0 ? read_all(pipe_fds[0]) : std::string();
   close(pipe_fds[0]);
   int status = 0;
-  if (child > 0) waitpid(child, &status, 0);
+  while (child > 0 && waitpid(child, &status, 0) < 0 && errno == EINTR) {
+  }
+  StopGroupOnInterrupt::exit_if_interrupted();
   lseek(err_fd, 0, SEEK_SET);
   std::string messages = read_all(err_fd);
   close(err_fd);
-  unlink(tgt);
-  unlink(err);
   if (child < 0 || !WIFEXITED(status) || WEXITSTATUS(status) != 0 || out.size() != graph.order * sizeof(int)) {
     while (!messages.empty() && (messages.back() == '\n' || messages.back() == ' ')) messages.pop_back();
     std::string why = child < 0             ? "fork failed"

@@ -12,6 +12,7 @@
 
 #include "mpimon/error.hpp"
 #include "mpimon/placement.hpp"
+#include "test_util.hpp"
 
 namespace mpimon {
 namespace {
@@ -69,10 +70,8 @@ TEST(PlacementTopology, ParsesTleafShorthandAndFiles) {
   EXPECT_EQ(s.tleaf(), "tleaf 3 8 100 2 10 4 1");
   EXPECT_EQ(parse_topology("1x2x4").tleaf(), "tleaf 2 2 10 4 1");
   EXPECT_EQ(parse_topology("1x2x4").nodes(), 1u);
-  const auto path = std::filesystem::temp_directory_path() / "mpimon_placement_test.tgt";
-  std::ofstream(path) << "tleaf 2 2 50 3 5\n";
-  EXPECT_EQ(parse_topology(path.string()).leaves(), 6u);
-  std::filesystem::remove(path);
+  const test::TempDir dir;
+  EXPECT_EQ(parse_topology(dir.write("topology.tgt", "tleaf 2 2 50 3 5\n")).leaves(), 6u);
 }
 
 TEST(PlacementTopology, RejectsBadStrings) {
@@ -197,6 +196,61 @@ TEST(PlacementFiles, MappingAndRankfile) {
   EXPECT_EQ(rankfile.str(), "rank 0=a slot=0:0\nrank 1=a slot=1:1\nrank 2=b slot=0:1\nrank 3=b slot=1:3\n");
   std::ostringstream ignored;
   EXPECT_THROW(write_rankfile(m, t, {"a"}, ignored), Error);
+}
+
+// The JSON report, written out by hand from the format docs/placement.md describes.
+TEST(PlacementReport, JsonRowsAsTheFormatSays) {
+  TreeTopology t;
+  t.arity = {2, 2};
+  t.link_cost = {100, 1};
+  t.node_levels = 1;
+  t.source = "2x2";
+  auto row = [](const char* method, Mapping mapping, PlacementMetrics metrics) {
+    MethodResult r;
+    r.method = method;
+    r.mapping = std::move(mapping);
+    r.metrics = std::move(metrics);
+    r.computed_cost = r.metrics.cost;
+    return r;
+  };
+  MethodResult treematch;
+  treematch.method = "treematch";
+  treematch.unavailable = "no \"TreeMatch\" here";
+  MethodResult packed = row("packed", {0, 1, 2, 3}, {7, {5, 2}, 5});
+  packed.gain_vs_packed = 0.0;
+  packed.gain_vs_random = 25.0;
+  MethodResult random = row("random", {3, 2, 1, 0}, {10, {6, 4}, 6});
+  random.draws = 2;
+  random.cost_mean = 8.75, random.cost_sd = 1.25, random.cost_min = 7.5, random.cost_max = 10;
+  random.gain_vs_packed = -20.0;
+  MethodResult refine = row("refine", {1, 0, 2, 3}, {6, {4, 2}, 4});
+  refine.started_from = "packed";
+  refine.gain_vs_packed = 100.0 * (7.0 / 6.0 - 1.0);
+  std::ostringstream out;
+  write_placement_json(out, {treematch, packed, random, refine}, t,
+                       {"run.h5", "phase_1", 4, "external,internal", "external", "bytes", 7}, "refine");
+  const std::string expected = std::string(R"({
+  "format": "mpimon-placement",
+  "file": "run.h5",
+  "dump": "phase_1",
+  "ranks": 4,
+  "topology": {"tleaf": "tleaf 2 2 100 2 1", "source": "2x2", "leaves": 4, "nodes": 2, "node_levels": 1, "socket_levels": 0},
+  "model": ")") + kPlacementModel +
+                               R"(",
+  "classes": "external,internal",
+  "evaluate_classes": "external",
+  "metric": "bytes",
+  "seed": 7,
+  "chosen": "refine",
+  "methods": [
+    {"method": "treematch", "unavailable": "no \"TreeMatch\" here"},
+    {"method": "packed", "cost": 7, "computed_cost": 7, "gain_vs_packed_percent": 0, "gain_vs_random_percent": 25, "crossing": [5, 2], "busiest_node_off_node": 5, "mapping": [0, 1, 2, 3]},
+    {"method": "random", "cost": 10, "computed_cost": 10, "draws": 2, "cost_mean": 8.75, "cost_sd": 1.25, "cost_min": 7.5, "cost_max": 10, "gain_vs_packed_percent": -20, "gain_vs_random_percent": null, "crossing": [6, 4], "busiest_node_off_node": 6, "mapping": [3, 2, 1, 0]},
+    {"method": "refine", "cost": 6, "computed_cost": 6, "gain_vs_packed_percent": 16.66666667, "gain_vs_random_percent": null, "crossing": [4, 2], "busiest_node_off_node": 4, "started_from": "packed", "mapping": [1, 0, 2, 3]}
+  ]
+}
+)";
+  EXPECT_EQ(out.str(), expected);
 }
 
 }  // namespace

@@ -8,31 +8,22 @@
 #include <string>
 
 #include "mpimon/error.hpp"
+#include "mpimon/scratch.hpp"
 
 namespace mpimon::test {
 
-/// A fresh directory under the system temp dir, removed at the end of the test.
+/// A fresh directory under the system temp dir, removed at the end of the test (a ScratchDirectory).
 class TempDir {
  public:
-  TempDir() {
-    auto base = std::filesystem::temp_directory_path() / "mpimon-test-XXXXXX";
-    std::string pattern = base.string();
-    if (mkdtemp(pattern.data()) == nullptr) throw std::runtime_error("mkdtemp failed");
-    path_ = pattern;
-  }
-  ~TempDir() {
-    std::error_code ec;
-    std::filesystem::remove_all(path_, ec);
-  }
-  [[nodiscard]] std::string file(const std::string& name) const { return (path_ / name).string(); }
-  [[nodiscard]] const std::filesystem::path& path() const { return path_; }
+  [[nodiscard]] std::string file(const std::string& name) const { return (path() / name).string(); }
+  [[nodiscard]] const std::filesystem::path& path() const { return scratch_.path(); }
   std::string write(const std::string& name, const std::string& content) const {
     std::ofstream(file(name), std::ios::binary) << content;
     return file(name);
   }
 
  private:
-  std::filesystem::path path_;
+  ScratchDirectory scratch_{"test"};
 };
 
 inline std::string data_path(const std::string& name) { return std::string(MPIMON_TEST_DATA) + "/" + name; }

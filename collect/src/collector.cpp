@@ -35,6 +35,7 @@
 
 #include "mpi_support.hpp"
 #include "mpimon/merge.hpp"
+#include "mpimon/scratch.hpp"
 #include "mpimon/version.hpp"
 #include "mpit.hpp"
 
@@ -113,12 +114,8 @@ std::string read_and_remove(const std::string& path) {
 /// once, so no dump stays on disk.
 class FlushSource : public PhaseSource {
  public:
-  FlushSource(int index, int rank, const std::string& temporary_root) : rank_(rank) {
-    std::string pattern = (fs::path(temporary_root) / "mpimon-collect-XXXXXX").string();
-    if (!mkdtemp(pattern.data())) {
-      throw std::runtime_error("cannot create a directory in " + temporary_root + ": " + std::strerror(errno));
-    }
-    directory_ = pattern;
+  FlushSource(int index, int rank, const std::string& temporary_root)
+      : rank_(rank), directory_(temporary_root, "mpimon-collect-") {
     mpimon::mpi::check(MPI_T_pvar_session_create(&session_), "MPI_T_pvar_session_create");
     int elements = 0;
     mpimon::mpi::check(MPI_T_pvar_handle_alloc(session_, index, nullptr, &handle_, &elements),
@@ -129,8 +126,6 @@ class FlushSource : public PhaseSource {
   ~FlushSource() override {
     MPI_T_pvar_handle_free(session_, &handle_);
     MPI_T_pvar_session_free(&session_);
-    std::error_code ignored;
-    fs::remove_all(directory_, ignored);
   }
 
   std::string close_phase(int phase, bool last) override {
@@ -141,7 +136,7 @@ class FlushSource : public PhaseSource {
   }
 
  private:
-  std::string name(int phase) const { return (fs::path(directory_) / ("phase_" + std::to_string(phase))).string(); }
+  std::string name(int phase) const { return (directory_.path() / ("phase_" + std::to_string(phase))).string(); }
   void start(int phase) {
     const std::string file = name(phase);
     mpimon::mpi::check(MPI_T_pvar_write(session_, handle_, file.c_str()), "MPI_T_pvar_write(pml_monitoring_flush)");
@@ -149,7 +144,7 @@ class FlushSource : public PhaseSource {
   }
 
   int rank_;
-  std::string directory_;
+  mpimon::ScratchDirectory directory_;
   MPI_T_pvar_session session_{};
   MPI_T_pvar_handle handle_{};
 };
@@ -371,16 +366,8 @@ std::vector<std::string> unpack(const char* data, std::size_t size) {
 /// Rank 0: writes every rank's phases as NAME.RANK.prof in a private directory, merges them into
 /// the output (atomically: written under a temporary name and renamed) and removes them.
 void write_file(const Collector& c, const std::vector<std::vector<std::string>>& by_rank) {
-  std::string pattern = (fs::path(c.settings.temporary_root) / "mpimon-collect-XXXXXX").string();
-  if (!mkdtemp(pattern.data())) throw std::runtime_error("cannot create a directory in " + c.settings.temporary_root);
-  const fs::path directory = pattern;
-  struct Remove {
-    fs::path p;
-    ~Remove() {
-      std::error_code ignored;
-      fs::remove_all(p, ignored);
-    }
-  } remove{directory};
+  const mpimon::ScratchDirectory scratch(c.settings.temporary_root, "mpimon-collect-");
+  const fs::path& directory = scratch.path();
   std::vector<std::string> paths;
   for (std::size_t r = 0; r < by_rank.size(); ++r) {
     for (std::size_t k = 0; k < by_rank[r].size(); ++k) {

@@ -57,7 +57,8 @@ const Arm& arm_named(const AppSweep& s, const std::string& name) {
 
 AppLaunchRecord run_launch(const AppSweep& s, const App& app, const AppLaunchKey& key, std::uint32_t position) {
   const Arm& arm = arm_named(s, key.arm);
-  const fs::path dir = fresh_launch_directory("app");
+  const ScratchDirectory scratch = launch_directory("app");
+  const fs::path& dir = scratch.path();
   AppLaunchRecord record;
   record.key = key;
   record.position = position;
@@ -102,7 +103,6 @@ AppLaunchRecord run_launch(const AppSweep& s, const App& app, const AppLaunchKey
   } catch (const Error& e) {
     record.status = std::string("unreadable output: ") + e.what();
   }
-  fs::remove_all(dir);
   return record;
 }
 

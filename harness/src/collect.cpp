@@ -8,6 +8,7 @@
 #include "mpimon/error.hpp"
 #include "mpimon/harness/launch_pairs.hpp"
 #include "mpimon/harness/locations.hpp"
+#include "mpimon/scratch.hpp"
 
 namespace mpimon::harness {
 
@@ -34,34 +35,21 @@ std::string find_collect_library() {
   throw Error(Error::Kind::input, library + ": not found (set MPIMON_COLLECT_LIBRARY to libmpimon-collect.so's path)");
 }
 
-namespace {
-
-/// Removes a path when it goes out of scope (the run's node-local directory, a leftover temporary).
-struct RemoveLater {
-  fs::path path;
-  ~RemoveLater() {
-    std::error_code ignored;
-    fs::remove_all(path, ignored);
-  }
-};
-
-}  // namespace
-
 CollectResult run_collect(const CollectSettings& s) {
   check_collect_settings(s);
   const std::string library = s.library.empty() ? find_collect_library() : fs::absolute(s.library).string();
   const fs::path output = fs::absolute(s.output);
-  const fs::path partial = output.string() + ".collect-" + std::to_string(getpid());
-  const RemoveLater directory{fresh_launch_directory("collect")};
-  const RemoveLater leftover{partial};
+  // Rank 0 writes the file over this empty one; gone if it never does, and on Ctrl-C.
+  TemporaryFile partial(output.parent_path(), output.filename().string() + ".collect-");
+  const ScratchDirectory directory = launch_directory("collect");
 
   MpiLaunch l(s.launcher, s.np);
   bind_processes(l, s.np, "auto");
   const std::pair<std::string, std::string> variables[] = {
       {"LD_PRELOAD", library},
-      {"MPIMON_COLLECT_OUTPUT", partial.string()},
+      {"MPIMON_COLLECT_OUTPUT", partial.path()},
       {"MPIMON_COLLECT_MISSING", s.refuse_missing ? "refuse" : "label"},
-      {"MPIMON_COLLECT_TMPDIR", directory.path.string()}};
+      {"MPIMON_COLLECT_TMPDIR", directory.path().string()}};
   for (const auto& [key, value] : variables) l.environment(key, value);
   monitoring_on(l, s.mode, "");
   user_mca(l, s.mca);
@@ -70,10 +58,11 @@ CollectResult run_collect(const CollectSettings& s) {
   CollectResult r;
   r.command_line = l.text();
   r.launch = l.run(std::chrono::hours(24 * 365));
-  if (r.launch.exit_code == 0 && fs::exists(partial)) {
-    std::error_code ec;
-    fs::rename(partial, output, ec);
+  std::error_code ec;
+  if (r.launch.exit_code == 0 && fs::file_size(partial.path(), ec) > 0) {
+    fs::rename(partial.path(), output, ec);
     if (ec) throw Error(Error::Kind::system, output.string() + ": cannot write: " + ec.message());
+    partial.release();
     r.written = true;
   }
   return r;

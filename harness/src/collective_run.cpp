@@ -14,8 +14,8 @@
 #include <thread>
 
 #include "mpimon/error.hpp"
-#include "mpimon/harness/scratch.hpp"
 #include "mpimon/prof.hpp"
+#include "mpimon/scratch.hpp"
 
 namespace mpimon::harness {
 
@@ -158,7 +158,8 @@ CollectiveRecording record_collective(const CollectiveSpec& spec, const Collecti
   }
   predict_collective(spec);  // a spec the model cannot predict fails before anything runs
 
-  ScratchDirectory scratch("collective", run.keep);
+  ScratchDirectory scratch("collective");
+  if (run.keep) scratch.keep();
   fs::create_directory(scratch.path() / "prof");
   const std::string control_dump = (scratch.path() / "prof" / "control").string();
   const std::string measured_dump = (scratch.path() / "prof" / "measured").string();

@@ -8,12 +8,14 @@
 #include <cstdio>
 #include <ctime>
 #include <fstream>
+#include <optional>
 #include <sstream>
 #include <thread>
 
 #include "mpimon/error.hpp"
-#include "mpimon/harness/output.hpp"
+#include "mpimon/output.hpp"
 #include "mpimon/overhead.hpp"
+#include "mpimon/scratch.hpp"
 #include "mpimon/version.hpp"
 
 namespace mpimon::harness {
@@ -76,21 +78,18 @@ InstructionRun run_probe(const GateSettings& g, const fs::path& dir, std::uint32
   return run;
 }
 
-/// A temporary directory removed at the end, unless --work-dir names one to keep.
+/// --work-dir DIR, kept; else a scratch directory, gone at the end and on Ctrl-C.
 struct WorkDir {
+  std::optional<ScratchDirectory> scratch;
   fs::path path;
-  bool keep;
-  explicit WorkDir(const std::string& given)
-      : path(given.empty() ? fs::temp_directory_path() / ("mpimon-gate-" + std::to_string(getpid())) : fs::path(given)),
-        keep(!given.empty()) {
-    fs::create_directories(path);
+  explicit WorkDir(const std::string& given) {
+    if (given.empty()) {
+      path = scratch.emplace("gate").path();
+    } else {
+      fs::create_directories(given);
+      path = given;
+    }
   }
-  ~WorkDir() {
-    std::error_code ignored;
-    if (!keep) fs::remove_all(path, ignored);
-  }
-  WorkDir(const WorkDir&) = delete;
-  WorkDir& operator=(const WorkDir&) = delete;
 };
 
 std::vector<InstructionVerdict> judge_instruction_measure(const GateSettings& g, const InstructionMeasure& ins,

@@ -16,44 +16,11 @@
 #include <sstream>
 
 #include "mpimon/error.hpp"
+#include "mpimon/scratch.hpp"
 
 namespace mpimon::harness {
 
 namespace {
-
-// The signal that asked the caller to stop (SIGINT, SIGTERM, SIGHUP) while a child ran, or 0.
-volatile std::sig_atomic_t stop_signal = 0;
-extern "C" void remember_stop_signal(int signal) { stop_signal = signal; }
-
-/// While alive, the stop signals are remembered instead of killing the caller at once, so that
-/// the child's process group (mpirun and its ranks, outside the terminal's group) goes first.
-class StopSignals {
- public:
-  StopSignals() {
-    stop_signal = 0;
-    struct sigaction remember {};
-    remember.sa_handler = remember_stop_signal;
-    sigemptyset(&remember.sa_mask);
-    for (std::size_t i = 0; i < kSignals.size(); ++i) {
-      sigaction(kSignals[i], &remember, &previous_[i]);
-      // A signal the caller was started to ignore (nohup, a background job of a script) stays so.
-      if (previous_[i].sa_handler == SIG_IGN) sigaction(kSignals[i], &previous_[i], nullptr);
-    }
-  }
-  ~StopSignals() {
-    for (std::size_t i = 0; i < kSignals.size(); ++i) sigaction(kSignals[i], &previous_[i], nullptr);
-  }
-  StopSignals(const StopSignals&) = delete;
-  StopSignals& operator=(const StopSignals&) = delete;
-  /// After the handlers are restored: the caller meets the signal it was sent.
-  static void deliver() {
-    if (stop_signal != 0) raise(stop_signal);
-  }
-
- private:
-  static constexpr std::array<int, 3> kSignals{SIGINT, SIGTERM, SIGHUP};
-  std::array<struct sigaction, 3> previous_{};
-};
 
 [[noreturn]] void exec_child(const std::vector<std::string>& argv, const std::map<std::string, std::string>& env,
                              const std::string& directory, int out_fd, ChildOutput output) {
@@ -78,18 +45,17 @@ class StopSignals {
 }
 
 /// Reads the child's output until it closes it; kills its process group when `timeout` expires
-/// (SIGKILL), or when the caller is asked to stop (SIGTERM, which mpirun passes on to its ranks,
-/// then SIGKILL after a grace period). Returns the child's wait status.
+/// (SIGKILL), or after a grace period once the caller is asked to stop (the clean-up registry's
+/// handler sends the group SIGTERM, which mpirun passes on to its ranks). Returns the child's wait
+/// status.
 int wait_for_child(pid_t pid, int fd, std::chrono::seconds timeout, LaunchResult& result) {
   constexpr std::chrono::seconds kStopGrace{10};
-  StopSignals stop_signals;
   auto deadline = std::chrono::steady_clock::now() + timeout;
   bool stopping = false;
   char buffer[4096];
   for (bool open = true; open;) {
-    if (stop_signal != 0 && !stopping) {
+    if (StopGroupOnInterrupt::interrupted() != 0 && !stopping) {
       stopping = true;
-      kill(-pid, SIGTERM);
       deadline = std::min(deadline, std::chrono::steady_clock::now() + kStopGrace);
     }
     auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - std::chrono::steady_clock::now());
@@ -121,17 +87,23 @@ LaunchResult run_process(const std::vector<std::string>& argv, const std::map<st
   if (argv.empty()) raise_error(Error::Kind::input, "", "empty command");
   int pipe_fds[2];
   if (pipe(pipe_fds) != 0) raise_error(Error::Kind::system, argv[0], "pipe failed");
-  pid_t pid = fork();
-  if (pid < 0) raise_error(Error::Kind::system, argv[0], std::string("fork failed: ") + std::strerror(errno));
-  if (pid == 0) {
-    close(pipe_fds[0]);
-    exec_child(argv, environment, directory, pipe_fds[1], output);
-  }
-  setpgid(pid, pid);  // also here: whichever runs first, the group exists before any kill
-  close(pipe_fds[1]);
   LaunchResult result;
-  const int status = wait_for_child(pid, pipe_fds[0], timeout, result);
-  StopSignals::deliver();
+  int status = 0;
+  {
+    StopGroupOnInterrupt stop_on_interrupt;  // Ctrl-C stops mpirun's group first (scratch.hpp)
+    const pid_t pid = fork();
+    if (pid < 0) raise_error(Error::Kind::system, argv[0], std::string("fork failed: ") + std::strerror(errno));
+    if (pid == 0) {
+      stop_on_interrupt.track(0);
+      close(pipe_fds[0]);
+      exec_child(argv, environment, directory, pipe_fds[1], output);
+    }
+    setpgid(pid, pid);  // also here: whichever runs first, the group exists before any kill
+    stop_on_interrupt.track(pid);
+    close(pipe_fds[1]);
+    status = wait_for_child(pid, pipe_fds[0], timeout, result);
+  }
+  StopGroupOnInterrupt::exit_if_interrupted();  // as interrupted, once the group is gone
   if (WIFEXITED(status)) result.exit_code = WEXITSTATUS(status);
   if (WIFSIGNALED(status)) result.exit_code = 128 + WTERMSIG(status);
   return result;

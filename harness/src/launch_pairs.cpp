@@ -73,10 +73,9 @@ std::string failure_status(const LaunchResult& r, int timeout) {
   return "exit code " + std::to_string(r.exit_code) + ": " + last.substr(0, 200);
 }
 
-fs::path fresh_launch_directory(const std::string& tag) {
-  fs::path dir = fs::temp_directory_path() / ("mpimon-" + tag + "-" + std::to_string(getpid()));
-  fs::remove_all(dir);
-  fs::create_directories(dir / "prof");
+ScratchDirectory launch_directory(const std::string& tag) {
+  ScratchDirectory dir(tag);
+  fs::create_directory(dir.path() / "prof");
   return dir;
 }
 

@@ -121,7 +121,8 @@ void read_delivered_cost(const std::string& prefix, std::uint32_t np, LaunchReco
 }
 
 LaunchRecord run_launch(const Sweep& s, const LaunchKey& key, std::uint32_t position) {
-  fs::path dir = fresh_launch_directory("bench");
+  const ScratchDirectory scratch = launch_directory("bench");
+  const fs::path& dir = scratch.path();
   LaunchRecord record;
   record.key = key;
   record.position = position;
@@ -145,7 +146,6 @@ LaunchRecord run_launch(const Sweep& s, const LaunchKey& key, std::uint32_t posi
       record.status = std::string("unreadable output: ") + e.what();
     }
   }
-  fs::remove_all(dir);
   return record;
 }
 

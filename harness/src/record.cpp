@@ -12,6 +12,7 @@
 
 #include "mpimon/error.hpp"
 #include "mpimon/harness/launch_pairs.hpp"
+#include "mpimon/scratch.hpp"
 #include "mpimon/version.hpp"
 
 extern char** environ;
@@ -75,13 +76,12 @@ fs::path output_directory(const std::string& output) {
 
 // A private directory next to the output file: on a cluster the current directory's file system
 // is usually shared by the nodes, where /tmp is not.
-fs::path make_private_directory(const std::string& output) {
-  std::string pattern = (output_directory(output) / ".mpimon-record-XXXXXX").string();
-  if (mkdtemp(pattern.data()) == nullptr) {
-    raise_error(Error::Kind::input, output_directory(output).string(),
-                std::string("cannot make the dump directory next to the output file: ") + std::strerror(errno));
+std::shared_ptr<ScratchDirectory> make_private_directory(const std::string& output) {
+  try {
+    return std::make_shared<ScratchDirectory>(output_directory(output), ".mpimon-record-");
+  } catch (const Error& e) {
+    throw Error(Error::Kind::input, std::string(e.what()) + " (the dump directory next to the output file)");
   }
-  return fs::absolute(pattern).lexically_normal();
 }
 
 fs::path make_kept_directory(const std::string& keep, const std::string& dump_name) {
@@ -172,16 +172,6 @@ std::map<std::string, std::string> current_environment() {
   return env;
 }
 
-std::string unwritable_reason(const fs::path& directory) {
-  // access(W_OK) says yes to root on a read-only file system: only creating a file tells.
-  std::string probe = (directory / ".mpimon-write-probe-XXXXXX").string();
-  const int fd = mkstemp(probe.data());
-  if (fd < 0) return std::strerror(errno);
-  close(fd);
-  unlink(probe.c_str());
-  return "";
-}
-
 std::string rank_ranges(const std::vector<std::uint32_t>& ranks) {
   std::string text;
   for (std::size_t i = 0; i < ranks.size();) {
@@ -216,8 +206,7 @@ void check_record_settings(const RecordSettings& s) {
 RecordPlan prepare_record(const RecordSettings& s) {
   check_record_settings(s);
   const auto environment = current_environment();
-  RecordPlan plan{s, MpiLaunch(s.launcher, s.np), {}, fs::path(s.command[0]).filename().string(), s.keep_dumps.empty(),
-                  {}};
+  RecordPlan plan{s, MpiLaunch(s.launcher, s.np), {}, fs::path(s.command[0]).filename().string(), {}, {}};
   for (auto& d : find_monitoring_disablers(s.mca, environment, user_parameter_files(environment))) {
     if (d.framework != "pml") {
       plan.partial.push_back(d);
@@ -229,13 +218,16 @@ RecordPlan prepare_record(const RecordSettings& s) {
                     "no dump and says nothing; name it too (e.g. pml=" +
                     d.value + ",monitoring), or unset it");
   }
-  if (auto why = unwritable_reason(output_directory(s.output)); !why.empty()) {
+  if (auto why = cannot_create_file_in(output_directory(s.output)); !why.empty()) {
     raise_error(Error::Kind::input, output_directory(s.output).string(), "cannot write the output file here: " + why);
   }
-  plan.directory =
-      plan.private_directory ? make_private_directory(s.output) : make_kept_directory(s.keep_dumps, plan.dump_name);
-  if (auto why = unwritable_reason(plan.directory); !why.empty()) {
-    if (plan.private_directory) fs::remove_all(plan.directory);
+  if (s.keep_dumps.empty()) {
+    plan.private_directory = make_private_directory(s.output);
+    plan.directory = fs::absolute(plan.private_directory->path()).lexically_normal();
+  } else {
+    plan.directory = make_kept_directory(s.keep_dumps, plan.dump_name);
+  }
+  if (auto why = cannot_create_file_in(plan.directory); !why.empty()) {
     raise_error(Error::Kind::input, plan.directory.string(),
                 "the ranks could not write their dumps here (Open MPI would lose them without a word): " + why);
   }
@@ -274,7 +266,7 @@ RecordOutcome run_record(const RecordPlan& plan) {
     if (!present.count(r)) outcome.missing_ranks.push_back(r);
   }
   outcome.dumps_kept = !plan.private_directory || !outcome.merge_error.empty();
-  if (!outcome.dumps_kept) fs::remove_all(plan.directory);
+  if (plan.private_directory && outcome.dumps_kept) plan.private_directory->keep();
   return outcome;
 }
 

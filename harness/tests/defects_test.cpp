@@ -17,6 +17,7 @@
 #include "mpimon/error.hpp"
 #include "mpimon/harness/defects.hpp"
 #include "mpimon/harness/validation_suite.hpp"
+#include "mpimon/scratch.hpp"
 
 namespace mpimon::harness {
 namespace {
@@ -143,8 +144,8 @@ TEST(CrashOrReport, AnythingElseIsNot) {
 
 // The freed record is reported and left out; the rest of the dump is kept line for line.
 TEST(CrashOrReport, UnrankedRecordsAreReportedAndDropped) {
-  const auto dir = std::filesystem::temp_directory_path() / ("mpimon-unranked-" + std::to_string(::getpid()));
-  std::filesystem::create_directories(dir);
+  const ScratchDirectory scratch("unranked");
+  const std::filesystem::path& dir = scratch.path();
   const std::string kept =
       "# POINT TO POINT\nE\t0\t1\t8 bytes\t1 msgs sent\n# OSC\n# COLLECTIVES\n"
       "D\tMPI_COMM_WORLD\tprocs: 0,1\nO2A\t0\t0 bytes\t0 msgs sent\nA2O\t0\t0 bytes\t0 msgs sent\n"
@@ -167,7 +168,6 @@ TEST(CrashOrReport, UnrankedRecordsAreReportedAndDropped) {
   report.clear();
   EXPECT_EQ(without_unranked_records(file, dir / "readable", "phase 3: rank 0", report), file);
   EXPECT_TRUE(report.empty());
-  std::filesystem::remove_all(dir);
 }
 
 TEST(PinnedVerdict, WhereRecordedAbsentTheCaseMustBeExact) {

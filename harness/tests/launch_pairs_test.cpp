@@ -168,13 +168,18 @@ TEST(Provenance, HarnessConfigurationKeys) {
   EXPECT_EQ(c["generator"].rfind("mpimon ", 0), 0u);
 }
 
-TEST(FreshLaunchDirectory, IsEmptyWithAProfSubdirectory) {
-  auto dir = fresh_launch_directory("unit");
-  std::filesystem::create_directories(dir / "prof" / "leftover");
-  dir = fresh_launch_directory("unit");
-  EXPECT_TRUE(std::filesystem::is_directory(dir / "prof"));
-  EXPECT_TRUE(std::filesystem::is_empty(dir / "prof"));
-  std::filesystem::remove_all(dir);
+TEST(LaunchDirectory, FreshWithAnEmptyProfSubdirectoryAndGoneAfter) {
+  std::filesystem::path first;
+  {
+    const ScratchDirectory a = launch_directory("unit");
+    const ScratchDirectory b = launch_directory("unit");
+    first = a.path();
+    EXPECT_NE(a.path(), b.path());
+    EXPECT_TRUE(std::filesystem::is_directory(a.path() / "prof"));
+    EXPECT_TRUE(std::filesystem::is_empty(a.path() / "prof"));
+    std::filesystem::create_directories(a.path() / "prof" / "leftover");
+  }
+  EXPECT_FALSE(std::filesystem::exists(first));
 }
 
 }  // namespace

@@ -13,10 +13,12 @@
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
+#include <optional>
 
 #include "exchange.hpp"
 #include "merge_rows.hpp"
 #include "mpimon/error.hpp"
+#include "mpimon/output.hpp"
 #include "share_writer.hpp"
 
 namespace mpimon::parallel {
@@ -47,14 +49,14 @@ std::vector<std::string> share_file_list(const std::function<std::vector<std::st
 std::size_t share_begin(std::size_t files, unsigned processes, unsigned k) { return files * k / processes; }
 
 /// Rank 0 creates the temporary file next to `output` (before anything is read, as the serial
-/// merge does) and every process learns its name.
-std::string shared_temporary(const std::string& output, unsigned rank) {
+/// merge does) in `out`, and every process learns its name.
+std::string shared_temporary(const std::string& output, unsigned rank, std::optional<AtomicOutput>& out) {
   Outcome outcome;
   std::string temporary;
   if (rank == 0) {
     try {
       if (std::filesystem::is_directory(output)) raise_error(Error::Kind::input, output, "output is a directory");
-      temporary = merge_detail::temporary_path_for(output);
+      temporary = out.emplace(output).temporary();
     } catch (...) {
       outcome = Outcome::of_current_exception();
     }
@@ -86,31 +88,18 @@ std::vector<DumpSummary> Processes::merge(const std::function<std::vector<std::s
   std::size_t total = 0;
   for (const auto& d : dumps) total += d.files.size();
 
-  const std::string temporary = shared_temporary(output, rank);
-  auto announce = [&](const std::string& path) {
-    if (rank == 0 && options.on_temporary) options.on_temporary(path);
+  std::optional<AtomicOutput> out;  // rank 0's: removed on failure and on Ctrl-C
+  const std::string temporary = shared_temporary(output, rank, out);
+  // This process's share of the files, parsed; the first error stops it. Rank 0's progress
+  // through its share stands for all (100 % once the file is written).
+  const std::size_t first = share_begin(total, size, rank), last = share_begin(total, size, rank + 1);
+  auto report = [&](std::size_t done) {
+    if (rank == 0 && progress) progress(std::min(total - 1, done * total / std::max<std::size_t>(last, 1)), total);
   };
-  announce(temporary);
-  try {
-    // This process's share of the files, parsed; the first error stops it. Rank 0's progress
-    // through its share stands for all (100 % once the file is written).
-    const std::size_t first = share_begin(total, size, rank), last = share_begin(total, size, rank + 1);
-    auto report = [&](std::size_t done) {
-      if (rank == 0 && progress) progress(std::min(total - 1, done * total / std::max<std::size_t>(last, 1)), total);
-    };
-    std::vector<DumpShare> shares = read_share(dumps, first, last, report);
-    std::vector<DumpSummary> summaries = write_shares(dumps, shares, temporary, output, options);
-    if (rank == 0 && progress) progress(total, total);
-    announce("");
-    return summaries;
-  } catch (...) {
-    if (rank == 0) {
-      std::error_code ignored;
-      std::filesystem::remove(temporary, ignored);
-    }
-    announce("");
-    throw;
-  }
+  std::vector<DumpShare> shares = read_share(dumps, first, last, report);
+  std::vector<DumpSummary> summaries = write_shares(dumps, shares, temporary, output, out ? &*out : nullptr, options);
+  if (rank == 0 && progress) progress(total, total);
+  return summaries;
 }
 
 int run(int& argc, char**& argv, const std::function<int(const Processes&)>& body) {

@@ -460,7 +460,7 @@ class SharedFileWriter {
 }  // namespace
 
 std::vector<DumpSummary> write_shares(const std::vector<DumpInputs>& dumps, std::vector<DumpShare>& shares,
-                                      const std::string& temporary, const std::string& output,
+                                      const std::string& temporary, const std::string& output, AtomicOutput* out,
                                       const MergeOptions& options) {
   const int rank = world_rank();
   const int processes = world_size();
@@ -520,11 +520,9 @@ std::vector<DumpSummary> write_shares(const std::vector<DumpInputs>& dumps, std:
         if (!decision.tables[d].names.empty())
           h5::fill_strings(names.get(), decision.tables[d].names, where + "/names");
       }
-      h5::flush(file.get(), output);
+      h5::flush(file.get(), out->path());
       file.reset();
-      std::error_code ec;
-      std::filesystem::rename(temporary, output, ec);
-      if (ec) raise_error(Error::Kind::system, output, "cannot write: " + ec.message());
+      out->commit();
     } catch (...) {
       outcome = Outcome::of_current_exception();
       outcome.message = md::write_failure(output, outcome.message);

@@ -11,6 +11,7 @@
 #include "exchange.hpp"
 #include "merge_rows.hpp"
 #include "mpimon/merge.hpp"
+#include "mpimon/output.hpp"
 
 namespace mpimon::parallel {
 
@@ -34,12 +35,13 @@ std::vector<DumpShare> read_share(const std::vector<DumpInputs>& dumps, std::siz
 /// Collective. Rank 0 checks each dump as a whole from every process's summary of its share (the
 /// size of MPI_COMM_WORLD, ranks and peers inside it, and each share's own error), one summary at a
 /// time in the order the serial merge meets the files, and numbers the communicators; then every
-/// process writes its rows into `temporary` (created by rank 0), which rank 0 renames to `output`.
-/// Returns the summaries on rank 0 (elsewhere: empty); on an input error, or one of rank 0 alone
-/// after the collective writing, every process throws it, and `temporary` is left for rank 0 to
-/// remove. A failure during the collective writing ends the merge at once (abort_merge).
+/// process writes its rows into `temporary`, rank 0's `out` for `output` (null elsewhere), which rank 0 then
+/// commits. Returns the summaries on rank 0 (elsewhere: empty); on an input error, or one of rank 0
+/// alone after the collective writing, every process throws it (and rank 0's `out`, never
+/// committed, removes the temporary). A failure during the collective writing ends the merge at
+/// once (abort_merge).
 std::vector<DumpSummary> write_shares(const std::vector<DumpInputs>& dumps, std::vector<DumpShare>& shares,
-                                      const std::string& temporary, const std::string& output,
+                                      const std::string& temporary, const std::string& output, AtomicOutput* out,
                                       const MergeOptions& options);
 
 }  // namespace mpimon::parallel

@@ -4,12 +4,15 @@
 
 #include <cstdint>
 #include <span>
+#include <string>
 #include <vector>
 
 namespace mpimon {
 
 /// Wide enough for sums of many uint64 counters (a GCC/Clang extension, hence __extension__).
 __extension__ typedef unsigned __int128 uint128;
+/// Decimal text of a 128-bit total (sums of uint64 counters may exceed 64 bits).
+std::string to_decimal(uint128 value);
 
 struct SparseMatrix {
   std::uint32_t rows = 0;

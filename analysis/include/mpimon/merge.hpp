@@ -25,9 +25,6 @@ struct MergeOptions {
   std::vector<std::pair<std::string, std::vector<std::string>>> root_string_lists;
   /// Threads that read and parse the input files; 0: one per core, at most 4.
   unsigned threads = 0;
-  /// Told the temporary file's path when it is created, and "" once it is renamed or removed
-  /// (front-ends use it to delete the temporary when interrupted).
-  std::function<void(const std::string&)> on_temporary;
 };
 
 struct ClassTotals {

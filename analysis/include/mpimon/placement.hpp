@@ -150,4 +150,25 @@ std::vector<MethodResult> place(const AffinityGraph& compute, const AffinityGrap
 /// that uses no knowledge of the evaluated traffic); the first of equal rows.
 const MethodResult& cheapest(const std::vector<MethodResult>& results);
 
+/// The cost model in one sentence, as `mpimon place`'s table and JSON state it.
+inline constexpr const char* kPlacementModel =
+    "modelled cost: sum over rank pairs of (traffic i->j + j->i) x the cost of their lowest common level, "
+    "link costs added from that level down (as TreeMatch and Scotch aggregate a tleaf)";
+
+/// What a placement was computed from, as its report states it.
+struct PlacementContext {
+  std::string input;             ///< the matrices file
+  std::string dump;              ///< the dump placed
+  std::uint32_t ranks = 0;       ///< its number of processes
+  std::string classes;           ///< traffic the mappings are computed from (as given)
+  std::string evaluate_classes;  ///< traffic every mapping is costed on (as given)
+  std::string metric;            ///< bytes or count
+  std::uint64_t seed = 1;        ///< the first seed of the random draws
+};
+
+/// `mpimon place --json`: format "mpimon-placement" (docs/placement.md), every row with its
+/// mapping; `chosen` is the method the mapping files take.
+void write_placement_json(std::ostream& out, const std::vector<MethodResult>& rows, const TreeTopology& topo,
+                          const PlacementContext& context, const std::string& chosen);
+
 }  // namespace mpimon

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "mpimon/harness/launch.hpp"
+#include "mpimon/scratch.hpp"
 
 namespace mpimon::harness {
 
@@ -47,8 +48,9 @@ std::vector<std::string> arm_order(const std::vector<std::string>& arms, std::mt
 /// "" when the launch succeeded, else why not: "timeout after N s", "exit code N: LAST LINE".
 std::string failure_status(const LaunchResult& r, int timeout);
 
-/// A fresh, empty directory for one launch's outputs (dumps, samples).
-std::filesystem::path fresh_launch_directory(const std::string& tag);
+/// A fresh directory for one launch's outputs (dumps, samples), with an empty prof/ in it; gone
+/// at the end of its scope and on Ctrl-C.
+ScratchDirectory launch_directory(const std::string& tag);
 
 /// Provenance of a sweep: generator, launcher, mca, monitoring_mode, seed, bind, mpi_library
 /// (the launcher's --version), host, cpus.

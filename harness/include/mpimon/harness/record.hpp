@@ -7,12 +7,14 @@
 #include <cstdint>
 #include <filesystem>
 #include <map>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
 
 #include "mpimon/harness/launch.hpp"
 #include "mpimon/merge.hpp"
+#include "mpimon/scratch.hpp"
 
 namespace mpimon::harness {
 
@@ -51,9 +53,6 @@ std::vector<std::string> user_parameter_files(const std::map<std::string, std::s
 /// This process's environment as a map.
 std::map<std::string, std::string> current_environment();
 
-/// "" when a file can be created in `directory`, else why not (the dumps would be lost silently).
-std::string unwritable_reason(const std::filesystem::path& directory);
-
 /// "0, 2-5, 7" for a sorted list of ranks.
 std::string rank_ranges(const std::vector<std::uint32_t>& ranks);
 
@@ -68,7 +67,9 @@ struct RecordPlan {
   MpiLaunch launch;
   std::filesystem::path directory;  ///< where the ranks write DUMP_NAME.RANK.prof
   std::string dump_name;            ///< the application's file name
-  bool private_directory = true;    ///< made by record, removed after the merge
+  /// The private directory record made (none with --keep-dumps DIR): removed after the merge and
+  /// on Ctrl-C, kept when the merge failed.
+  std::shared_ptr<ScratchDirectory> private_directory;
   std::vector<MonitoringDisabler> partial;
 };
 

@@ -1,19 +1,20 @@
 // Unit tests of scratch directories and the clean-up registry (scratch.hpp): a process
 // interrupted by a signal leaves nothing behind, nested directories included.
 
-#include "mpimon/harness/scratch.hpp"
+#include "mpimon/scratch.hpp"
 
 #include <gtest/gtest.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <cerrno>
 #include <csignal>
 #include <filesystem>
 #include <fstream>
 
-#include "harness_test_util.hpp"
+#include "test_util.hpp"
 
-namespace mpimon::harness {
+namespace mpimon {
 namespace {
 
 namespace fs = std::filesystem;
@@ -34,7 +35,8 @@ TEST(Scratch, GoneAtTheEndOfItsScopeUnlessKept) {
   }
   EXPECT_FALSE(fs::exists(gone));
   {
-    const ScratchDirectory s("test", true);
+    ScratchDirectory s("test");
+    s.keep();
     kept = s.path();
   }
   EXPECT_TRUE(fs::exists(kept));
@@ -89,5 +91,67 @@ TEST(Scratch, AReleasedPathStays) {
   EXPECT_TRUE(fs::exists(file));
 }
 
+// In a child: a scratch directory and a grandchild in its own process group, tracked; then the
+// signal. The handler must stop the grandchild's group (SIGTERM) and let the child wait for it;
+// the child then exits with 128 + signal, leaving nothing behind.
+TEST(Scratch, AnInterruptionStopsTheTrackedGroupFirst) {
+  const test::TempDir dir;
+  const fs::path record = dir.file("record");
+  const pid_t pid = fork();
+  ASSERT_GE(pid, 0);
+  if (pid == 0) {
+    const ScratchDirectory s("interrupt");
+    StopGroupOnInterrupt stop;
+    const pid_t grandchild = fork();
+    if (grandchild == 0) {
+      stop.track(0);
+      setpgid(0, 0);
+      execlp("sleep", "sleep", "30", static_cast<char*>(nullptr));
+      _exit(127);
+    }
+    setpgid(grandchild, grandchild);
+    stop.track(grandchild);
+    raise(SIGTERM);  // held by the handler: the grandchild's group gets it
+    int status = 0;
+    while (waitpid(grandchild, &status, 0) < 0 && errno == EINTR) {
+    }
+    std::ofstream(record) << s.path().string() << " " << StopGroupOnInterrupt::interrupted()
+                          << " "
+                          // Killed by it, or (before its exec) ended by the handler it inherited.
+                          << (WIFSIGNALED(status) ? WTERMSIG(status) : WEXITSTATUS(status) - 128);
+    StopGroupOnInterrupt::exit_if_interrupted();
+    _exit(0);  // not reached
+  }
+  int status = 0;
+  ASSERT_EQ(waitpid(pid, &status, 0), pid);
+  ASSERT_TRUE(WIFEXITED(status));
+  EXPECT_EQ(WEXITSTATUS(status), 128 + SIGTERM);
+  std::string scratch;
+  int interrupted = 0, grandchild_signal = 0;
+  std::ifstream(record) >> scratch >> interrupted >> grandchild_signal;
+  ASSERT_FALSE(scratch.empty());
+  EXPECT_EQ(interrupted, SIGTERM);
+  EXPECT_EQ(grandchild_signal, SIGTERM);
+  EXPECT_FALSE(fs::exists(scratch)) << scratch;
+}
+
+TEST(Scratch, TemporaryFileGoneUnlessReleased) {
+  const test::TempDir dir;
+  std::string gone, kept;
+  {
+    const TemporaryFile a(dir.path(), "a-");
+    TemporaryFile b(dir.path(), "b-");
+    gone = a.path();
+    kept = b.path();
+    EXPECT_TRUE(fs::path(gone).filename().string().starts_with("a-"));
+    EXPECT_TRUE(fs::exists(gone) && fs::exists(kept));
+    b.release();
+  }
+  EXPECT_FALSE(fs::exists(gone));
+  EXPECT_TRUE(fs::exists(kept));
+  EXPECT_EQ(cannot_create_file_in(dir.path()), "");
+  EXPECT_NE(cannot_create_file_in(dir.file("no-such-directory")), "");
+}
+
 }  // namespace
-}  // namespace mpimon::harness
+}  // namespace mpimon

@@ -1,15 +1,15 @@
 // Unit tests of output files written whole or not at all (output.hpp).
 
-#include "mpimon/harness/output.hpp"
+#include "mpimon/output.hpp"
 
 #include <gtest/gtest.h>
 
 #include <filesystem>
 #include <stdexcept>
 
-#include "harness_test_util.hpp"
+#include "test_util.hpp"
 
-namespace mpimon::harness {
+namespace mpimon {
 namespace {
 
 namespace fs = std::filesystem;
@@ -46,4 +46,4 @@ TEST(Output, AFailingWriterLeavesTheOldFileAndNoTemporary) {
 }
 
 }  // namespace
-}  // namespace mpimon::harness
+}  // namespace mpimon
