@@ -74,10 +74,8 @@ echo "mpimon-merge $(git -C "$repo" rev-parse --short HEAD 2>/dev/null || echo '
 for set in $ranks_list; do
   IFS=: read -r pattern ranks mode collectives <<<"$set"
   if [ -z "$ranks" ]; then ranks=$pattern pattern=stencil mode=2 collectives=yes; fi
-  case "$pattern:$ranks:$mode:$collectives" in
-    stencil:[0-9]*:[12]:yes | stencil:[0-9]*:[12]:no | stencil27:[0-9]*:[12]:yes | stencil27:[0-9]*:[12]:no | dense:[0-9]*:[12]:*) ;;
-    *) echo "parallel.sh: bad set '$set' in --ranks (N or PATTERN:N:MODE:yes|no, see --help)" >&2; exit 2 ;;
-  esac
+  [[ $pattern:$ranks:$mode:$collectives =~ ^(dense|stencil|stencil27):[1-9][0-9]*:[12]:(yes|no)$ ]] ||
+    { echo "parallel.sh: bad set '$set' in --ranks (N or PATTERN:N:MODE:yes|no, see --help)" >&2; exit 2; }
   dir=$scratch/set
   mkdir -p "$dir"
   "$synth" --pattern "$pattern" --ranks "$ranks" --mode "$mode" --collectives "$collectives" --seed 1 -o "$dir/$pattern"
