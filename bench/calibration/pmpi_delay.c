@@ -4,8 +4,8 @@
  * MPI_Alltoall, MPI_Put and MPI_Get first run a fixed instruction loop (the gate's, spin_loop.h:
  * 2 instructions per iteration), then their PMPI_ version. The cost is defined in instructions,
  * so it is the same on every call, and its time per call is measured on its own when the library
- * loads, with the benchmark's clock (the invariant TSC when the CPU has one): that measured time
- * is the cost the harness must find again. The harness's baseline arm loads the library with no
+ * loads (and again at MPI_Init for a time request), with the benchmark's clock (the invariant
+ * TSC when the CPU has one): that measured time is the cost the harness must find again. The harness's baseline arm loads the library with no
  * loop, so the call through the wrapper costs the same in both arms.
  *
  *   mpirun -x LD_PRELOAD=/path/libmpimon-pmpi-delay.so -x MPIMON_DELAY_LOOPS=40 \
@@ -15,7 +15,7 @@
  * same as a time, converted to loops with the loop's speed measured at load (integer >= 0); not
  * both. Default: no loop. MPIMON_DELAY_OPS: comma list of the intercepted names (the "MPI_" prefix
  * and case are optional); default: all five. MPIMON_DELAY_REPORT: a path prefix; each rank then
- * writes "calls loops delivered_ns" to PREFIX.RANK at MPI_Finalize. All are read once, when the
+ * writes "calls loops delivered_ns start_ns end_ns" to PREFIX.RANK at MPI_Finalize. All are read once, when the
  * library is loaded; a bad value stops the process with exit code 2.
  *
  * mpimon_pmpi_delay_set_active(0) makes the calls skip the loop until set_active(1): the
@@ -38,7 +38,7 @@ static const char* const op_names[DELAY_OPS] = {"MPI_Send", "MPI_Bcast", "MPI_Al
 
 static unsigned long loops;
 static volatile int active = 1;
-static double delivered_ns; /* the loop's time per call, measured on its own at load */
+static double delivered_ns; /* the loop's time per call, measured on its own at load (and MPI_Init) */
 static int delayed[DELAY_OPS];
 static char description[320] = "not initialised";
 
@@ -146,7 +146,7 @@ __attribute__((constructor)) static void read_settings(void) {
   size_t used = 0;
   if (ns && *ns) {
     const unsigned long want = parse_count("MPIMON_DELAY_NS", ns, 10000000000ULL);
-    /* A first estimate from 200-loop batches; rank 0 refines it and gives it to all at MPI_Init. */
+    /* A first estimate from 200-loop batches; each rank refines its own at MPI_Init. */
     const double per_loop = loop_cost_ns(200) / 200;
     loops = want > 0 && per_loop > 0 ? (unsigned long)((double)want / per_loop + 0.5) : 0;
     requested_ns = want;
@@ -163,7 +163,7 @@ __attribute__((constructor)) static void read_settings(void) {
   measure_and_describe();
 }
 
-/* Rank 0 refines the conversion of a time request now that the processes have started: the
+/* Each rank refines the conversion of a time request now that the processes have started: the
  * loop's speed measured at load, before MPI_Init, is disturbed by the start-up (it was off by up to
  * 60 %, and the time per loop is not the same at 200 loops as at 20), so the count is corrected
  * from the cost of the count itself, three times. */
@@ -179,27 +179,25 @@ static void refine_loops(void) {
   }
 }
 
-/* Every rank runs rank 0's number of loops: a time request converts to loops with each rank's
- * own measurement, which differ (other load, the core's clock), and the arms must add the same
- * instructions everywhere. Then each rank measures the agreed loop on its own again. */
-static void agree_on_loops(void) {
+/* A time request is delivered as the same time on every rank, each converting it with its own
+ * measurement: the ranks' loops run at speeds 10-70 % apart (the virtual cores' clocks, other
+ * load), and the per-iteration sample is the slowest rank's, so one count for all would add more
+ * than requested where it matters. A request in loops stays the same count everywhere. */
+static void convert_on_each_rank(void) {
   if (requested_ns == 0) return;
-  int rank = 0;
-  PMPI_Comm_rank(MPI_COMM_WORLD, &rank);
-  if (rank == 0) refine_loops();
-  PMPI_Bcast(&loops, 1, MPI_UNSIGNED_LONG, 0, MPI_COMM_WORLD);
+  refine_loops();
   measure_and_describe();
 }
 
 int MPI_Init(int* argc, char*** argv) {
   const int rc = PMPI_Init(argc, argv);
-  if (rc == MPI_SUCCESS) agree_on_loops();
+  if (rc == MPI_SUCCESS) convert_on_each_rank();
   return rc;
 }
 
 int MPI_Init_thread(int* argc, char*** argv, int required, int* provided) {
   const int rc = PMPI_Init_thread(argc, argv, required, provided);
-  if (rc == MPI_SUCCESS) agree_on_loops();
+  if (rc == MPI_SUCCESS) convert_on_each_rank();
   return rc;
 }
 
@@ -211,17 +209,23 @@ static void delay(int op) {
   ++calls;
 }
 
-/* MPIMON_DELAY_REPORT=PREFIX: each rank writes "calls loops delivered_ns" to PREFIX.RANK. */
+/* MPIMON_DELAY_REPORT=PREFIX: each rank writes "calls loops delivered_ns start_ns end_ns" to
+ * PREFIX.RANK. The loop's speed drifts during a run on a shared machine (by up to a factor 2 between
+ * MPI_Init and MPI_Finalize on a virtual CPU), so it is measured again at the end, and the cost
+ * delivered is the mean of the two measurements (the one at the start alone above
+ * 20000 loops, about 10 us per call, where a measurement takes seconds). */
 int MPI_Finalize(void) {
   const char* prefix = getenv("MPIMON_DELAY_REPORT");
   if (prefix && *prefix) {
+    const double start_ns = delivered_ns;
+    const double end_ns = loops > 0 && loops <= 20000 ? loop_cost_ns(loops) : start_ns;
     int rank = 0;
     PMPI_Comm_rank(MPI_COMM_WORLD, &rank);
     char path[4096];
     snprintf(path, sizeof path, "%s.%d", prefix, rank);
     FILE* f = fopen(path, "w");
     if (f) {
-      fprintf(f, "%lld %lu %.4f\n", calls, loops, delivered_ns);
+      fprintf(f, "%lld %lu %.4f %.4f %.4f\n", calls, loops, (start_ns + end_ns) / 2, start_ns, end_ns);
       fclose(f);
     }
   }

@@ -1,9 +1,12 @@
 # Checks the outputs of one mpimon-overhead-bench run, for correctness only (never timings):
 #   cmake -DJSON=f.json -DSAMPLES=f.samples -DOPS=a,b -DSIZES=0,8 -DNP=2 -DITERATIONS=20
-#         [-DMONITORING=text] [-DCALIBRATION=prefix] [-DNO_PROF_DIR=dir] -P check_output.cmake
+#         [-DMONITORING=text] [-DCALIBRATION=prefix] [-DNO_PROF_DIR=dir]
+#         [-DDELAY_REPORT=prefix -DDELAY_CALLS=n] -P check_output.cmake
 # The JSON must parse and hold one benchmark per (op, size) (pingpong skipped on odd NP) with the
 # counters, the context keys must exist, and the samples file must hold one line per benchmark
-# with ITERATIONS integers.
+# with ITERATIONS integers. With DELAY_REPORT, each rank's report of the calibration library
+# (PREFIX.RANK: "calls loops delivered_ns start_ns end_ns") must count exactly DELAY_CALLS delayed
+# calls (the ledger of the run: warm-up and timed iterations of the delayed operations) and a loop.
 cmake_minimum_required(VERSION 3.25)
 
 foreach(var JSON SAMPLES OPS SIZES NP ITERATIONS)
@@ -108,6 +111,25 @@ if(DEFINED NO_PROF_DIR)
   if(dumps)
     message(FATAL_ERROR "monitoring was not off: dumps written: ${dumps}")
   endif()
+endif()
+
+if(DEFINED DELAY_REPORT)
+  math(EXPR last_rank "${NP} - 1")
+  set(number "[0-9]+\\.[0-9]+")
+  foreach(rank RANGE ${last_rank})
+    set(report "${DELAY_REPORT}.${rank}")
+    if(NOT EXISTS "${report}")
+      message(FATAL_ERROR "${report}: no report of the calibration library")
+    endif()
+    file(STRINGS "${report}" fields)
+    if(NOT fields MATCHES "^([0-9]+) ([0-9]+) (${number}) (${number}) (${number})$")
+      message(FATAL_ERROR "${report}: '${fields}', expected 'calls loops delivered_ns start_ns end_ns'")
+    endif()
+    if(NOT CMAKE_MATCH_1 EQUAL DELAY_CALLS OR CMAKE_MATCH_2 EQUAL 0)
+      message(FATAL_ERROR "${report}: ${CMAKE_MATCH_1} calls with ${CMAKE_MATCH_2} loops, expected ${DELAY_CALLS} calls "
+                          "and a loop")
+    endif()
+  endforeach()
 endif()
 
 message(STATUS "${JSON}: ${n_runs} benchmarks, ${n_lines} sample lines of ${ITERATIONS} values: ok")
