@@ -407,12 +407,18 @@ std::vector<OverheadCell> analyze_overhead(const std::vector<LaunchRecord>& laun
     // The counting alone by launch pairs, to set beside the interleaved design's.
     if (interleaved && key.arm == "on") pair_with(*launch, "mpit_off", "counting");
   }
+  // One observation per interleaved launch, the mean of its block pairs: the pairs of one launch
+  // share its conditions (the cost itself varies from launch to launch), so counting each as
+  // independent would narrow the interval to the launch at hand (docs/statistics.md).
+  const auto mean = [](const std::vector<double>& v) {
+    return std::accumulate(v.begin(), v.end(), 0.0) / static_cast<double>(v.size());
+  };
   for_each_interleaved(launches, [&](const LaunchRecord& l, const BenchmarkSamples& b, const BlockPairs& p) {
     if (!p.problem.empty()) return;
     auto& [o, n] =
         pairs[{l.key.transport, "interleaved", l.key.arm.substr(kInterleaved.size()), b.op, l.key.np, b.size}];
-    o.insert(o.end(), p.off.begin(), p.off.end());
-    n.insert(n.end(), p.on.begin(), p.on.end());
+    o.push_back(mean(p.off));
+    n.push_back(mean(p.on));
   });
   std::vector<OverheadCell> cells;
   for (const auto& [key, values] : pairs) {
@@ -452,14 +458,25 @@ std::string benchmark_context(const LaunchRecord& launch, std::string_view key) 
 }
 
 std::map<std::string, std::size_t> launch_clocks(const std::vector<LaunchRecord>& launches) {
+  // Each launch calibrates its TSC anew, so the last digits of the frequency differ between
+  // launches of one machine: the TSC launches are one clock, named with their frequency range.
   std::map<std::string, std::size_t> clocks;
+  std::size_t tsc_launches = 0;
+  std::string lowest, highest;  // same width ("%.6f"), so text order is numeric order
   for (const auto& l : launches) {
     if (l.status != "ok") continue;
     std::string clock = benchmark_context(l, "clock");
     if (clock.empty()) clock = "monotonic_raw (not recorded: older program)";
-    if (clock == "tsc") clock += " (" + benchmark_context(l, "tsc_ticks_per_ns") + " ticks/ns)";
-    ++clocks[clock];
+    if (clock != "tsc") {
+      ++clocks[clock];
+      continue;
+    }
+    const std::string ticks = benchmark_context(l, "tsc_ticks_per_ns");
+    if (tsc_launches++ == 0 || ticks < lowest) lowest = ticks;
+    if (tsc_launches == 1 || ticks > highest) highest = ticks;
   }
+  if (tsc_launches)
+    clocks["tsc (" + (lowest == highest ? lowest : lowest + " to " + highest) + " ticks/ns)"] = tsc_launches;
   return clocks;
 }
 
@@ -471,10 +488,15 @@ std::map<std::pair<std::string, std::uint32_t>, double> injected_cost(const std:
   std::map<std::pair<std::string, std::uint32_t>, std::pair<double, std::size_t>> sums;
   for (const auto& [key, ns] : spin) {
     if (key.arm == "off") continue;
-    auto off = spin.find({key.transport, key.np, key.pair, "off"});
-    if (off == spin.end()) continue;
+    // An interleaved launch's off blocks run the same library without its loop: its own figure.
+    double added = ns;
+    if (!key.arm.starts_with(kInterleaved)) {
+      auto off = spin.find({key.transport, key.np, key.pair, "off"});
+      if (off == spin.end()) continue;
+      added -= off->second;
+    }
     auto& [total, n] = sums[{key.transport, key.np}];
-    total += ns - off->second;
+    total += added;
     ++n;
   }
   std::map<std::pair<std::string, std::uint32_t>, double> out;

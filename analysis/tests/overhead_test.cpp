@@ -103,6 +103,22 @@ TEST(OverheadResults, AppendsAndReadsBack) {
 
 // The clock of each launch, from the context Google Benchmark wrote (an excerpt of a real file's
 // layout); a launch without the key comes from a program older than the clock.
+// The delivered cost of a calibration sweep: a delay launch's figure minus its off partner's
+// (pair 1: 10.5 - 0.5; pair 2 has no off launch and does not count), and an interleaved launch's
+// own figure (12): mean (10 + 12) / 2 = 11; a failed launch is left out.
+TEST(InjectedCost, AveragesDelayPairsAndInterleavedLaunches) {
+  auto with_spin = [](const std::string& arm, std::uint32_t pair, double spin) {
+    LaunchRecord l = launch(arm, pair, 100);
+    l.spin_mean_ns = spin;
+    return l;
+  };
+  LaunchRecord failed = with_spin("interleaved-delay10", 4, 50);
+  failed.status = "exit code 1";
+  const auto cost = injected_cost({with_spin("off", 1, 0.5), with_spin("delay10", 1, 10.5), with_spin("delay10", 2, 30),
+                                   with_spin("interleaved-delay10", 3, 12), failed});
+  EXPECT_EQ(cost, (std::map<std::pair<std::string, std::uint32_t>, double>{{{"shared", 4}, 11.0}}));
+}
+
 TEST(LaunchClocks, NamesTheClockOfEachLaunch) {
   LaunchRecord tsc, old, failed, mono;
   tsc.status = old.status = mono.status = "ok";
@@ -119,6 +135,13 @@ TEST(LaunchClocks, NamesTheClockOfEachLaunch) {
   EXPECT_EQ(clocks, (std::map<std::string, std::size_t>{{"tsc (2.096030 ticks/ns)", 2},
                                                         {"monotonic_raw", 1},
                                                         {"monotonic_raw (not recorded: older program)", 1}}));
+  // Launches that calibrated the TSC a tick apart are one clock with a range (cli.bench_overhead
+  // once saw two lines for one machine).
+  LaunchRecord faster = tsc, slower = tsc;
+  faster.benchmark_json.replace(faster.benchmark_json.find("2.096030"), 8, "2.096031");
+  slower.benchmark_json.replace(slower.benchmark_json.find("2.096030"), 8, "2.096029");
+  EXPECT_EQ(launch_clocks({tsc, faster, slower, mono}),
+            (std::map<std::string, std::size_t>{{"tsc (2.096029 to 2.096031 ticks/ns)", 3}, {"monotonic_raw", 1}}));
 }
 
 // The interleaved design's bookkeeping on a hand-made run: 4 blocks of 4 iterations in ABBA order
@@ -156,12 +179,14 @@ TEST(Interleaved, RefusesBrokenBookkeeping) {
   EXPECT_EQ(error_of([] { read_blocks("send\t8\t4\t1001\t1,0,0\n", "b.txt"); }), "b.txt:1: not one count per block");
 }
 
-// Interleaved launches become cells of design "interleaved", pooled over launches: 2 launches of
-// 2 block pairs each give 4 pairs; a launch whose switch did not switch is left out and named.
-TEST(Interleaved, AnalysisPoolsBlockPairsOverLaunches) {
+// Interleaved launches become cells of design "interleaved", one observation per launch (the
+// mean of its block pairs): 2 launches of 2 block pairs each (differences 4 and 2, then 6 and 4)
+// give 2 observations, differences 3 and 5; a launch whose switch did not switch is left out and
+// named.
+TEST(Interleaved, AnalysisTakesEachLaunchAsOneObservation) {
   auto interleaved = [](std::uint32_t pair, double on, const std::string& counted) {
     LaunchRecord r = launch("interleaved-counting", pair, 0);
-    r.benchmarks[0].ns = {on, on, 100, 100, 100, 100, on, on};
+    r.benchmarks[0].ns = {on, on, 100, 100, 100, 100, on - 2, on - 2};
     r.blocks = r.benchmarks[0].op + "\t" + std::to_string(r.benchmarks[0].size) + "\t2\t1001\t" + counted + "\n";
     return r;
   };
@@ -171,8 +196,10 @@ TEST(Interleaved, AnalysisPoolsBlockPairsOverLaunches) {
   ASSERT_EQ(cells.size(), 1u);
   EXPECT_EQ(cells[0].design, "interleaved");
   EXPECT_EQ(cells[0].arm, "counting");
-  EXPECT_EQ(cells[0].analysis.n, 4u);
-  EXPECT_DOUBLE_EQ(cells[0].analysis.mean_difference, 5);
+  EXPECT_EQ(cells[0].analysis.n, 2u);
+  EXPECT_DOUBLE_EQ(cells[0].analysis.mean_difference, 4);
+  ASSERT_TRUE(cells[0].analysis.t_test.has_value());
+  EXPECT_DOUBLE_EQ(cells[0].analysis.t_test->df, 1);  // launches, not block pairs
   const auto problems = interleaving_problems(l);
   ASSERT_EQ(problems.size(), 1u);
   EXPECT_NE(problems[0].find("pair 3"), std::string::npos);

@@ -141,7 +141,7 @@ class OverheadResults {
 /// Pairs each arm's launches with the "off" launch of the same transport, np and pair, and runs the
 /// paired analysis of their interquartile means per (op, size); Benjamini-Hochberg per heatmap (transport,
 /// design, arm, op). Interleaved launches (arm "interleaved-X") give cells of design "interleaved"
-/// and arm X from their ABBA block pairs (pooled over launches); when a file has them, the launch
+/// and arm X, one observation per launch (the mean of its ABBA block pairs); when a file has them, the launch
 /// pairs also give arm "counting" (on against mpit_off), the same quantity by the pairs design.
 std::vector<OverheadCell> analyze_overhead(const std::vector<LaunchRecord>& launches, double confidence = 0.95);
 
@@ -153,11 +153,13 @@ std::vector<std::string> interleaving_problems(const std::vector<LaunchRecord>& 
 std::string benchmark_context(const LaunchRecord& launch, std::string_view key);
 
 /// The clocks that timed a results file's successful launches, with how many launches each:
-/// "tsc (2.096030 ticks/ns)", "monotonic_raw", or "monotonic_raw (not recorded: older program)".
+/// "tsc (2.096030 ticks/ns)" (or "tsc (2.445405 to 2.445406 ticks/ns)" for launches that
+/// calibrated it differently), "monotonic_raw", or "monotonic_raw (not recorded: older program)".
 std::map<std::string, std::size_t> launch_clocks(const std::vector<LaunchRecord>& launches);
 
-/// For a calibration sweep: the mean over pairs of the delay arm's delivered cost minus the off
-/// arm's, per transport and np: the cost the library added to each call, measured on its own.
+/// For a calibration sweep: the mean over the injected launches of the cost the library added to
+/// each call, measured on its own, per transport and np: a delay arm's delivered cost minus its off
+/// arm's, and an interleaved launch's own (its off blocks run the library without the loop).
 std::map<std::pair<std::string, std::uint32_t>, double> injected_cost(const std::vector<LaunchRecord>& launches);
 
 }  // namespace mpimon
