@@ -14,4 +14,4 @@ for ns in 2 5 10 20 50; do
   echo "ns $ns rc $? seconds $(($(date +%s) - start))"
   "$mpimon" show cal$ns.h5 --csv cal${ns}ns-analysis.csv >cal$ns.show
 done
-python3 "$(dirname "${BASH_SOURCE[0]}")/table.py"  # needs h5py (python3-h5py)
+"${PYTHON:-python3}" "$(dirname "${BASH_SOURCE[0]}")/table.py"  # needs h5py (python3-h5py); PYTHON= another interpreter

@@ -15,4 +15,4 @@ start=$(date +%s)
   --pairs ${PAIRS:-60} --iterations 1000 --block 50 --seed 18 -o costs.h5 >costs.out 2>costs.err
 echo "rc $? seconds $(($(date +%s) - start))"
 "$mpimon" show costs.h5 --csv costs-analysis.csv >costs.show
-python3 "$here/table.py" costs-analysis.csv
+"${PYTHON:-python3}" "$here/table.py" costs-analysis.csv  # numpy; PYTHON= another interpreter
