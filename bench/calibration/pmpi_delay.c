@@ -174,7 +174,11 @@ static void refine_loops(void) {
   for (int round = 0; round < 3 && loops > 0; ++round) {
     const double cost = loop_cost_ns(loops);
     if (cost <= 0) break;
-    const double corrected = (double)loops * (double)requested_ns / cost;
+    /* At most a factor 4 per round: a cost measured near 0 (a few loops against the clock's noise)
+     * must not turn into a count thousands of times too large. */
+    double factor = (double)requested_ns / cost;
+    factor = factor > 4 ? 4 : factor < 0.25 ? 0.25 : factor;
+    const double corrected = (double)loops * factor;
     loops = corrected < 1 ? 1 : (unsigned long)(corrected + 0.5);
   }
 }
