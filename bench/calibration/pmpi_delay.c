@@ -4,9 +4,10 @@
  * MPI_Alltoall, MPI_Put and MPI_Get first run a fixed instruction loop (the gate's, spin_loop.h:
  * 2 instructions per iteration), then their PMPI_ version. The cost is defined in instructions,
  * so it is the same on every call, and its time per call is measured on its own when the library
- * loads (and again at MPI_Init for a time request), with the benchmark's clock (the invariant
- * TSC when the CPU has one): that measured time is the cost the harness must find again. The harness's baseline arm loads the library with no
- * loop, so the call through the wrapper costs the same in both arms.
+ * loads, again at MPI_Init for a time request and at MPI_Finalize, with the benchmark's clock (the
+ * invariant TSC when the CPU has one): that measured time is the cost the harness must find again.
+ * The harness's baseline arm loads the library with no loop, so the call through the wrapper costs
+ * the same in both arms.
  *
  *   mpirun -x LD_PRELOAD=/path/libmpimon-pmpi-delay.so -x MPIMON_DELAY_LOOPS=40 \
  *          [-x MPIMON_DELAY_OPS=MPI_Send,MPI_Put] ./mpimon-overhead-bench ...
@@ -15,8 +16,8 @@
  * same as a time, converted to loops with the loop's speed measured at load (integer >= 0); not
  * both. Default: no loop. MPIMON_DELAY_OPS: comma list of the intercepted names (the "MPI_" prefix
  * and case are optional); default: all five. MPIMON_DELAY_REPORT: a path prefix; each rank then
- * writes "calls loops delivered_ns start_ns end_ns" to PREFIX.RANK at MPI_Finalize. All are read once, when the
- * library is loaded; a bad value stops the process with exit code 2.
+ * writes "calls loops delivered_ns start_ns end_ns" to PREFIX.RANK at MPI_Finalize. All are read
+ * once, when the library is loaded; a bad value stops the process with exit code 2.
  *
  * mpimon_pmpi_delay_set_active(0) makes the calls skip the loop until set_active(1): the
  * benchmark's interleaved design switches the injected cost per block of iterations. */
@@ -169,7 +170,7 @@ __attribute__((constructor)) static void read_settings(void) {
  * from the cost of the count itself, three times. */
 static void refine_loops(void) {
   /* Above 10 us per call the first estimate is close enough, and each measurement would take a
-   * second or more (101 x 100 calls of the loop). */
+   * tenth of a second or more (101 x 100 calls of the loop). */
   if (requested_ns > 10000) return;
   for (int round = 0; round < 3 && loops > 0; ++round) {
     const double cost = loop_cost_ns(loops);
@@ -214,10 +215,10 @@ static void delay(int op) {
 }
 
 /* MPIMON_DELAY_REPORT=PREFIX: each rank writes "calls loops delivered_ns start_ns end_ns" to
- * PREFIX.RANK. The loop's speed drifts during a run on a shared machine (by up to a factor 2 between
- * MPI_Init and MPI_Finalize on a virtual CPU), so it is measured again at the end, and the cost
- * delivered is the mean of the two measurements (the one at the start alone above
- * 20000 loops, about 10 us per call, where a measurement takes seconds). */
+ * PREFIX.RANK. The loop's speed drifts during a run on a shared machine (by up to a factor 2
+ * between MPI_Init and MPI_Finalize on a virtual CPU), so it is measured again at the end, and the
+ * cost delivered is the mean of the two measurements (the one at the start alone above 20000
+ * loops, about 10 us per call, where a measurement takes a tenth of a second or more). */
 int MPI_Finalize(void) {
   const char* prefix = getenv("MPIMON_DELAY_REPORT");
   if (prefix && *prefix) {
