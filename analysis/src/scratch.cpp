@@ -125,6 +125,14 @@ std::string make_unique(const fs::path& directory, const std::string& name, Make
             std::strerror(errno));
   }
   slot = remove_on_interrupt_slot(path);
+  if (slot < 0) {
+    // Never a temporary that an interruption would leave behind unannounced.
+    std::error_code ignored;
+    fs::remove(path, ignored);
+    raise_error(Error::Kind::system, path,
+                "cannot be registered for removal on interruption (a path of 4096 bytes or more, or " +
+                    std::to_string(g_paths.size()) + " temporary paths at once)");
+  }
   return path;
 }
 

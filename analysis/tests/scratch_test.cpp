@@ -74,6 +74,31 @@ void interrupted_child_leaves_nothing(int signal) {
 TEST(Scratch, SigintLeavesNothing) { interrupted_child_leaves_nothing(SIGINT); }
 TEST(Scratch, SigtermLeavesNothing) { interrupted_child_leaves_nothing(SIGTERM); }
 
+// With every slot of the registry taken, a scratch directory is an error naming it, and is not
+// left behind (an interruption could not have removed it).
+TEST(Scratch, AnUnregisteredScratchPathIsAnError) {
+  const test::TempDir dir;
+  const pid_t pid = fork();  // the slots taken here are the child's alone
+  ASSERT_GE(pid, 0);
+  if (pid == 0) {
+    while (remove_on_interrupt_slot(dir.file("placeholder")) >= 0) {
+    }
+    std::string message;
+    try {
+      const ScratchDirectory s("full");
+    } catch (const Error& e) {
+      message = e.what();
+    }
+    bool left = false;
+    for (const auto& entry : fs::directory_iterator(fs::temp_directory_path()))
+      left = left || entry.path().filename().string().starts_with("mpimon-full-");
+    _exit(message.find("cannot be registered for removal on interruption") != std::string::npos && !left ? 0 : 1);
+  }
+  int status = 0;
+  ASSERT_EQ(waitpid(pid, &status, 0), pid);
+  EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+}
+
 TEST(Scratch, AReleasedPathStays) {
   const test::TempDir dir;
   const fs::path file = dir.file("kept");

@@ -21,7 +21,8 @@ namespace mpimon {
 
 /// Registers PATH (a file, or a directory removed with all it holds) for removal on interruption.
 /// Returns the slot to give to release_on_interrupt() once the path is gone or kept; -1 when the
-/// path is too long or every slot is taken (then it is not removed on interruption).
+/// path is too long or every slot is taken (then it is not removed on interruption: the temporary
+/// files and directories made here refuse to exist then, an error naming the path).
 int remove_on_interrupt_slot(const std::string& path);
 void release_on_interrupt(int slot);
 
