@@ -22,7 +22,7 @@ packages=(
   chromium                           # headless browser: the report tests open REPORT.html (docs/report.md)
   libscotch-dev scotch               # Scotch: mpimon place --method scotch (library), scotch_gmap/gmtst cross-checks
   hwloc                              # lstopo/hwloc-calc: synthetic node topologies for the rankfile test
-  dpkg-dev file                      # cpack -G DEB: dpkg-shlibdeps, and file to find the ELF files (ci/debian-package.sh)
+  dpkg-dev file                      # cpack -G DEB (ci/debian-package.sh): dpkg-shlibdeps, and file, with which CPack finds the ELF files
 )
 if [ "${1:-}" = "--list" ]; then
   printf '%s\n' "${packages[@]}"

@@ -11,8 +11,9 @@ source "$(dirname "${BASH_SOURCE[0]}")/../../../ci/common.sh" >/dev/null
 for ns in 2 5 10 20 50; do
   start=$(date +%s)
   "$mpimon" bench overhead --np 2 --ops send,alltoall --sizes 0,64 --calibrate $ns --design both --pairs 100 \
-    --iterations 1000 --block 50 --seed $ns -o cal$ns.h5 >cal$ns.out 2>cal$ns.err
-  echo "ns $ns rc $? seconds $(($(date +%s) - start))"
+    --iterations 1000 --block 50 --seed $ns -o cal$ns.h5 >cal$ns.out 2>cal$ns.err ||
+    { status=$?; tail -5 cal$ns.err >&2; echo "run.sh: $ns ns: mpimon bench overhead exit $status (cal$ns.err)" >&2; exit 1; }
+  echo "ns $ns seconds $(($(date +%s) - start))"
   "$mpimon" show cal$ns.h5 --csv cal${ns}ns-analysis.csv >cal$ns.show
 done
 "${PYTHON:-python3}" "$(dirname "${BASH_SOURCE[0]}")/table.py"  # needs h5py (python3-h5py); PYTHON= another interpreter

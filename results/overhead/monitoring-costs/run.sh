@@ -12,7 +12,8 @@ mpimon=${MPIMON:-$here/../../../build/cli/mpimon}
 source "$here/../../../ci/common.sh" >/dev/null
 start=$(date +%s)
 "$mpimon" bench overhead --np 2 --ops send,bcast,alltoall,put,get --sizes 0,1,4,16,64,256 --design both \
-  --pairs ${PAIRS:-60} --iterations 1000 --block 50 --seed 18 -o costs.h5 >costs.out 2>costs.err
-echo "rc $? seconds $(($(date +%s) - start))"
+  --pairs ${PAIRS:-60} --iterations 1000 --block 50 --seed 18 -o costs.h5 >costs.out 2>costs.err ||
+  { status=$?; tail -5 costs.err >&2; echo "run.sh: mpimon bench overhead exit $status (costs.err)" >&2; exit 1; }
+echo "seconds $(($(date +%s) - start))"
 "$mpimon" show costs.h5 --csv costs-analysis.csv >costs.show
 "${PYTHON:-python3}" "$here/table.py" costs-analysis.csv  # numpy; PYTHON= another interpreter
