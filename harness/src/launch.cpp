@@ -92,7 +92,12 @@ LaunchResult run_process(const std::vector<std::string>& argv, const std::map<st
   {
     StopGroupOnInterrupt stop_on_interrupt;  // Ctrl-C stops mpirun's group first (scratch.hpp)
     const pid_t pid = fork();
-    if (pid < 0) raise_error(Error::Kind::system, argv[0], std::string("fork failed: ") + std::strerror(errno));
+    if (pid < 0) {
+      const std::string reason = std::strerror(errno);
+      close(pipe_fds[0]);
+      close(pipe_fds[1]);
+      raise_error(Error::Kind::system, argv[0], "fork failed: " + reason);
+    }
     if (pid == 0) {
       stop_on_interrupt.track(0);
       close(pipe_fds[0]);
