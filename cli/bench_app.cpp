@@ -18,13 +18,13 @@
 #include "cli_support.hpp"
 #include "commands.hpp"
 #include "mpimon/apps.hpp"
-#include "mpimon/error.hpp"
+#include "mpimon/base/error.hpp"
+#include "mpimon/base/version.hpp"
 #include "mpimon/gate.hpp"
 #include "mpimon/harness/app_sweep.hpp"
 #include "mpimon/harness/launch.hpp"
 #include "mpimon/harness/launch_pairs.hpp"
 #include "mpimon/merge.hpp"
-#include "mpimon/version.hpp"
 
 namespace mpimon::cli {
 

@@ -18,14 +18,14 @@
 
 #include "cli_support.hpp"
 #include "commands.hpp"
-#include "mpimon/error.hpp"
+#include "mpimon/base/error.hpp"
+#include "mpimon/base/version.hpp"
 #include "mpimon/harness/launch.hpp"
 #include "mpimon/harness/launch_pairs.hpp"
 #include "mpimon/harness/locations.hpp"
 #include "mpimon/harness/overhead_sweep.hpp"
 #include "mpimon/interleave.hpp"
 #include "mpimon/overhead.hpp"
-#include "mpimon/version.hpp"
 #include "overhead_report.hpp"
 
 namespace mpimon::cli {

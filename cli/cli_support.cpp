@@ -4,7 +4,7 @@
 
 #include <iostream>
 
-#include "mpimon/error.hpp"
+#include "mpimon/base/error.hpp"
 
 namespace mpimon::cli {
 

@@ -10,10 +10,10 @@
 
 #include <string>
 #include <vector>
-#include "mpimon/error.hpp"
+#include "mpimon/base/error.hpp"
+#include "mpimon/base/output.hpp"
 #include "mpimon/matrix.hpp"
 #include "mpimon/matrix_file.hpp"
-#include "mpimon/output.hpp"
 
 namespace mpimon::cli {
 

@@ -11,7 +11,7 @@
 #include "cli_support.hpp"
 #include "commands.hpp"
 #include "mpimon/apps.hpp"
-#include "mpimon/error.hpp"
+#include "mpimon/base/error.hpp"
 #include "mpimon/matrix_file.hpp"
 #include "mpimon/overhead.hpp"
 

@@ -5,7 +5,7 @@
 
 #include "cli_support.hpp"
 #include "commands.hpp"
-#include "mpimon/error.hpp"
+#include "mpimon/base/error.hpp"
 #include "mpimon/export.hpp"
 
 namespace mpimon::cli {

@@ -13,7 +13,7 @@
 
 #include "cli_support.hpp"
 #include "commands.hpp"
-#include "mpimon/error.hpp"
+#include "mpimon/base/error.hpp"
 #include "mpimon/gate.hpp"
 #include "mpimon/harness/gate_run.hpp"
 #include "mpimon/harness/locations.hpp"

@@ -4,8 +4,8 @@
 
 #include "cli_support.hpp"
 #include "commands.hpp"
+#include "mpimon/base/version.hpp"
 #include "mpimon/merge.hpp"
-#include "mpimon/version.hpp"
 
 namespace mpimon::cli {
 

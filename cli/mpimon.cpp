@@ -9,7 +9,7 @@
 
 #include "cli_support.hpp"
 #include "commands.hpp"
-#include "mpimon/version.hpp"
+#include "mpimon/base/version.hpp"
 
 namespace {
 

@@ -9,7 +9,7 @@
 #include "cli_support.hpp"
 #include "commands.hpp"
 #include "mpimon/apps.hpp"
-#include "mpimon/error.hpp"
+#include "mpimon/base/error.hpp"
 #include "mpimon/harness/plots.hpp"
 #include "mpimon/matrix_file.hpp"
 #include "mpimon/matrix_view.hpp"

@@ -7,7 +7,7 @@
 
 #include "cli_support.hpp"
 #include "commands.hpp"
-#include "mpimon/error.hpp"
+#include "mpimon/base/error.hpp"
 #include "mpimon/harness/plots.hpp"
 
 namespace mpimon::cli {

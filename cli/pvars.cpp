@@ -3,7 +3,7 @@
 
 #include "cli_support.hpp"
 #include "commands.hpp"
-#include "mpimon/error.hpp"
+#include "mpimon/base/error.hpp"
 #include "mpimon/harness/launch.hpp"
 #include "mpimon/harness/locations.hpp"
 

@@ -11,12 +11,12 @@
 #include "cli_support.hpp"
 #include "commands.hpp"
 #include "mpimon/apps.hpp"
-#include "mpimon/error.hpp"
+#include "mpimon/base/error.hpp"
+#include "mpimon/base/output.hpp"
 #include "mpimon/harness/locations.hpp"
 #include "mpimon/harness/plots.hpp"
 #include "mpimon/matrix_file.hpp"
 #include "mpimon/matrix_view.hpp"
-#include "mpimon/output.hpp"
 #include "mpimon/overhead.hpp"
 
 namespace mpimon::cli {

@@ -9,11 +9,11 @@
 
 #include "cli_support.hpp"
 #include "commands.hpp"
-#include "mpimon/error.hpp"
+#include "mpimon/base/error.hpp"
+#include "mpimon/base/scratch.hpp"
 #include "mpimon/harness/launch.hpp"
 #include "mpimon/harness/locations.hpp"
 #include "mpimon/harness/validation_run.hpp"
-#include "mpimon/scratch.hpp"
 
 namespace mpimon::cli {
 

@@ -10,7 +10,7 @@
 
 #include "cli_support.hpp"
 #include "commands.hpp"
-#include "mpimon/error.hpp"
+#include "mpimon/base/error.hpp"
 #include "mpimon/harness/collective_run.hpp"
 #include "mpimon/harness/locations.hpp"
 

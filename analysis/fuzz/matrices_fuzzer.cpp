@@ -15,10 +15,10 @@
 #include <string>
 
 #include "fuzz_check.hpp"
-#include "mpimon/error.hpp"
+#include "mpimon/base/error.hpp"
+#include "mpimon/base/scratch.hpp"
 #include "mpimon/ledger.hpp"
 #include "mpimon/matrix_file.hpp"
-#include "mpimon/scratch.hpp"
 
 namespace {
 

@@ -7,7 +7,7 @@
 #include <string>
 
 #include "fuzz_check.hpp"
-#include "mpimon/error.hpp"
+#include "mpimon/base/error.hpp"
 #include "mpimon/stats.hpp"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {

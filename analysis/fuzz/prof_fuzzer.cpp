@@ -18,7 +18,7 @@
 #include <type_traits>
 
 #include "fuzz_check.hpp"
-#include "mpimon/error.hpp"
+#include "mpimon/base/error.hpp"
 #include "mpimon/prof.hpp"
 
 namespace {

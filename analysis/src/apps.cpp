@@ -11,7 +11,7 @@
 #include <boost/property_tree/ptree.hpp>
 
 #include "h5.hpp"
-#include "mpimon/error.hpp"
+#include "mpimon/base/error.hpp"
 #include "mpimon/overhead.hpp"
 #include "results_file.hpp"
 

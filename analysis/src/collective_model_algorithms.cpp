@@ -5,8 +5,8 @@
 #include <bit>
 #include <cmath>
 
+#include "mpimon/base/error.hpp"
 #include "mpimon/collective_model.hpp"
-#include "mpimon/error.hpp"
 
 namespace mpimon {
 

@@ -3,8 +3,8 @@
 
 #include <functional>
 
+#include "mpimon/base/error.hpp"
 #include "mpimon/collective_model.hpp"
-#include "mpimon/error.hpp"
 
 namespace mpimon {
 

@@ -8,7 +8,7 @@
 #include <iterator>
 #include <string_view>
 
-#include "mpimon/error.hpp"
+#include "mpimon/base/error.hpp"
 
 namespace mpimon {
 

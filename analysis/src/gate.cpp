@@ -11,8 +11,8 @@
 #include <boost/property_tree/json_parser.hpp>
 #include <boost/property_tree/ptree.hpp>
 
-#include "mpimon/error.hpp"
-#include "mpimon/json.hpp"
+#include "mpimon/base/error.hpp"
+#include "mpimon/base/json.hpp"
 #include "mpimon/stats.hpp"
 
 namespace mpimon {

@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <cstring>
 
-#include "mpimon/error.hpp"
+#include "mpimon/base/error.hpp"
 
 namespace mpimon::h5 {
 

@@ -8,7 +8,7 @@
 #include <sstream>
 #include <tuple>
 
-#include "mpimon/error.hpp"
+#include "mpimon/base/error.hpp"
 
 namespace mpimon {
 

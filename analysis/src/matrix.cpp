@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <string>
 
-#include "mpimon/error.hpp"
+#include "mpimon/base/error.hpp"
 
 namespace mpimon {
 

@@ -3,7 +3,7 @@
 #include <algorithm>
 
 #include "h5.hpp"
-#include "mpimon/error.hpp"
+#include "mpimon/base/error.hpp"
 
 namespace mpimon {
 

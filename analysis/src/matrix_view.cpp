@@ -3,8 +3,8 @@
 #include <algorithm>
 #include <tuple>
 
+#include "mpimon/base/json.hpp"
 #include "mpimon/export.hpp"
-#include "mpimon/json.hpp"
 
 namespace mpimon {
 

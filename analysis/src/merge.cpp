@@ -24,9 +24,9 @@
 
 #include "h5.hpp"
 #include "merge_rows.hpp"
-#include "mpimon/error.hpp"
+#include "mpimon/base/error.hpp"
+#include "mpimon/base/output.hpp"
 #include "mpimon/matrix_file.hpp"
-#include "mpimon/output.hpp"
 
 namespace mpimon {
 

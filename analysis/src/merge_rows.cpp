@@ -12,7 +12,7 @@
 #include <ctime>
 #include <filesystem>
 
-#include "mpimon/error.hpp"
+#include "mpimon/base/error.hpp"
 #include "mpimon/matrix_file.hpp"
 
 namespace mpimon::merge_detail {

@@ -9,7 +9,7 @@
 #include <sstream>
 
 #include "h5.hpp"
-#include "mpimon/error.hpp"
+#include "mpimon/base/error.hpp"
 #include "mpimon/interleave.hpp"
 #include "results_file.hpp"
 

@@ -6,7 +6,7 @@
 #include <cmath>
 #include <cstdio>
 
-#include "mpimon/json.hpp"
+#include "mpimon/base/json.hpp"
 
 namespace mpimon {
 

@@ -10,7 +10,7 @@
 #include <regex>
 #include <sstream>
 
-#include "mpimon/error.hpp"
+#include "mpimon/base/error.hpp"
 
 namespace mpimon {
 

@@ -2,7 +2,7 @@
 // cores that split the cores further, cores as leaves (hardware threads are not leaves).
 #include <hwloc.h>
 
-#include "mpimon/error.hpp"
+#include "mpimon/base/error.hpp"
 #include "mpimon/placement.hpp"
 
 namespace mpimon {

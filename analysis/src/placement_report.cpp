@@ -5,8 +5,8 @@
 #include <map>
 #include <sstream>
 
-#include "mpimon/error.hpp"
-#include "mpimon/json.hpp"
+#include "mpimon/base/error.hpp"
+#include "mpimon/base/json.hpp"
 #include "mpimon/placement.hpp"
 
 namespace mpimon {

@@ -5,7 +5,7 @@
 #include <limits>
 #include <numeric>
 
-#include "mpimon/error.hpp"
+#include "mpimon/base/error.hpp"
 #include "mpimon/placement.hpp"
 
 #ifdef MPIMON_HAVE_SCOTCH

@@ -13,9 +13,9 @@
 #include <fstream>
 #include <sstream>
 
-#include "mpimon/error.hpp"
+#include "mpimon/base/error.hpp"
+#include "mpimon/base/scratch.hpp"
 #include "mpimon/placement.hpp"
-#include "mpimon/scratch.hpp"
 
 namespace mpimon {
 

@@ -10,7 +10,7 @@
 #include <string_view>
 #include <tuple>
 
-#include "mpimon/error.hpp"
+#include "mpimon/base/error.hpp"
 #include "mpimon/prof.hpp"
 
 namespace mpimon {

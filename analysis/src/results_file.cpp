@@ -6,7 +6,7 @@
 #include <fstream>
 #include <limits>
 
-#include "mpimon/error.hpp"
+#include "mpimon/base/error.hpp"
 
 namespace mpimon::results {
 

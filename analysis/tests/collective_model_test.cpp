@@ -7,8 +7,8 @@
 #include <string>
 #include <vector>
 
+#include "mpimon/base/error.hpp"
 #include "mpimon/collective_model.hpp"
-#include "mpimon/error.hpp"
 
 namespace mpimon {
 namespace {

@@ -10,7 +10,7 @@
 #include <random>
 #include <sstream>
 
-#include "mpimon/error.hpp"
+#include "mpimon/base/error.hpp"
 #include "mpimon/placement.hpp"
 #include "test_util.hpp"
 

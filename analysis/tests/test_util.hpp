@@ -7,8 +7,8 @@
 #include <fstream>
 #include <string>
 
-#include "mpimon/error.hpp"
-#include "mpimon/scratch.hpp"
+#include "mpimon/base/error.hpp"
+#include "mpimon/base/scratch.hpp"
 
 namespace mpimon::test {
 

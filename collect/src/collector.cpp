@@ -34,9 +34,9 @@
 #include <vector>
 
 #include "mpi_support.hpp"
+#include "mpimon/base/scratch.hpp"
+#include "mpimon/base/version.hpp"
 #include "mpimon/merge.hpp"
-#include "mpimon/scratch.hpp"
-#include "mpimon/version.hpp"
 #include "mpit.hpp"
 
 namespace {

@@ -7,7 +7,7 @@
 #include <map>
 #include <string>
 
-#include "mpimon/error.hpp"
+#include "mpimon/base/error.hpp"
 #include "mpimon/matrix_file.hpp"
 #include "mpimon/prof.hpp"
 

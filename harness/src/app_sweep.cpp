@@ -10,10 +10,10 @@
 #include <set>
 #include <sstream>
 
-#include "mpimon/error.hpp"
+#include "mpimon/base/error.hpp"
+#include "mpimon/base/version.hpp"
 #include "mpimon/harness/locations.hpp"
 #include "mpimon/merge.hpp"
-#include "mpimon/version.hpp"
 
 namespace mpimon::harness {
 

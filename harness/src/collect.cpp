@@ -5,10 +5,10 @@
 #include <cstdlib>
 #include <filesystem>
 
-#include "mpimon/error.hpp"
+#include "mpimon/base/error.hpp"
+#include "mpimon/base/scratch.hpp"
 #include "mpimon/harness/launch_pairs.hpp"
 #include "mpimon/harness/locations.hpp"
-#include "mpimon/scratch.hpp"
 
 namespace mpimon::harness {
 

@@ -13,9 +13,9 @@
 #include <sstream>
 #include <thread>
 
-#include "mpimon/error.hpp"
+#include "mpimon/base/error.hpp"
+#include "mpimon/base/scratch.hpp"
 #include "mpimon/prof.hpp"
-#include "mpimon/scratch.hpp"
 
 namespace mpimon::harness {
 

@@ -5,7 +5,7 @@
 #include <set>
 #include <utility>
 
-#include "mpimon/error.hpp"
+#include "mpimon/base/error.hpp"
 
 namespace mpimon::harness {
 

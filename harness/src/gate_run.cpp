@@ -12,11 +12,11 @@
 #include <sstream>
 #include <thread>
 
-#include "mpimon/error.hpp"
-#include "mpimon/output.hpp"
+#include "mpimon/base/error.hpp"
+#include "mpimon/base/output.hpp"
+#include "mpimon/base/scratch.hpp"
+#include "mpimon/base/version.hpp"
 #include "mpimon/overhead.hpp"
-#include "mpimon/scratch.hpp"
-#include "mpimon/version.hpp"
 
 namespace mpimon::harness {
 

@@ -15,8 +15,8 @@
 #include <regex>
 #include <sstream>
 
-#include "mpimon/error.hpp"
-#include "mpimon/scratch.hpp"
+#include "mpimon/base/error.hpp"
+#include "mpimon/base/scratch.hpp"
 
 namespace mpimon::harness {
 

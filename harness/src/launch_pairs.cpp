@@ -7,9 +7,9 @@
 #include <sstream>
 #include <thread>
 
-#include "mpimon/error.hpp"
+#include "mpimon/base/error.hpp"
 
-#include "mpimon/version.hpp"
+#include "mpimon/base/version.hpp"
 
 namespace mpimon::harness {
 

@@ -9,7 +9,7 @@
 #include <fstream>
 #include <random>
 
-#include "mpimon/error.hpp"
+#include "mpimon/base/error.hpp"
 #include "mpimon/overhead.hpp"
 
 namespace mpimon::harness {

@@ -10,7 +10,7 @@
 #include <sstream>
 
 #include "mpimon/apps.hpp"
-#include "mpimon/error.hpp"
+#include "mpimon/base/error.hpp"
 #include "mpimon/harness/launch.hpp"
 #include "mpimon/harness/locations.hpp"
 

@@ -10,10 +10,10 @@
 #include <fstream>
 #include <set>
 
-#include "mpimon/error.hpp"
+#include "mpimon/base/error.hpp"
+#include "mpimon/base/scratch.hpp"
+#include "mpimon/base/version.hpp"
 #include "mpimon/harness/launch_pairs.hpp"
-#include "mpimon/scratch.hpp"
-#include "mpimon/version.hpp"
 
 extern char** environ;
 

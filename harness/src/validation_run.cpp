@@ -7,10 +7,10 @@
 #include <regex>
 #include <sstream>
 
-#include "mpimon/error.hpp"
+#include "mpimon/base/error.hpp"
+#include "mpimon/base/json.hpp"
+#include "mpimon/base/version.hpp"
 #include "mpimon/harness/launch.hpp"
-#include "mpimon/json.hpp"
-#include "mpimon/version.hpp"
 
 namespace mpimon::harness {
 

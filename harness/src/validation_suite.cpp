@@ -8,7 +8,7 @@
 #include <regex>
 #include <sstream>
 
-#include "mpimon/error.hpp"
+#include "mpimon/base/error.hpp"
 #include "mpimon/harness/launch.hpp"
 #include "mpimon/harness/locations.hpp"
 #include "mpimon/merge.hpp"

@@ -14,10 +14,10 @@
 #include <stdexcept>
 #include <tuple>
 
-#include "mpimon/error.hpp"
+#include "mpimon/base/error.hpp"
+#include "mpimon/base/scratch.hpp"
 #include "mpimon/harness/defects.hpp"
 #include "mpimon/harness/validation_suite.hpp"
-#include "mpimon/scratch.hpp"
 
 namespace mpimon::harness {
 namespace {

@@ -9,7 +9,7 @@
 #include <type_traits>
 #include <vector>
 
-#include "mpimon/error.hpp"
+#include "mpimon/base/error.hpp"
 
 namespace mpimon::parallel {
 

@@ -17,8 +17,8 @@
 
 #include "exchange.hpp"
 #include "merge_rows.hpp"
-#include "mpimon/error.hpp"
-#include "mpimon/output.hpp"
+#include "mpimon/base/error.hpp"
+#include "mpimon/base/output.hpp"
 #include "share_writer.hpp"
 
 namespace mpimon::parallel {

@@ -10,7 +10,7 @@
 
 #include "exchange.hpp"
 #include "h5.hpp"
-#include "mpimon/error.hpp"
+#include "mpimon/base/error.hpp"
 #include "mpimon/prof.hpp"
 
 namespace mpimon::parallel {

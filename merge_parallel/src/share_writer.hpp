@@ -10,8 +10,8 @@
 
 #include "exchange.hpp"
 #include "merge_rows.hpp"
+#include "mpimon/base/output.hpp"
 #include "mpimon/merge.hpp"
-#include "mpimon/output.hpp"
 
 namespace mpimon::parallel {
 

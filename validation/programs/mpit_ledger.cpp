@@ -23,7 +23,7 @@
 #include <vector>
 
 #include "mpi_support.hpp"
-#include "mpimon/error.hpp"
+#include "mpimon/base/error.hpp"
 #include "mpimon/ledger.hpp"
 #include "mpimon/prof.hpp"
 #include "mpit.hpp"

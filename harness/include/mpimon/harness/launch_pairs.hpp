@@ -11,8 +11,8 @@
 #include <string>
 #include <vector>
 
+#include "mpimon/base/scratch.hpp"
 #include "mpimon/harness/launch.hpp"
-#include "mpimon/scratch.hpp"
 
 namespace mpimon::harness {
 

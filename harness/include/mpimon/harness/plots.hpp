@@ -6,9 +6,9 @@
 #include <string>
 #include <vector>
 
+#include "mpimon/base/scratch.hpp"
 #include "mpimon/collective_model.hpp"
 #include "mpimon/matrix_file.hpp"
-#include "mpimon/scratch.hpp"
 
 namespace mpimon::harness {
 

@@ -12,9 +12,9 @@
 #include <string>
 #include <vector>
 
+#include "mpimon/base/scratch.hpp"
 #include "mpimon/harness/launch.hpp"
 #include "mpimon/merge.hpp"
-#include "mpimon/scratch.hpp"
 
 namespace mpimon::harness {
 

@@ -1,6 +1,6 @@
 // Unit tests of output files written whole or not at all (output.hpp).
 
-#include "mpimon/output.hpp"
+#include "mpimon/base/output.hpp"
 
 #include <gtest/gtest.h>
 

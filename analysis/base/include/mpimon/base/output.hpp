@@ -6,7 +6,7 @@
 #include <ostream>
 #include <string>
 
-#include "mpimon/scratch.hpp"
+#include "mpimon/base/scratch.hpp"
 
 namespace mpimon {
 

@@ -1,6 +1,6 @@
 // Temporary files, scratch directories and the clean-up registry (scratch.hpp).
 
-#include "mpimon/scratch.hpp"
+#include "mpimon/base/scratch.hpp"
 
 #include <dirent.h>
 #include <fcntl.h>
@@ -14,7 +14,7 @@
 #include <mutex>
 #include <utility>
 
-#include "mpimon/error.hpp"
+#include "mpimon/base/error.hpp"
 
 namespace mpimon {
 

@@ -1,7 +1,7 @@
 // Unit tests of scratch directories and the clean-up registry (scratch.hpp): a process
 // interrupted by a signal leaves nothing behind, nested directories included.
 
-#include "mpimon/scratch.hpp"
+#include "mpimon/base/scratch.hpp"
 
 #include <gtest/gtest.h>
 #include <sys/wait.h>

@@ -1,4 +1,4 @@
-#include "mpimon/error.hpp"
+#include "mpimon/base/error.hpp"
 
 #include <filesystem>
 

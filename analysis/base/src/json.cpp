@@ -1,4 +1,4 @@
-#include "mpimon/json.hpp"
+#include "mpimon/base/json.hpp"
 
 #include <cstdio>
 

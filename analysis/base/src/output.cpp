@@ -1,13 +1,13 @@
 // Output files written whole or not at all (output.hpp).
 
-#include "mpimon/output.hpp"
+#include "mpimon/base/output.hpp"
 
 #include <sys/stat.h>
 
 #include <filesystem>
 #include <fstream>
 
-#include "mpimon/error.hpp"
+#include "mpimon/base/error.hpp"
 
 namespace mpimon {
 
