@@ -24,7 +24,7 @@
 #include "mpimon/harness/app_sweep.hpp"
 #include "mpimon/harness/launch.hpp"
 #include "mpimon/harness/launch_pairs.hpp"
-#include "mpimon/merge.hpp"
+#include "mpimon/matrices/merge.hpp"
 
 namespace mpimon::cli {
 

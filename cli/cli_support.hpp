@@ -12,8 +12,8 @@
 #include <vector>
 #include "mpimon/base/error.hpp"
 #include "mpimon/base/output.hpp"
-#include "mpimon/matrix.hpp"
-#include "mpimon/matrix_file.hpp"
+#include "mpimon/matrices/matrix.hpp"
+#include "mpimon/matrices/matrix_file.hpp"
 
 namespace mpimon::cli {
 

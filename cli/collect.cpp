@@ -4,7 +4,7 @@
 #include "cli_support.hpp"
 #include "commands.hpp"
 #include "mpimon/harness/collect.hpp"
-#include "mpimon/matrix_file.hpp"
+#include "mpimon/matrices/matrix_file.hpp"
 
 namespace mpimon::cli {
 

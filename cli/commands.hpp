@@ -9,7 +9,7 @@
 #include <vector>
 
 #include "mpimon/collective_model.hpp"
-#include "mpimon/merge.hpp"
+#include "mpimon/matrices/merge.hpp"
 
 namespace mpimon::cli {
 

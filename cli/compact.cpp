@@ -12,7 +12,7 @@
 #include "commands.hpp"
 #include "mpimon/apps.hpp"
 #include "mpimon/base/error.hpp"
-#include "mpimon/matrix_file.hpp"
+#include "mpimon/matrices/matrix_file.hpp"
 #include "mpimon/overhead.hpp"
 
 namespace mpimon::cli {

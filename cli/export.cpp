@@ -6,7 +6,7 @@
 #include "cli_support.hpp"
 #include "commands.hpp"
 #include "mpimon/base/error.hpp"
-#include "mpimon/export.hpp"
+#include "mpimon/matrices/export.hpp"
 
 namespace mpimon::cli {
 

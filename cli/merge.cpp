@@ -5,7 +5,7 @@
 #include "cli_support.hpp"
 #include "commands.hpp"
 #include "mpimon/base/version.hpp"
-#include "mpimon/merge.hpp"
+#include "mpimon/matrices/merge.hpp"
 
 namespace mpimon::cli {
 

@@ -17,7 +17,7 @@
 #include "commands.hpp"
 #include "mpimon/base/error.hpp"
 #include "mpimon/harness/launch.hpp"
-#include "mpimon/matrix_file.hpp"
+#include "mpimon/matrices/matrix_file.hpp"
 
 namespace mpimon::cli {
 

@@ -10,7 +10,7 @@
 #include "cli_support.hpp"
 #include "commands.hpp"
 #include "mpimon/base/error.hpp"
-#include "mpimon/export.hpp"
+#include "mpimon/matrices/export.hpp"
 #include "mpimon/placement.hpp"
 
 namespace mpimon::cli {

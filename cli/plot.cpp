@@ -11,8 +11,8 @@
 #include "mpimon/apps.hpp"
 #include "mpimon/base/error.hpp"
 #include "mpimon/harness/plots.hpp"
-#include "mpimon/matrix_file.hpp"
-#include "mpimon/matrix_view.hpp"
+#include "mpimon/matrices/matrix_file.hpp"
+#include "mpimon/matrices/matrix_view.hpp"
 #include "mpimon/overhead.hpp"
 
 namespace mpimon::cli {

@@ -15,8 +15,8 @@
 #include "mpimon/base/output.hpp"
 #include "mpimon/harness/locations.hpp"
 #include "mpimon/harness/plots.hpp"
-#include "mpimon/matrix_file.hpp"
-#include "mpimon/matrix_view.hpp"
+#include "mpimon/matrices/matrix_file.hpp"
+#include "mpimon/matrices/matrix_view.hpp"
 #include "mpimon/overhead.hpp"
 
 namespace mpimon::cli {

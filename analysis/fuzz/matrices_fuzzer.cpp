@@ -18,7 +18,7 @@
 #include "mpimon/base/error.hpp"
 #include "mpimon/base/scratch.hpp"
 #include "mpimon/ledger.hpp"
-#include "mpimon/matrix_file.hpp"
+#include "mpimon/matrices/matrix_file.hpp"
 
 namespace {
 

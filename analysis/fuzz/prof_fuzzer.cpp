@@ -19,7 +19,7 @@
 
 #include "fuzz_check.hpp"
 #include "mpimon/base/error.hpp"
-#include "mpimon/prof.hpp"
+#include "mpimon/matrices/prof.hpp"
 
 namespace {
 

@@ -10,8 +10,8 @@
 #include <boost/property_tree/json_parser.hpp>
 #include <boost/property_tree/ptree.hpp>
 
-#include "h5.hpp"
 #include "mpimon/base/error.hpp"
+#include "mpimon/matrices/h5.hpp"
 #include "mpimon/overhead.hpp"
 #include "results_file.hpp"
 

@@ -8,9 +8,9 @@
 #include <numeric>
 #include <sstream>
 
-#include "h5.hpp"
 #include "mpimon/base/error.hpp"
 #include "mpimon/interleave.hpp"
+#include "mpimon/matrices/h5.hpp"
 #include "results_file.hpp"
 
 namespace mpimon {

@@ -12,7 +12,7 @@
 #include <string_view>
 #include <vector>
 
-#include "h5.hpp"
+#include "mpimon/matrices/h5.hpp"
 #include "mpimon/stats.hpp"
 
 namespace mpimon::results {

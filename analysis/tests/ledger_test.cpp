@@ -1,7 +1,7 @@
 #include <gtest/gtest.h>
 
 #include "mpimon/ledger.hpp"
-#include "mpimon/merge.hpp"
+#include "mpimon/matrices/merge.hpp"
 #include "test_util.hpp"
 
 namespace mpimon {

@@ -36,7 +36,7 @@
 #include "mpi_support.hpp"
 #include "mpimon/base/scratch.hpp"
 #include "mpimon/base/version.hpp"
-#include "mpimon/merge.hpp"
+#include "mpimon/matrices/merge.hpp"
 #include "mpit.hpp"
 
 namespace {

@@ -12,7 +12,7 @@
 #include <vector>
 
 #include "mpimon/ledger.hpp"
-#include "mpimon/matrix_file.hpp"
+#include "mpimon/matrices/matrix_file.hpp"
 
 namespace {
 

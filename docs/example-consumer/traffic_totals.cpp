@@ -8,8 +8,8 @@
 #include <string>
 
 #include "mpimon/base/error.hpp"
-#include "mpimon/matrix_file.hpp"
-#include "mpimon/prof.hpp"
+#include "mpimon/matrices/matrix_file.hpp"
+#include "mpimon/matrices/prof.hpp"
 
 namespace {
 

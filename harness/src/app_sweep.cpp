@@ -13,7 +13,7 @@
 #include "mpimon/base/error.hpp"
 #include "mpimon/base/version.hpp"
 #include "mpimon/harness/locations.hpp"
-#include "mpimon/merge.hpp"
+#include "mpimon/matrices/merge.hpp"
 
 namespace mpimon::harness {
 

@@ -15,7 +15,7 @@
 
 #include "mpimon/base/error.hpp"
 #include "mpimon/base/scratch.hpp"
-#include "mpimon/prof.hpp"
+#include "mpimon/matrices/prof.hpp"
 
 namespace mpimon::harness {
 

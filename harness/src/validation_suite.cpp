@@ -11,7 +11,7 @@
 #include "mpimon/base/error.hpp"
 #include "mpimon/harness/launch.hpp"
 #include "mpimon/harness/locations.hpp"
-#include "mpimon/merge.hpp"
+#include "mpimon/matrices/merge.hpp"
 
 namespace mpimon::harness {
 

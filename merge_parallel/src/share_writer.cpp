@@ -9,9 +9,9 @@
 #include <limits>
 
 #include "exchange.hpp"
-#include "h5.hpp"
 #include "mpimon/base/error.hpp"
-#include "mpimon/prof.hpp"
+#include "mpimon/matrices/h5.hpp"
+#include "mpimon/matrices/prof.hpp"
 
 namespace mpimon::parallel {
 

@@ -11,7 +11,7 @@
 #include "exchange.hpp"
 #include "merge_rows.hpp"
 #include "mpimon/base/output.hpp"
-#include "mpimon/merge.hpp"
+#include "mpimon/matrices/merge.hpp"
 
 namespace mpimon::parallel {
 

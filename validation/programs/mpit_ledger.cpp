@@ -25,7 +25,7 @@
 #include "mpi_support.hpp"
 #include "mpimon/base/error.hpp"
 #include "mpimon/ledger.hpp"
-#include "mpimon/prof.hpp"
+#include "mpimon/matrices/prof.hpp"
 #include "mpit.hpp"
 
 namespace {

@@ -13,7 +13,7 @@
 #include <string>
 #include <vector>
 
-#include "mpimon/prof.hpp"
+#include "mpimon/matrices/prof.hpp"
 #include "mpimon/stats.hpp"
 
 namespace mpimon {

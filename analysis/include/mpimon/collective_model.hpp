@@ -17,7 +17,7 @@
 #include <string_view>
 #include <vector>
 
-#include "mpimon/prof.hpp"
+#include "mpimon/matrices/prof.hpp"
 
 namespace mpimon {
 

@@ -18,8 +18,8 @@
 #include <string_view>
 #include <vector>
 
-#include "mpimon/matrix_file.hpp"
-#include "mpimon/prof.hpp"
+#include "mpimon/matrices/matrix_file.hpp"
+#include "mpimon/matrices/prof.hpp"
 
 namespace mpimon {
 

@@ -13,7 +13,7 @@
 #include <string>
 #include <vector>
 
-#include "mpimon/matrix.hpp"
+#include "mpimon/matrices/matrix.hpp"
 
 namespace mpimon {
 

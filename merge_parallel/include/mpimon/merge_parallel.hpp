@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-#include "mpimon/merge.hpp"
+#include "mpimon/matrices/merge.hpp"
 
 namespace mpimon::parallel {
 

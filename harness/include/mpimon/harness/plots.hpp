@@ -8,7 +8,7 @@
 
 #include "mpimon/base/scratch.hpp"
 #include "mpimon/collective_model.hpp"
-#include "mpimon/matrix_file.hpp"
+#include "mpimon/matrices/matrix_file.hpp"
 
 namespace mpimon::harness {
 

@@ -14,7 +14,7 @@
 
 #include "mpimon/base/scratch.hpp"
 #include "mpimon/harness/launch.hpp"
-#include "mpimon/merge.hpp"
+#include "mpimon/matrices/merge.hpp"
 
 namespace mpimon::harness {
 

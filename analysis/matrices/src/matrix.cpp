@@ -1,4 +1,4 @@
-#include "mpimon/matrix.hpp"
+#include "mpimon/matrices/matrix.hpp"
 
 #include <algorithm>
 #include <string>

@@ -2,8 +2,8 @@
 
 #include <sstream>
 
-#include "mpimon/export.hpp"
-#include "mpimon/merge.hpp"
+#include "mpimon/matrices/export.hpp"
+#include "mpimon/matrices/merge.hpp"
 #include "test_util.hpp"
 
 namespace mpimon {

@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <numeric>
 
-#include "mpimon/prof.hpp"
+#include "mpimon/matrices/prof.hpp"
 #include "test_util.hpp"
 
 namespace mpimon {

@@ -10,7 +10,7 @@
 #include <utility>
 #include <vector>
 
-#include "mpimon/prof.hpp"
+#include "mpimon/matrices/prof.hpp"
 
 namespace mpimon {
 

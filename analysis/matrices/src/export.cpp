@@ -1,4 +1,4 @@
-#include "mpimon/export.hpp"
+#include "mpimon/matrices/export.hpp"
 
 #include <algorithm>
 #include <cmath>

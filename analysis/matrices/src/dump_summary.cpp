@@ -1,6 +1,6 @@
 // What `mpimon show` says of a dump beyond its totals and top talkers (dump_summary.hpp).
 
-#include "mpimon/dump_summary.hpp"
+#include "mpimon/matrices/dump_summary.hpp"
 
 #include <algorithm>
 

@@ -5,7 +5,7 @@
 
 #include <string>
 
-#include "mpimon/matrix_file.hpp"
+#include "mpimon/matrices/matrix_file.hpp"
 
 namespace mpimon {
 

@@ -12,9 +12,9 @@
 #include <utility>
 #include <vector>
 
-#include "h5.hpp"
-#include "mpimon/matrix_file.hpp"
-#include "mpimon/merge.hpp"
+#include "mpimon/matrices/h5.hpp"
+#include "mpimon/matrices/matrix_file.hpp"
+#include "mpimon/matrices/merge.hpp"
 
 namespace mpimon::merge_detail {
 

@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "mpimon/matrix_file.hpp"
+#include "mpimon/matrices/matrix_file.hpp"
 
 namespace mpimon {
 

@@ -13,7 +13,7 @@
 #include <filesystem>
 
 #include "mpimon/base/error.hpp"
-#include "mpimon/matrix_file.hpp"
+#include "mpimon/matrices/matrix_file.hpp"
 
 namespace mpimon::merge_detail {
 

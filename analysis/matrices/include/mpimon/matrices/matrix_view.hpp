@@ -9,8 +9,8 @@
 #include <string>
 #include <vector>
 
-#include "mpimon/matrix.hpp"
-#include "mpimon/matrix_file.hpp"
+#include "mpimon/matrices/matrix.hpp"
+#include "mpimon/matrices/matrix_file.hpp"
 
 namespace mpimon {
 

@@ -1,4 +1,4 @@
-#include "mpimon/merge.hpp"
+#include "mpimon/matrices/merge.hpp"
 
 #include <dirent.h>
 #include <sys/mman.h>
@@ -22,11 +22,11 @@
 #include <thread>
 #include <tuple>
 
-#include "h5.hpp"
 #include "merge_rows.hpp"
 #include "mpimon/base/error.hpp"
 #include "mpimon/base/output.hpp"
-#include "mpimon/matrix_file.hpp"
+#include "mpimon/matrices/h5.hpp"
+#include "mpimon/matrices/matrix_file.hpp"
 
 namespace mpimon {
 

@@ -3,8 +3,8 @@
 #include <algorithm>
 #include <filesystem>
 
-#include "mpimon/matrix_file.hpp"
-#include "mpimon/merge.hpp"
+#include "mpimon/matrices/matrix_file.hpp"
+#include "mpimon/matrices/merge.hpp"
 #include "test_util.hpp"
 
 namespace mpimon {

@@ -11,7 +11,7 @@
 #include <tuple>
 
 #include "mpimon/base/error.hpp"
-#include "mpimon/prof.hpp"
+#include "mpimon/matrices/prof.hpp"
 
 namespace mpimon {
 

@@ -1,10 +1,10 @@
-#include "mpimon/matrix_view.hpp"
+#include "mpimon/matrices/matrix_view.hpp"
 
 #include <algorithm>
 #include <tuple>
 
 #include "mpimon/base/json.hpp"
-#include "mpimon/export.hpp"
+#include "mpimon/matrices/export.hpp"
 
 namespace mpimon {
 

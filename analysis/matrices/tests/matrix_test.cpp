@@ -1,6 +1,6 @@
 #include <gtest/gtest.h>
 
-#include "mpimon/matrix.hpp"
+#include "mpimon/matrices/matrix.hpp"
 #include "test_util.hpp"
 
 namespace mpimon {

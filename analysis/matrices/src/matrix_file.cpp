@@ -1,9 +1,9 @@
-#include "mpimon/matrix_file.hpp"
+#include "mpimon/matrices/matrix_file.hpp"
 
 #include <algorithm>
 
-#include "h5.hpp"
 #include "mpimon/base/error.hpp"
+#include "mpimon/matrices/h5.hpp"
 
 namespace mpimon {
 

@@ -2,8 +2,8 @@
 // pairs are the sums of the E and I lines of the three real dumps the fixture was merged from
 // (awk over analysis/tests/data/real/mode2_sample.*.prof).
 
-#include "mpimon/dump_summary.hpp"
-#include "mpimon/matrix_view.hpp"
+#include "mpimon/matrices/dump_summary.hpp"
+#include "mpimon/matrices/matrix_view.hpp"
 
 #include <gtest/gtest.h>
 

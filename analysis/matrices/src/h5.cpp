@@ -1,4 +1,4 @@
-#include "h5.hpp"
+#include "mpimon/matrices/h5.hpp"
 
 #include <algorithm>
 #include <cstring>

@@ -8,8 +8,8 @@
 #include <string_view>
 #include <vector>
 
-#include "mpimon/matrix.hpp"
-#include "mpimon/prof.hpp"
+#include "mpimon/matrices/matrix.hpp"
+#include "mpimon/matrices/prof.hpp"
 
 namespace mpimon {
 
