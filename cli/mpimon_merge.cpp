@@ -7,7 +7,7 @@
 
 #include "commands.hpp"
 #ifdef MPIMON_PARALLEL_MERGE
-#include "mpimon/merge_parallel.hpp"
+#include "mpimon/matrices/merge_parallel.hpp"
 #endif
 
 int main(int argc, char** argv) {

@@ -4,7 +4,7 @@
 // within a dump) into its own rows, and all processes then write the one output file together
 // with parallel HDF5, each its own rows and non-zeros (share_writer.cpp).
 
-#include "mpimon/merge_parallel.hpp"
+#include "mpimon/matrices/merge_parallel.hpp"
 
 #include <mpi.h>
 
