@@ -8,8 +8,8 @@
 #include <string>
 #include <vector>
 
-#include "mpimon/collective_model.hpp"
 #include "mpimon/matrices/merge.hpp"
+#include "mpimon/models/collective_model.hpp"
 
 namespace mpimon::cli {
 

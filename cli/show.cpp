@@ -10,11 +10,11 @@
 #include "commands.hpp"
 #include "mpimon/apps.hpp"
 #include "mpimon/base/error.hpp"
-#include "mpimon/harness/defects.hpp"
 #include "mpimon/matrices/dump_summary.hpp"
 #include "mpimon/matrices/export.hpp"
 #include "mpimon/matrices/matrix_file.hpp"
 #include "mpimon/matrices/matrix_view.hpp"
+#include "mpimon/models/defects.hpp"
 #include "mpimon/overhead.hpp"
 #include "overhead_report.hpp"
 #include "show.hpp"
@@ -30,9 +30,9 @@ uint128 sum(const SparseMatrix& m) {
 // The known defects of Open MPI's monitoring that can affect this dump, from what it holds.
 void print_defect_warnings(const MatrixFile& file, const std::string& dump, const CommunicatorTable& comms,
                            bool internal_distinguished) {
-  for (const auto& w : harness::defects_affecting(harness::recorded_facts(file, dump, comms, internal_distinguished))) {
+  for (const auto& w : defects_affecting(recorded_facts(file, dump, comms, internal_distinguished))) {
     std::printf("  warning: defect %s can affect this dump: %s; %s (%s)\n", w.id.c_str(),
-                harness::known_defect(w.id).meaning.c_str(), w.why.c_str(), harness::defect_link(w.id).c_str());
+                known_defect(w.id).meaning.c_str(), w.why.c_str(), defect_link(w.id).c_str());
   }
 }
 

@@ -24,7 +24,7 @@ set(MPIMON_COLLECTIVE_SEGMENTED
 # Registers one check.
 #   mpimon_add_collective_check(OP ALGORITHM NP COUNT TYPE_SIZE [ROOT r] [SEG bytes] [VARIANT name]
 #                               [ARGS extra options...] [DEFECT id] [LABELS extra labels...])
-# DEFECT pins a known defect (docs/defects.md; the table in harness/src/defects.cpp, whose unit test
+# DEFECT pins a known defect (docs/defects.md; the table in analysis/models/src/defects.cpp, whose unit test
 # checks the ids and names here): the test passes only while the recording equals the model with
 # the defect exactly, and fails with DEFECT FIXED when it equals the model of a correct monitoring.
 function(mpimon_add_collective_check op algorithm np count type_size)

@@ -6,7 +6,7 @@
 
 #include "fuzz_check.hpp"
 #include "mpimon/base/error.hpp"
-#include "mpimon/ledger.hpp"
+#include "mpimon/models/ledger.hpp"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   std::istringstream in{std::string(mpimon::fuzz::as_text(data, size))};

@@ -17,8 +17,8 @@
 #include "fuzz_check.hpp"
 #include "mpimon/base/error.hpp"
 #include "mpimon/base/scratch.hpp"
-#include "mpimon/ledger.hpp"
 #include "mpimon/matrices/matrix_file.hpp"
+#include "mpimon/models/ledger.hpp"
 
 namespace {
 

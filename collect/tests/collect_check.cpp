@@ -11,8 +11,8 @@
 #include <string>
 #include <vector>
 
-#include "mpimon/ledger.hpp"
 #include "mpimon/matrices/matrix_file.hpp"
+#include "mpimon/models/ledger.hpp"
 
 namespace {
 

@@ -16,8 +16,8 @@
 
 #include "mpimon/base/error.hpp"
 #include "mpimon/base/scratch.hpp"
-#include "mpimon/harness/defects.hpp"
 #include "mpimon/harness/validation_suite.hpp"
+#include "mpimon/models/defects.hpp"
 
 namespace mpimon::harness {
 namespace {

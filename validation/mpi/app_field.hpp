@@ -7,7 +7,7 @@
 #include <vector>
 
 #include "app_traffic.hpp"
-#include "mpimon/decomposition.hpp"
+#include "mpimon/models/decomposition.hpp"
 
 namespace mpimon::mpi {
 

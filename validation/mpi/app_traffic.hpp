@@ -11,7 +11,7 @@
 #include <vector>
 
 #include "app_workloads.hpp"
-#include "mpimon/ledger.hpp"
+#include "mpimon/models/ledger.hpp"
 
 namespace mpimon::mpi {
 

@@ -10,8 +10,8 @@
 #include <utility>
 #include <vector>
 
-#include "mpimon/decomposition.hpp"
-#include "mpimon/ledger.hpp"
+#include "mpimon/models/decomposition.hpp"
+#include "mpimon/models/ledger.hpp"
 
 namespace mpimon::mpi {
 

@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "mpimon/ledger.hpp"
+#include "mpimon/models/ledger.hpp"
 
 namespace mpimon::mpi {
 

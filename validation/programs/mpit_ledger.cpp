@@ -24,8 +24,8 @@
 
 #include "mpi_support.hpp"
 #include "mpimon/base/error.hpp"
-#include "mpimon/ledger.hpp"
 #include "mpimon/matrices/prof.hpp"
+#include "mpimon/models/ledger.hpp"
 #include "mpit.hpp"
 
 namespace {

@@ -10,9 +10,9 @@
 #include <utility>
 #include <vector>
 
-#include "mpimon/collective_model.hpp"
 #include "mpimon/harness/launch.hpp"
 #include "mpimon/harness/validation_suite.hpp"
+#include "mpimon/models/collective_model.hpp"
 
 namespace mpimon::harness {
 

@@ -7,8 +7,8 @@
 #include <vector>
 
 #include "mpimon/base/scratch.hpp"
-#include "mpimon/collective_model.hpp"
 #include "mpimon/matrices/matrix_file.hpp"
+#include "mpimon/models/collective_model.hpp"
 
 namespace mpimon::harness {
 

@@ -7,8 +7,8 @@
 #include <utility>
 #include <vector>
 
-#include "mpimon/harness/defects.hpp"
-#include "mpimon/ledger.hpp"
+#include "mpimon/models/defects.hpp"
+#include "mpimon/models/ledger.hpp"
 
 namespace mpimon::harness {
 

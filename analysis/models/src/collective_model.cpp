@@ -6,7 +6,7 @@
 #include <sstream>
 
 #include "mpimon/base/error.hpp"
-#include "mpimon/collective_model.hpp"
+#include "mpimon/models/collective_model.hpp"
 
 namespace mpimon {
 

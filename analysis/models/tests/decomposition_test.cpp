@@ -3,7 +3,7 @@
 #include <map>
 #include <set>
 
-#include "mpimon/decomposition.hpp"
+#include "mpimon/models/decomposition.hpp"
 
 namespace mpimon::workload {
 namespace {

@@ -8,10 +8,10 @@
 #include <string>
 #include <vector>
 
-#include "mpimon/ledger.hpp"
 #include "mpimon/matrices/matrix_file.hpp"
+#include "mpimon/models/ledger.hpp"
 
-namespace mpimon::harness {
+namespace mpimon {
 
 /// How the pinned case recognises the defect.
 enum class DefectRule {
@@ -83,4 +83,4 @@ RecordedFacts recorded_facts(const MatrixFile& file, const std::string& dump, co
 /// The pinned defects that can affect a file holding `facts`, in the table's order.
 std::vector<DefectWarning> defects_affecting(const RecordedFacts& facts);
 
-}  // namespace mpimon::harness
+}  // namespace mpimon

@@ -1,4 +1,4 @@
-#include "mpimon/harness/defects.hpp"
+#include "mpimon/models/defects.hpp"
 
 #include <algorithm>
 #include <map>
@@ -7,7 +7,7 @@
 
 #include "mpimon/base/error.hpp"
 
-namespace mpimon::harness {
+namespace mpimon {
 
 namespace {
 
@@ -339,4 +339,4 @@ RecordedFacts recorded_facts(const MatrixFile& file, const std::string& dump, co
   return facts;
 }
 
-}  // namespace mpimon::harness
+}  // namespace mpimon

@@ -1,7 +1,7 @@
 #include <gtest/gtest.h>
 
-#include "mpimon/ledger.hpp"
 #include "mpimon/matrices/merge.hpp"
+#include "mpimon/models/ledger.hpp"
 #include "test_util.hpp"
 
 namespace mpimon {

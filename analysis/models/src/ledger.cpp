@@ -1,4 +1,4 @@
-#include "mpimon/ledger.hpp"
+#include "mpimon/models/ledger.hpp"
 
 #include <algorithm>
 #include <bit>

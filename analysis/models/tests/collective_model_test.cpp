@@ -8,7 +8,7 @@
 #include <vector>
 
 #include "mpimon/base/error.hpp"
-#include "mpimon/collective_model.hpp"
+#include "mpimon/models/collective_model.hpp"
 
 namespace mpimon {
 namespace {

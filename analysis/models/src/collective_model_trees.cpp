@@ -4,7 +4,7 @@
 #include <functional>
 
 #include "mpimon/base/error.hpp"
-#include "mpimon/collective_model.hpp"
+#include "mpimon/models/collective_model.hpp"
 
 namespace mpimon {
 
