@@ -11,7 +11,7 @@
 #include "commands.hpp"
 #include "mpimon/base/error.hpp"
 #include "mpimon/matrices/export.hpp"
-#include "mpimon/placement.hpp"
+#include "mpimon/placement/placement.hpp"
 
 namespace mpimon::cli {
 

@@ -7,7 +7,7 @@
 
 #include "mpimon/base/error.hpp"
 #include "mpimon/base/json.hpp"
-#include "mpimon/placement.hpp"
+#include "mpimon/placement/placement.hpp"
 
 namespace mpimon {
 

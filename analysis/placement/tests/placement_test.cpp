@@ -11,7 +11,7 @@
 #include <sstream>
 
 #include "mpimon/base/error.hpp"
-#include "mpimon/placement.hpp"
+#include "mpimon/placement/placement.hpp"
 #include "test_util.hpp"
 
 namespace mpimon {

@@ -3,7 +3,7 @@
 #include <hwloc.h>
 
 #include "mpimon/base/error.hpp"
-#include "mpimon/placement.hpp"
+#include "mpimon/placement/placement.hpp"
 
 namespace mpimon {
 

@@ -6,7 +6,7 @@
 #include <numeric>
 
 #include "mpimon/base/error.hpp"
-#include "mpimon/placement.hpp"
+#include "mpimon/placement/placement.hpp"
 
 #ifdef MPIMON_HAVE_SCOTCH
 #include <scotch.h>

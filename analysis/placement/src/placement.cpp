@@ -1,4 +1,4 @@
-#include "mpimon/placement.hpp"
+#include "mpimon/placement/placement.hpp"
 
 #include <algorithm>
 #include <chrono>
