@@ -5,7 +5,7 @@
 #include <string>
 #include <vector>
 
-#include "mpimon/apps.hpp"
+#include "mpimon/results/apps.hpp"
 
 namespace mpimon::cli {
 

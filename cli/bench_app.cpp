@@ -17,14 +17,14 @@
 #include "app_report.hpp"
 #include "cli_support.hpp"
 #include "commands.hpp"
-#include "mpimon/apps.hpp"
 #include "mpimon/base/error.hpp"
 #include "mpimon/base/version.hpp"
-#include "mpimon/gate.hpp"
 #include "mpimon/harness/app_sweep.hpp"
 #include "mpimon/harness/launch.hpp"
 #include "mpimon/harness/launch_pairs.hpp"
 #include "mpimon/matrices/merge.hpp"
+#include "mpimon/results/apps.hpp"
+#include "mpimon/results/gate.hpp"
 
 namespace mpimon::cli {
 

@@ -24,8 +24,8 @@
 #include "mpimon/harness/launch_pairs.hpp"
 #include "mpimon/harness/locations.hpp"
 #include "mpimon/harness/overhead_sweep.hpp"
-#include "mpimon/interleave.hpp"
-#include "mpimon/overhead.hpp"
+#include "mpimon/results/interleave.hpp"
+#include "mpimon/results/overhead.hpp"
 #include "overhead_report.hpp"
 
 namespace mpimon::cli {

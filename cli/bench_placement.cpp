@@ -9,8 +9,8 @@
 #include "app_report.hpp"
 #include "cli_support.hpp"
 #include "commands.hpp"
-#include "mpimon/apps.hpp"
 #include "mpimon/harness/app_sweep.hpp"
+#include "mpimon/results/apps.hpp"
 
 namespace mpimon::cli {
 

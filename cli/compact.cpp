@@ -10,10 +10,10 @@
 #include "app_report.hpp"
 #include "cli_support.hpp"
 #include "commands.hpp"
-#include "mpimon/apps.hpp"
 #include "mpimon/base/error.hpp"
 #include "mpimon/matrices/matrix_file.hpp"
-#include "mpimon/overhead.hpp"
+#include "mpimon/results/apps.hpp"
+#include "mpimon/results/overhead.hpp"
 
 namespace mpimon::cli {
 

@@ -14,9 +14,9 @@
 #include "cli_support.hpp"
 #include "commands.hpp"
 #include "mpimon/base/error.hpp"
-#include "mpimon/gate.hpp"
 #include "mpimon/harness/gate_run.hpp"
 #include "mpimon/harness/locations.hpp"
+#include "mpimon/results/gate.hpp"
 
 namespace mpimon::cli {
 

@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include "mpimon/overhead.hpp"
+#include "mpimon/results/overhead.hpp"
 
 namespace mpimon::cli {
 

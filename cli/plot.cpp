@@ -8,12 +8,12 @@
 
 #include "cli_support.hpp"
 #include "commands.hpp"
-#include "mpimon/apps.hpp"
 #include "mpimon/base/error.hpp"
 #include "mpimon/harness/plots.hpp"
 #include "mpimon/matrices/matrix_file.hpp"
 #include "mpimon/matrices/matrix_view.hpp"
-#include "mpimon/overhead.hpp"
+#include "mpimon/results/apps.hpp"
+#include "mpimon/results/overhead.hpp"
 
 namespace mpimon::cli {
 

@@ -6,8 +6,8 @@
 
 #include "cli_support.hpp"
 #include "commands.hpp"
-#include "mpimon/paired_report.hpp"
-#include "mpimon/stats.hpp"
+#include "mpimon/results/paired_report.hpp"
+#include "mpimon/results/stats.hpp"
 
 namespace mpimon::cli {
 

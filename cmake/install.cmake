@@ -35,10 +35,10 @@ endif()
 # The CMake package: mpimon::analysis with its headers.
 include(CMakePackageConfigHelpers)
 set(mpimon_cmake_dir ${CMAKE_INSTALL_LIBDIR}/cmake/mpimon)
-install(TARGETS mpimon_base mpimon_matrices mpimon_models mpimon_placement mpimon_analysis EXPORT mpimonTargets ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR} COMPONENT dev)
-install(DIRECTORY ${PROJECT_SOURCE_DIR}/analysis/include/mpimon ${PROJECT_SOURCE_DIR}/analysis/base/include/mpimon
+install(TARGETS mpimon_base mpimon_matrices mpimon_models mpimon_placement mpimon_results mpimon_analysis EXPORT mpimonTargets ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR} COMPONENT dev)
+install(DIRECTORY ${PROJECT_SOURCE_DIR}/analysis/base/include/mpimon
                   ${PROJECT_SOURCE_DIR}/analysis/matrices/include/mpimon ${PROJECT_SOURCE_DIR}/analysis/models/include/mpimon
-                  ${PROJECT_SOURCE_DIR}/analysis/placement/include/mpimon
+                  ${PROJECT_SOURCE_DIR}/analysis/placement/include/mpimon ${PROJECT_SOURCE_DIR}/analysis/results/include/mpimon
                   ${PROJECT_BINARY_DIR}/analysis/base/generated/mpimon
         DESTINATION ${CMAKE_INSTALL_INCLUDEDIR} COMPONENT dev FILES_MATCHING PATTERN "*.hpp")
 install(EXPORT mpimonTargets NAMESPACE mpimon:: DESTINATION ${mpimon_cmake_dir} COMPONENT dev)

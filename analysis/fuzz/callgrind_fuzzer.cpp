@@ -7,7 +7,7 @@
 
 #include "fuzz_check.hpp"
 #include "mpimon/base/error.hpp"
-#include "mpimon/gate.hpp"
+#include "mpimon/results/gate.hpp"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   std::istringstream in{std::string(mpimon::fuzz::as_text(data, size))};

@@ -8,7 +8,7 @@
 
 #include "fuzz_check.hpp"
 #include "mpimon/base/error.hpp"
-#include "mpimon/gate.hpp"
+#include "mpimon/results/gate.hpp"
 
 namespace {
 

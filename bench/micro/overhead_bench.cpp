@@ -33,7 +33,7 @@
 
 #include "bench_clock.hpp"
 #include "mpi_support.hpp"
-#include "mpimon/interleave.hpp"
+#include "mpimon/results/interleave.hpp"
 #include "mpit.hpp"
 
 extern char** environ;

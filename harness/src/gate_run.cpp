@@ -16,7 +16,7 @@
 #include "mpimon/base/output.hpp"
 #include "mpimon/base/scratch.hpp"
 #include "mpimon/base/version.hpp"
-#include "mpimon/overhead.hpp"
+#include "mpimon/results/overhead.hpp"
 
 namespace mpimon::harness {
 

@@ -10,7 +10,7 @@
 #include <random>
 
 #include "mpimon/base/error.hpp"
-#include "mpimon/overhead.hpp"
+#include "mpimon/results/overhead.hpp"
 
 namespace mpimon::harness {
 

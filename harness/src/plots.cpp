@@ -9,10 +9,10 @@
 #include <map>
 #include <sstream>
 
-#include "mpimon/apps.hpp"
 #include "mpimon/base/error.hpp"
 #include "mpimon/harness/launch.hpp"
 #include "mpimon/harness/locations.hpp"
+#include "mpimon/results/apps.hpp"
 
 namespace mpimon::harness {
 

@@ -13,7 +13,7 @@
 #include "harness_test_util.hpp"
 #include "mpimon/harness/app_sweep.hpp"
 #include "mpimon/harness/overhead_sweep.hpp"
-#include "mpimon/overhead.hpp"
+#include "mpimon/results/overhead.hpp"
 
 namespace mpimon::harness {
 namespace {

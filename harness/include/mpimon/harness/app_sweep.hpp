@@ -10,8 +10,8 @@
 #include <string>
 #include <vector>
 
-#include "mpimon/apps.hpp"
 #include "mpimon/harness/launch_pairs.hpp"
+#include "mpimon/results/apps.hpp"
 
 namespace mpimon::harness {
 

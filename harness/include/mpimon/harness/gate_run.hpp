@@ -11,9 +11,9 @@
 #include <string>
 #include <vector>
 
-#include "mpimon/gate.hpp"
 #include "mpimon/harness/launch.hpp"
 #include "mpimon/harness/overhead_sweep.hpp"
+#include "mpimon/results/gate.hpp"
 
 namespace mpimon::harness {
 

@@ -1,4 +1,4 @@
-#include "mpimon/stats.hpp"
+#include "mpimon/results/stats.hpp"
 
 #include <algorithm>
 #include <cerrno>

@@ -11,7 +11,7 @@
 #include <utility>
 #include <vector>
 
-#include "mpimon/stats.hpp"
+#include "mpimon/results/stats.hpp"
 
 namespace mpimon {
 

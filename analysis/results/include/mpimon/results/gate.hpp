@@ -13,8 +13,8 @@
 #include <string>
 #include <vector>
 
-#include "mpimon/apps.hpp"
-#include "mpimon/stats.hpp"
+#include "mpimon/results/apps.hpp"
+#include "mpimon/results/stats.hpp"
 
 namespace mpimon {
 

@@ -1,7 +1,7 @@
 // Unit tests of the paired report's verdict and note (paired_report.hpp), from analyses set by
 // hand: the expected sentences are written from docs/statistics.md.
 
-#include "mpimon/paired_report.hpp"
+#include "mpimon/results/paired_report.hpp"
 
 #include <gtest/gtest.h>
 

@@ -1,4 +1,4 @@
-#include "mpimon/gate.hpp"
+#include "mpimon/results/gate.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -13,7 +13,7 @@
 
 #include "mpimon/base/error.hpp"
 #include "mpimon/base/json.hpp"
-#include "mpimon/stats.hpp"
+#include "mpimon/results/stats.hpp"
 
 namespace mpimon {
 

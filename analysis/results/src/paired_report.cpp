@@ -1,6 +1,6 @@
 // The report of `mpimon stats paired` (paired_report.hpp): its rows, verdict and JSON.
 
-#include "mpimon/paired_report.hpp"
+#include "mpimon/results/paired_report.hpp"
 
 #include <charconv>
 #include <cmath>

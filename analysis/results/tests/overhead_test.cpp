@@ -1,6 +1,6 @@
 #include <gtest/gtest.h>
 
-#include "mpimon/overhead.hpp"
+#include "mpimon/results/overhead.hpp"
 #include "test_util.hpp"
 
 namespace mpimon {

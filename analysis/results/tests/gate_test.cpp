@@ -7,7 +7,7 @@
 #include <cmath>
 #include <sstream>
 
-#include "mpimon/gate.hpp"
+#include "mpimon/results/gate.hpp"
 #include "test_util.hpp"
 
 namespace mpimon {

@@ -1,4 +1,4 @@
-#include "mpimon/overhead.hpp"
+#include "mpimon/results/overhead.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -9,8 +9,8 @@
 #include <sstream>
 
 #include "mpimon/base/error.hpp"
-#include "mpimon/interleave.hpp"
 #include "mpimon/matrices/h5.hpp"
+#include "mpimon/results/interleave.hpp"
 #include "results_file.hpp"
 
 namespace mpimon {

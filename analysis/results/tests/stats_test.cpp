@@ -9,7 +9,7 @@
 #include <cmath>
 #include <vector>
 
-#include "mpimon/stats.hpp"
+#include "mpimon/results/stats.hpp"
 #include "test_util.hpp"
 
 namespace mpimon {

@@ -14,7 +14,7 @@
 #include <vector>
 
 #include "mpimon/matrices/prof.hpp"
-#include "mpimon/stats.hpp"
+#include "mpimon/results/stats.hpp"
 
 namespace mpimon {
 

@@ -1,4 +1,4 @@
-#include "mpimon/apps.hpp"
+#include "mpimon/results/apps.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -12,7 +12,7 @@
 
 #include "mpimon/base/error.hpp"
 #include "mpimon/matrices/h5.hpp"
-#include "mpimon/overhead.hpp"
+#include "mpimon/results/overhead.hpp"
 #include "results_file.hpp"
 
 namespace mpimon {

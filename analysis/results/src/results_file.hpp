@@ -13,7 +13,7 @@
 #include <vector>
 
 #include "mpimon/matrices/h5.hpp"
-#include "mpimon/stats.hpp"
+#include "mpimon/results/stats.hpp"
 
 namespace mpimon::results {
 

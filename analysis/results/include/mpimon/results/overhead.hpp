@@ -12,7 +12,7 @@
 #include <tuple>
 #include <vector>
 
-#include "mpimon/stats.hpp"
+#include "mpimon/results/stats.hpp"
 
 namespace mpimon {
 

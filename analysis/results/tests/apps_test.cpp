@@ -1,7 +1,7 @@
 #include <gtest/gtest.h>
 
-#include "mpimon/apps.hpp"
 #include "mpimon/matrices/matrix_file.hpp"
+#include "mpimon/results/apps.hpp"
 #include "test_util.hpp"
 
 namespace mpimon {
