@@ -22,7 +22,7 @@
 #include <string_view>
 #include <vector>
 
-#include "mpi_support.hpp"
+#include "mpimon/mpi/mpi_support.hpp"
 
 namespace {
 

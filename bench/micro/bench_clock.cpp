@@ -11,7 +11,7 @@
 #include <stdexcept>
 #include <vector>
 
-#include "mpi_support.hpp"
+#include "mpimon/mpi/mpi_support.hpp"
 
 namespace mpimon::bench {
 

@@ -32,9 +32,9 @@
 #include <vector>
 
 #include "bench_clock.hpp"
-#include "mpi_support.hpp"
+#include "mpimon/mpi/mpi_support.hpp"
+#include "mpimon/mpi/mpit.hpp"
 #include "mpimon/results/interleave.hpp"
-#include "mpit.hpp"
 
 extern char** environ;
 

@@ -33,11 +33,11 @@
 #include <string>
 #include <vector>
 
-#include "mpi_support.hpp"
 #include "mpimon/base/scratch.hpp"
 #include "mpimon/base/version.hpp"
 #include "mpimon/matrices/merge.hpp"
-#include "mpit.hpp"
+#include "mpimon/mpi/mpi_support.hpp"
+#include "mpimon/mpi/mpit.hpp"
 
 namespace {
 

@@ -7,7 +7,7 @@
 #include <cstdio>
 #include <vector>
 
-#include "mpi_support.hpp"
+#include "mpimon/mpi/mpi_support.hpp"
 
 int main(int argc, char** argv) {
   mpimon::mpi::Session session(argc, argv);

@@ -22,11 +22,11 @@
 #include <string>
 #include <vector>
 
-#include "mpi_support.hpp"
 #include "mpimon/base/error.hpp"
 #include "mpimon/matrices/prof.hpp"
 #include "mpimon/models/ledger.hpp"
-#include "mpit.hpp"
+#include "mpimon/mpi/mpi_support.hpp"
+#include "mpimon/mpi/mpit.hpp"
 
 namespace {
 

@@ -16,8 +16,8 @@
 #include <stdexcept>
 #include <string>
 
-#include "mpi_support.hpp"
-#include "workloads.hpp"
+#include "mpimon/mpi/mpi_support.hpp"
+#include "mpimon/workloads/workloads.hpp"
 
 namespace {
 

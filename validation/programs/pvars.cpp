@@ -10,7 +10,7 @@
 #include <map>
 #include <string>
 
-#include "mpit.hpp"
+#include "mpimon/mpi/mpit.hpp"
 
 namespace {
 

@@ -13,8 +13,8 @@
 #include <stdexcept>
 #include <string>
 
-#include "app_workloads.hpp"
-#include "mpi_support.hpp"
+#include "mpimon/mpi/mpi_support.hpp"
+#include "mpimon/workloads/app_workloads.hpp"
 
 namespace po = boost::program_options;
 

@@ -10,8 +10,8 @@
 #include <string>
 #include <vector>
 
-#include "app_workloads.hpp"
 #include "mpimon/models/ledger.hpp"
+#include "mpimon/workloads/app_workloads.hpp"
 
 namespace mpimon::mpi {
 

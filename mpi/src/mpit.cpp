@@ -1,6 +1,6 @@
-#include "mpit.hpp"
+#include "mpimon/mpi/mpit.hpp"
 
-#include "mpi_support.hpp"
+#include "mpimon/mpi/mpi_support.hpp"
 
 namespace mpimon::mpi {
 

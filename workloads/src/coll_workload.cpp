@@ -5,8 +5,8 @@
 #include <string>
 #include <vector>
 
-#include "mpi_support.hpp"
-#include "workloads.hpp"
+#include "mpimon/mpi/mpi_support.hpp"
+#include "mpimon/workloads/workloads.hpp"
 
 namespace mpimon::mpi {
 

@@ -5,7 +5,7 @@
 #include <string>
 
 #include "app_traffic.hpp"
-#include "app_workloads.hpp"
+#include "mpimon/workloads/app_workloads.hpp"
 
 namespace mpimon::mpi {
 

@@ -5,7 +5,7 @@
 #include <cstdio>
 #include <numeric>
 
-#include "mpi_support.hpp"
+#include "mpimon/mpi/mpi_support.hpp"
 
 namespace mpimon::mpi {
 

@@ -2,7 +2,7 @@
 
 #include <stdexcept>
 
-#include "mpi_support.hpp"
+#include "mpimon/mpi/mpi_support.hpp"
 
 namespace mpimon::mpi {
 

@@ -1,4 +1,4 @@
-#include "mpi_support.hpp"
+#include "mpimon/mpi/mpi_support.hpp"
 
 #include <cstdio>
 #include <filesystem>
