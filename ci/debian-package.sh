@@ -96,7 +96,7 @@ check_packages() {
   done
   grep -q '^\./usr/include/\|/cmake/mpimon/' <<<"$contents" && problems+=("$(basename "$deb") holds the dev files")
   dev_contents=$(dpkg-deb -c "$dev_deb" | awk '{ print $NF }')
-  grep -q '/usr/include/mpimon/matrix_file\.hpp$' <<<"$dev_contents" || problems+=("mpimon-dev lacks the headers")
+  grep -q '/usr/include/mpimon/matrices/matrix_file\.hpp$' <<<"$dev_contents" || problems+=("mpimon-dev lacks the headers")
   grep -q '/cmake/mpimon/mpimonConfig\.cmake$' <<<"$dev_contents" || problems+=("mpimon-dev lacks mpimonConfig.cmake")
   grep -qF "mpimon (= $version)" <<<"$(dpkg-deb -f "$dev_deb" Depends)" || problems+=("mpimon-dev does not depend on mpimon (= $version)")
   if [ ${#problems[@]} -ne 0 ]; then

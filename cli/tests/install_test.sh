@@ -56,7 +56,7 @@ mv "$work/staged" "$work/moved" # relocatable: nothing may depend on where it wa
 prefix=$work/moved
 for f in bin/mpimon bin/mpimon-merge libexec/mpimon/mpimon-p2p-ledger libexec/mpimon/mpimon-overhead-bench \
   libexec/mpimon/libmpimon-pmpi-delay.so share/mpimon/scripts/plot_heatmaps.py share/mpimon/docs/defects.md \
-  include/mpimon/matrix_file.hpp include/mpimon/version.hpp; do
+  include/mpimon/matrices/matrix_file.hpp include/mpimon/base/version.hpp; do
   [ -e "$prefix/$f" ] || fail "not installed: $f"
 done
 [ -n "$(find "$prefix" -name libmpimon-collect.so)" ] || fail "not installed: libmpimon-collect.so"
