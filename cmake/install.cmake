@@ -3,8 +3,8 @@
 # executable (harness/include/mpimon/harness/locations.hpp):
 #   P/bin                    mpimon, mpimon-merge
 #   P/libexec/mpimon         the programs mpimon launches, the PMPI libraries it preloads
-#   P/LIBDIR                 libmpimon-collect.so, libmpimon_analysis.a, cmake/mpimon/
-#   P/include/mpimon         the analysis library's headers
+#   P/LIBDIR                 libmpimon-collect.so, the libraries of analysis/ (libmpimon_*.a), cmake/mpimon/
+#   P/include/mpimon         their headers, one folder per library (base, matrices, models, placement, results)
 #   P/share/mpimon           plotting scripts, the report's template and plotly.js, docs/defects.md
 
 # The data directory, staged in the build tree as in the prefix, on every build.
@@ -32,15 +32,23 @@ if(TARGET mpimon_collect)
   install(TARGETS mpimon_collect LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR} COMPONENT runtime)
 endif()
 
-# The CMake package: mpimon::analysis with its headers.
+# The CMake package: one target per library of analysis/ with its headers, in two export sets, so
+# that a project reading matrices (find_package(mpimon COMPONENTS matrices), mpimon::matrices) needs
+# HDF5 alone; the other libraries (models, placement, results, and mpimon::analysis, all of them)
+# also need Boost and hwloc (cmake/mpimonConfig.cmake.in).
 include(CMakePackageConfigHelpers)
 set(mpimon_cmake_dir ${CMAKE_INSTALL_LIBDIR}/cmake/mpimon)
-install(TARGETS mpimon_base mpimon_matrices mpimon_models mpimon_placement mpimon_results mpimon_analysis EXPORT mpimonTargets ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR} COMPONENT dev)
-install(DIRECTORY ${PROJECT_SOURCE_DIR}/analysis/base/include/mpimon
-                  ${PROJECT_SOURCE_DIR}/analysis/matrices/include/mpimon ${PROJECT_SOURCE_DIR}/analysis/models/include/mpimon
-                  ${PROJECT_SOURCE_DIR}/analysis/placement/include/mpimon ${PROJECT_SOURCE_DIR}/analysis/results/include/mpimon
-                  ${PROJECT_BINARY_DIR}/analysis/base/generated/mpimon
-        DESTINATION ${CMAKE_INSTALL_INCLUDEDIR} COMPONENT dev FILES_MATCHING PATTERN "*.hpp")
+install(TARGETS mpimon_base mpimon_matrices EXPORT mpimonMatricesTargets ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR}
+        COMPONENT dev)
+install(TARGETS mpimon_models mpimon_placement mpimon_results mpimon_analysis EXPORT mpimonTargets
+        ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR} COMPONENT dev)
+foreach(library IN ITEMS base matrices models placement results)
+  install(DIRECTORY ${PROJECT_SOURCE_DIR}/analysis/${library}/include/mpimon DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}
+          COMPONENT dev FILES_MATCHING PATTERN "*.hpp")
+endforeach()
+install(DIRECTORY ${PROJECT_BINARY_DIR}/analysis/base/generated/mpimon DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}
+        COMPONENT dev FILES_MATCHING PATTERN "*.hpp")
+install(EXPORT mpimonMatricesTargets NAMESPACE mpimon:: DESTINATION ${mpimon_cmake_dir} COMPONENT dev)
 install(EXPORT mpimonTargets NAMESPACE mpimon:: DESTINATION ${mpimon_cmake_dir} COMPONENT dev)
 configure_package_config_file(${PROJECT_SOURCE_DIR}/cmake/mpimonConfig.cmake.in
                               ${PROJECT_BINARY_DIR}/mpimonConfig.cmake INSTALL_DESTINATION ${mpimon_cmake_dir})
@@ -72,8 +80,10 @@ set(CPACK_DEBIAN_RUNTIME_PACKAGE_DEPENDS
     "openmpi-bin, python3, python3-munkres, python3-matplotlib, python3-h5py, python3-numpy")
 set(CPACK_DEBIAN_RUNTIME_PACKAGE_SUGGESTS "valgrind, hpcc")
 set(CPACK_DEBIAN_DEV_PACKAGE_NAME mpimon-dev)
-set(CPACK_DEBIAN_DEV_PACKAGE_DEPENDS
-    "mpimon (= ${PROJECT_VERSION}), libhdf5-dev, libboost-dev, libhwloc-dev, libscotch-dev, pkgconf | pkg-config")
+# Reading matrices needs HDF5 alone; the other libraries of the package also need Boost, hwloc and
+# Scotch (recommended, so apt installs them unless told not to).
+set(CPACK_DEBIAN_DEV_PACKAGE_DEPENDS "mpimon (= ${PROJECT_VERSION}), libhdf5-dev")
+set(CPACK_DEBIAN_DEV_PACKAGE_RECOMMENDS "libboost-dev, libhwloc-dev, libscotch-dev, pkgconf | pkg-config")
 set(CPACK_DEBIAN_ENABLE_COMPONENT_DEPENDS OFF)
 include(CPack)
 

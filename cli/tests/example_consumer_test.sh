@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The CMake package: mpimon installed into a scratch prefix, docs/example-consumer configured
-# against it (find_package(mpimon), mpimon::analysis) as a project of its own, built, and run on
-# real Open MPI dumps and the matrices file merged from them; its totals must equal the sums of the
+# against it (find_package(mpimon COMPONENTS matrices), mpimon::matrices) as a project of its own,
+# with pkg-config unable to find hwloc and no Boost on the search path, so that it can only build if
+# reading a matrix needs HDF5 alone; built, and run on real Open MPI dumps and the matrices file merged from them; its totals must equal the sums of the
 # dumps' text (awk), the source both files come from.
 # Usage: example_consumer_test.sh BUILD_DIR SOURCE_DIR [SANITIZERS]
 # SANITIZERS: the build's MPIMON_SANITIZER. A sanitized library needs a consumer built with the
@@ -18,11 +19,33 @@ data=$source_dir/analysis/tests/data
 
 cmake --install "$build" --prefix "$work/prefix" >install.log 2>&1 || { cat install.log; fail "cmake --install"; }
 cp -r "$source_dir/docs/example-consumer" example
-run cmake -S example -B example-build -DCMAKE_PREFIX_PATH="$work/prefix" -DCMAKE_BUILD_TYPE=Release
-expect_eq "$rc" 0 "configuring the example against the installed package: $out $err"
+# What the package would look for beyond HDF5 made unfindable: hwloc through pkg-config, Boost's
+# CMake package (disabled).
+run env PKG_CONFIG_LIBDIR=/nonexistent PKG_CONFIG_PATH= cmake -S example -B example-build \
+  -DCMAKE_PREFIX_PATH="$work/prefix" -DCMAKE_BUILD_TYPE=Release -DCMAKE_DISABLE_FIND_PACKAGE_Boost=ON
+expect_eq "$rc" 0 "configuring the example (matrices alone, no hwloc, no Boost) against the installed package: $out $err"
 run cmake --build example-build
 expect_eq "$rc" 0 "building the example: $out $err"
 [ -x example-build/traffic-totals ] || { fail "no traffic-totals built"; finish "example consumer"; }
+# What it links: HDF5, and nothing of placement (hwloc, Scotch) or of the MPI library.
+libs=$(ldd example-build/traffic-totals)
+expect_contains "$libs" "libhdf5" "traffic-totals links HDF5"
+for lib in libhwloc libscotch libmpi libboost; do
+  ! grep -q "$lib" <<<"$libs" || fail "traffic-totals links $lib: $libs"
+done
+# The whole package (no components) still configures for a project using every library.
+mkdir -p whole && cat >whole/CMakeLists.txt <<'CMAKE'
+cmake_minimum_required(VERSION 3.25)
+project(mpimon_whole LANGUAGES CXX)
+find_package(mpimon 0.1 REQUIRED)
+foreach(t IN ITEMS base matrices models placement results analysis)
+  if(NOT TARGET mpimon::${t})
+    message(FATAL_ERROR "no mpimon::${t}")
+  endif()
+endforeach()
+CMAKE
+run cmake -S whole -B whole-build -DCMAKE_PREFIX_PATH="$work/prefix"
+expect_eq "$rc" 0 "configuring a project that takes the whole package: $out $err"
 
 # The expected totals, from the dumps' text: class letter -> bytes, messages.
 totals() { awk -F'\t' -v c="$1" '$1 == c { split($4, b, " "); split($5, m, " "); s += b[1]; n += m[1] }

@@ -1,6 +1,6 @@
 // traffic-totals FILE...: the bytes and messages per traffic class of Open MPI monitoring dumps
 // (NAME.RANK.prof, one rank each) and of mpimon matrices files (.h5, every dump), read with
-// mpimon's analysis library (find_package(mpimon), target mpimon::analysis).
+// mpimon's matrices library (find_package(mpimon COMPONENTS matrices), target mpimon::matrices).
 
 #include <cstdint>
 #include <cstdio>
