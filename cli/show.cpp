@@ -27,12 +27,18 @@ uint128 sum(const SparseMatrix& m) {
   return std::accumulate(m.values.begin(), m.values.end(), static_cast<uint128>(0));
 }
 
-// The known defects of Open MPI's monitoring that can affect this dump, from what it holds.
+// The known defects of the run's Open MPI that what this dump holds can show, one line each.
 void print_defect_warnings(const MatrixFile& file, const std::string& dump, const CommunicatorTable& comms,
                            bool internal_distinguished) {
-  for (const auto& w : defects_affecting(recorded_facts(file, dump, comms, internal_distinguished))) {
-    std::printf("  warning: defect %s can affect this dump: %s; %s (%s)\n", w.id.c_str(),
-                known_defect(w.id).meaning.c_str(), w.why.c_str(), defect_link(w.id).c_str());
+  const auto facts = recorded_facts(file, dump, comms, internal_distinguished);
+  const auto warnings = defects_affecting(facts);
+  if (warnings.empty()) return;
+  const std::string release = file.root_string("open_mpi_version");
+  std::printf(
+      "  known defects its content can show (%s; docs/defects.md#ID):\n",
+      release.empty() ? "Open MPI version not recorded: those of every series" : ("Open MPI " + release).c_str());
+  for (const auto& w : warnings) {
+    std::printf("    %s: %s\n", w.id.c_str(), known_defect(w.id).meaning.c_str());
   }
 }
 
@@ -55,15 +61,25 @@ void show_dump(const MatrixFile& file, const std::string& dump, std::size_t top)
   }
   CommunicatorTable comms = file.communicators(dump);
   std::printf("  histograms: %zu pairs; communicators: %zu\n", file.histogram_count(dump), comms.names.size());
-  print_defect_warnings(file, dump, comms, info.internal_distinguished);
   auto talkers = top_talkers(file, dump, top);
-  if (talkers.empty()) return;
-  std::printf("  top point-to-point talkers (external + internal):\n");
-  std::printf("  %6s %6s %22s %20s\n", "from", "to", "bytes", "messages");
+  if (!talkers.empty()) {
+    std::printf("  top point-to-point talkers (external + internal):\n");
+    std::printf("  %6s %6s %22s %20s\n", "from", "to", "bytes", "messages");
+  }
   for (const auto& t : talkers) {
     std::printf("  %6u %6u %22llu %20llu\n", t.from, t.to, static_cast<unsigned long long>(t.bytes),
                 static_cast<unsigned long long>(t.messages));
   }
+  print_defect_warnings(file, dump, comms, info.internal_distinguished);
+}
+
+// "Open MPI 4.1.4, monitoring components coll, osc, pml": what the file says ran.
+std::string run_provenance_text(const MatrixFile& file) {
+  const std::string release = file.root_string("open_mpi_version");
+  std::string components;
+  for (const auto& c : file.root_strings("monitoring_components")) components += (components.empty() ? "" : ", ") + c;
+  return (release.empty() ? "Open MPI version not recorded" : "Open MPI " + release) +
+         ", monitoring components: " + (components.empty() ? "not recorded" : components);
 }
 
 // The configuration of a launch-pair sweep, its launch count and the launches that failed.
@@ -87,7 +103,7 @@ void print_sweep(const std::string& input, const char* kind, const std::map<std:
 
 void show_matrices(const std::string& input, const std::string& dump, std::size_t top) {
   MatrixFile file(input);
-  std::printf("%s: %s\n", input.c_str(), file.generator().c_str());
+  std::printf("%s: %s\n  %s\n", input.c_str(), file.generator().c_str(), run_provenance_text(file).c_str());
   std::vector<std::string> dumps = dump.empty() ? file.dumps() : std::vector<std::string>{dump};
   for (const auto& d : dumps) show_dump(file, d, top);
 }

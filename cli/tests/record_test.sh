@@ -12,6 +12,8 @@ workload=${4:-}
 source "$(dirname "${BASH_SOURCE[0]}")/test_lib.sh"
 # The line of class $2 in the `show` summary $1: "messages bytes".
 class_totals() { awk -v c="$2" '$1 == c { print $2, $3; exit }' <<<"$1"; }
+# A root attribute of an HDF5 file as h5dump (an independent reader) prints it: its strings, one a line.
+root_attribute() { h5dump -a "/$2" "$1" 2>/dev/null | sed -n '/DATA {/,/}/p' | grep -o '"[^"]*"' | tr -d '"'; }
 no_private_directory_left() { [ -z "$(ls -A | grep '^\.mpimon-record-')" ] || fail "$1: private dump directory left behind"; }
 
 # --- The demo ring at np 4, dumps kept. validation/programs/demo_ring.cpp: each rank sends one
@@ -42,6 +44,18 @@ if [ -n "${PROFILE2MAT:-}" ] && [ -x "${PROFILE2MAT:-}" ]; then
 else
   echo "profile2mat not installed: the recorded file is compared with mpimon-merge only"
 fi
+
+# The file says which Open MPI ran and which monitoring components it loaded: as mpirun --version
+# and ompi_info (Open MPI's own tools) say.
+expected_release=$(mpirun --version | sed -n '1s/.*(Open MPI) \([0-9][0-9.a-z]*\).*/\1/p')
+expected_components=$(ompi_info --parsable | sed -n 's/^mca:\(coll\|osc\|pml\):monitoring:version:.*/\1/p' | sort -u)
+[ -n "$expected_release" ] && [ -n "$expected_components" ] || fail "mpirun --version or ompi_info said nothing"
+expect_eq "$(root_attribute ring.h5 open_mpi_version)" "$expected_release" "ring: open_mpi_version attribute"
+expect_eq "$(root_attribute ring.h5 monitoring_components)" "$expected_components" "ring: monitoring_components"
+expect_contains "$out" "Open MPI $expected_release, monitoring components: $(echo $expected_components | sed 's/ /, /g')" \
+  "ring: show names the run's Open MPI"
+[[ "$out" == *"version not recorded"* ]] && fail "ring: show says the version is not recorded"
+[[ "$out" == *"osc-list-disables-monitoring"* ]] && fail "ring: osc monitoring was loaded, yet show warns it was not"
 
 # --- Without --keep-dumps: the private directory is removed; the default output is named after
 # the application; mode 1 counts every message as external.
@@ -97,6 +111,9 @@ no_private_directory_left "refused runs"
 run "$mpimon" record --np 2 -o noosc.h5 --mca osc=^monitoring -- "$ring"
 expect_eq "$rc" 0 "osc=^monitoring ($err)"
 expect_contains "$err" "warning: --mca osc=^monitoring leaves the osc monitoring out: one-sided operations" "osc warning"
+expect_eq "$(root_attribute noosc.h5 monitoring_components)" "$(grep -v '^osc$' <<<"$expected_components")" \
+  "osc=^monitoring: the components recorded"
+expect_contains "$out" "    osc-list-disables-monitoring: " "osc=^monitoring: show warns of it"
 
 # --- A failing application, and ranks without a dump. The wrapper runs the ring (so every rank
 # writes its dump at MPI_Finalize), then rank 1 deletes its dump and exits with $2 (the others

@@ -29,6 +29,7 @@
 #include <fstream>
 #include <memory>
 #include <optional>
+#include <regex>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -52,6 +53,8 @@ struct Settings {
   std::string copy_dumps;       // testing aid: rank 0 also leaves the gathered dumps here
   bool tree = false;            // MPIMON_COLLECT_TRANSPORT=tree: binomial tree instead of a gather
   bool timing = false;          // MPIMON_COLLECT_TIMING=1: rank 0 prints the transport and write times
+  // MPIMON_COLLECT_COMPONENTS (set by mpimon collect): the monitoring components loaded, comma-separated
+  std::optional<std::vector<std::string>> components;
 };
 
 std::string environment(const char* name, const std::string& fallback) {
@@ -77,6 +80,13 @@ Settings read_settings() {
   }
   s.tree = transport == "tree";
   s.timing = environment("MPIMON_COLLECT_TIMING", "0") == "1";
+  if (const char* list = std::getenv("MPIMON_COLLECT_COMPONENTS")) {
+    s.components.emplace();
+    std::istringstream in(list);
+    for (std::string item; std::getline(in, item, ',');) {
+      if (!item.empty()) s.components->push_back(item);
+    }
+  }
   return s;
 }
 
@@ -363,6 +373,16 @@ std::vector<std::string> unpack(const char* data, std::size_t size) {
   return phases;
 }
 
+/// The release of the Open MPI this process runs ("Open MPI v4.1.4, package: ..." -> "4.1.4"), or "".
+std::string library_release() {
+  char text[MPI_MAX_LIBRARY_VERSION_STRING] = "";
+  int length = 0;
+  PMPI_Get_library_version(text, &length);
+  std::cmatch m;
+  static const std::regex release(R"(Open MPI v([0-9]+\.[0-9]+\.[0-9]+[^ ,]*))");
+  return std::regex_search(text, m, release) ? m[1].str() : "";
+}
+
 /// Rank 0: writes every rank's phases as NAME.RANK.prof in a private directory, merges them into
 /// the output (atomically: written under a temporary name and renamed) and removes them.
 void write_file(const Collector& c, const std::vector<std::vector<std::string>>& by_rank) {
@@ -382,6 +402,8 @@ void write_file(const Collector& c, const std::vector<std::vector<std::string>>&
   mpimon::MergeOptions options;
   options.generator = std::string("mpimon ") + mpimon::kVersion + " (collect)";
   options.root_string_lists = {{"collected_classes", c.source->collected}, {"missing_classes", c.source->missing}};
+  options.root_strings = {{"open_mpi_version", library_release()}};
+  if (c.settings.components) options.root_string_lists.emplace_back("monitoring_components", *c.settings.components);
   options.threads = 1;
   mpimon::merge_prof_files(paths, c.settings.output, options);
 }

@@ -41,6 +41,15 @@ expect_contains "$out" "timing: transport tree" "tree: the timing line"
 run "$check" tree.h5 led/tree 4
 expect_eq "$rc" 0 "tree: against the ledgers: $out $err"
 
+# The file says which Open MPI ran (as mpirun --version says) and which monitoring components it
+# loaded (as ompi_info lists them; none of them left out here).
+strings_of() { h5dump -a "/$2" "$1" 2>/dev/null | sed -n '/DATA {/,/}/p' | grep -o '"[^"]*"' | tr -d '"'; }
+expect_eq "$(strings_of tree.h5 open_mpi_version)" "$(mpirun --version | sed -n '1s/.*(Open MPI) \([0-9][0-9.a-z]*\).*/\1/p')" \
+  "open_mpi_version of a collected file"
+expect_eq "$(strings_of tree.h5 monitoring_components)" \
+  "$(ompi_info --parsable | sed -n 's/^mca:\(coll\|osc\|pml\):monitoring:version:.*/\1/p' | sort -u)" \
+  "monitoring_components of a collected file"
+
 # The application's output (the collector's messages among it) is printed on stdout when it ends.
 # What cannot be collected is said at start and listed in the file.
 run "$mpimon" collect -o said.h5 --np 2 -- "$phases" led/said "${keep[@]}"

@@ -9,6 +9,7 @@
 #include "mpimon/base/scratch.hpp"
 #include "mpimon/harness/launch_pairs.hpp"
 #include "mpimon/harness/locations.hpp"
+#include "mpimon/harness/record.hpp"
 
 namespace mpimon::harness {
 
@@ -49,7 +50,8 @@ CollectResult run_collect(const CollectSettings& s) {
       {"LD_PRELOAD", library},
       {"MPIMON_COLLECT_OUTPUT", partial.path()},
       {"MPIMON_COLLECT_MISSING", s.refuse_missing ? "refuse" : "label"},
-      {"MPIMON_COLLECT_TMPDIR", directory.path().string()}};
+      {"MPIMON_COLLECT_TMPDIR", directory.path().string()},
+      {"MPIMON_COLLECT_COMPONENTS", join(run_provenance(s.launcher, s.mca).monitoring_components, ",")}};
   for (const auto& [key, value] : variables) l.environment(key, value);
   monitoring_on(l, s.mode, "");
   user_mca(l, s.mca);

@@ -6,6 +6,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <array>
 #include <cerrno>
 #include <csignal>
@@ -148,6 +149,34 @@ std::string release_series(const std::string& release) {
   const auto first = release.find('.');
   if (first == std::string::npos) return release;
   return release.substr(0, release.find('.', first + 1));
+}
+
+std::vector<std::string> installed_monitoring_components(const std::string& launcher) {
+  static std::mutex mutex;
+  static std::map<std::string, std::vector<std::string>> cache;
+  std::lock_guard lock(mutex);
+  auto [it, inserted] = cache.try_emplace(launcher);
+  if (!inserted || !is_open_mpi_launcher(launcher)) return it->second;
+  // ompi_info of the same installation: beside the launcher when it is named by a path.
+  const std::filesystem::path program = split_words(launcher).at(0);
+  const std::string info = program.has_parent_path() ? (program.parent_path() / "ompi_info").string() : "ompi_info";
+  LaunchResult r;
+  try {
+    r = run_process({info, "--parsable"}, {}, std::chrono::seconds(30));
+  } catch (const Error&) {
+    return it->second;  // no ompi_info: the components stay unknown
+  }
+  static const std::regex line(R"(^mca:(coll|osc|pml):monitoring:version:)");
+  std::istringstream in(r.output);
+  std::smatch m;
+  for (std::string l; r.exit_code == 0 && std::getline(in, l);) {
+    if (std::regex_search(l, m, line) &&
+        std::find(it->second.begin(), it->second.end(), m[1].str()) == it->second.end()) {
+      it->second.push_back(m[1]);
+    }
+  }
+  std::sort(it->second.begin(), it->second.end());
+  return it->second;
 }
 
 bool is_open_mpi_launcher(const std::string& launcher) {

@@ -8,6 +8,7 @@
 #include <thread>
 
 #include "mpimon/base/error.hpp"
+#include "mpimon/harness/record.hpp"
 
 #include "mpimon/base/version.hpp"
 
@@ -88,6 +89,7 @@ std::string join(const std::vector<std::string>& items, const char* sep) {
 std::map<std::string, std::string> harness_configuration(const HarnessSettings& s) {
   char host[256] = "";
   gethostname(host, sizeof host - 1);
+  const RunProvenance provenance = run_provenance(s.launcher, s.mca);
   return {{"generator", std::string("mpimon ") + kVersion},
           {"launcher", s.launcher},
           {"mca", join(s.mca, " ")},
@@ -95,6 +97,9 @@ std::map<std::string, std::string> harness_configuration(const HarnessSettings& 
           {"seed", std::to_string(s.seed)},
           {"bind", s.bind},
           {"mpi_library", launcher_version_line(s.launcher)},
+          {"open_mpi_version", provenance.open_mpi_version},
+          // the monitored arm's; "" when the installation cannot tell
+          {"monitoring_components", join(provenance.monitoring_components, ",")},
           {"host", host},
           {"cpus", std::to_string(std::thread::hardware_concurrency())}};
 }

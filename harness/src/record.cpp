@@ -237,6 +237,23 @@ RecordPlan prepare_record(const RecordSettings& s) {
   return plan;
 }
 
+RunProvenance run_provenance(const std::string& launcher, const std::vector<std::string>& user_mca) {
+  RunProvenance p{open_mpi_release(launcher_version_line(launcher)), {}};
+  const auto environment = current_environment();
+  const auto disabled = find_monitoring_disablers(user_mca, environment, user_parameter_files(environment));
+  for (const auto& framework : installed_monitoring_components(launcher)) {
+    const bool off = std::any_of(disabled.begin(), disabled.end(),
+                                 [&](const MonitoringDisabler& d) { return d.framework == framework; });
+    if (!off) p.monitoring_components.push_back(framework);
+  }
+  return p;
+}
+
+void add_provenance(MergeOptions& options, const RunProvenance& provenance) {
+  options.root_strings.emplace_back("open_mpi_version", provenance.open_mpi_version);
+  options.root_string_lists.emplace_back("monitoring_components", provenance.monitoring_components);
+}
+
 RecordOutcome run_record(const RecordPlan& plan) {
   const auto& s = plan.settings;
   RecordOutcome outcome;
@@ -253,6 +270,7 @@ RecordOutcome run_record(const RecordPlan& plan) {
   if (!files.empty()) {
     MergeOptions options;
     options.generator = std::string("mpimon ") + kVersion + " record";
+    add_provenance(options, run_provenance(s.launcher, s.mca));
     try {
       auto merged = merge_prof_files(files, s.output, options);
       if (!merged.empty()) outcome.merged = merged.front();

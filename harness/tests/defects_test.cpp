@@ -17,6 +17,7 @@
 #include "mpimon/base/error.hpp"
 #include "mpimon/base/scratch.hpp"
 #include "mpimon/harness/validation_suite.hpp"
+#include "mpimon/matrices/merge.hpp"
 #include "mpimon/models/defects.hpp"
 
 namespace mpimon::harness {
@@ -532,8 +533,42 @@ TEST(DefectsAffectingAFile, FollowWhatTheFileHolds) {
   EXPECT_EQ(warned(p2p), (std::set<std::string>{"persistent-send-uncounted", "persistent-collective-external"}));
   p2p.open_mpi_series = "5.0";
   EXPECT_EQ(warned(p2p).size(), 2u);
-  ASSERT_FALSE(defects_affecting(p2p).empty());
-  EXPECT_NE(defects_affecting(p2p)[0].why.find("Open MPI 5.0"), std::string::npos);
+}
+
+// The run's components decide the one defect a left-out component shows; unknown ones decide nothing.
+TEST(DefectsAffectingAFile, FollowTheComponentsLoaded) {
+  RecordedFacts facts;
+  facts.open_mpi_series = "4.1";
+  EXPECT_TRUE(warned(facts).empty());
+  facts.monitoring_components = {"coll", "osc", "pml"};
+  EXPECT_TRUE(warned(facts).empty());
+  facts.monitoring_components = {"coll", "pml"};
+  EXPECT_EQ(warned(facts), (std::set<std::string>{"osc-list-disables-monitoring"}));
+}
+
+// The series and components come from the file's root attributes, as a run writes them.
+TEST(DefectsAffectingAFile, FactsFromTheFile) {
+  const ScratchDirectory dir(std::filesystem::temp_directory_path(), "mpimon-facts-");
+  const auto prof = (dir.path() / "app.0.prof").string();
+  std::ofstream(prof) << "# POINT TO POINT\nE\t0\t1\t1 bytes\t1 msgs sent\n# OSC\n# COLLECTIVES\n";
+  MergeOptions options;
+  options.root_strings = {{"open_mpi_version", "5.0.7"}};
+  options.root_string_lists = {{"monitoring_components", {"coll", "pml"}}};
+  merge_prof_files({prof}, (dir.path() / "app.h5").string(), options);
+  const MatrixFile file((dir.path() / "app.h5").string());
+  const RecordedFacts facts = recorded_facts(file, "app", file.communicators("app"), false);
+  EXPECT_EQ(facts.open_mpi_series, "5.0");
+  EXPECT_EQ(facts.monitoring_components, (std::vector<std::string>{"coll", "pml"}));
+  EXPECT_TRUE(facts.point_to_point);
+  EXPECT_EQ(warned(facts), (std::set<std::string>{"persistent-send-uncounted", "osc-list-disables-monitoring"}));
+}
+
+// A defect of one series only (the table says which) is not warned of on another.
+TEST(DefectsAffectingAFile, FollowTheSeries) {
+  RecordedFacts facts;
+  facts.point_to_point = true;
+  facts.open_mpi_series = "6.1";  // a series no defect is established for
+  EXPECT_TRUE(warned(facts).empty());
 }
 
 // The collective sweep pins, in validation/collectives.cmake, exactly the defects of the

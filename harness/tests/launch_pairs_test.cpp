@@ -157,8 +157,10 @@ TEST(Provenance, HarnessConfigurationKeys) {
   auto c = harness_configuration(s);
   Words keys;
   for (const auto& [k, v] : c) keys.push_back(k);
-  EXPECT_EQ(keys,
-            (Words{"bind", "cpus", "generator", "host", "launcher", "mca", "monitoring_mode", "mpi_library", "seed"}));
+  EXPECT_EQ(keys, (Words{"bind", "cpus", "generator", "host", "launcher", "mca", "monitoring_components",
+                         "monitoring_mode", "mpi_library", "open_mpi_version", "seed"}));
+  EXPECT_EQ(c["open_mpi_version"], "");  // not Open MPI's launcher: no release, no components
+  EXPECT_EQ(c["monitoring_components"], "");
   EXPECT_EQ(c["launcher"], "true");
   EXPECT_EQ(c["mca"], "pml=ob1 btl=self");
   EXPECT_EQ(c["monitoring_mode"], "2");

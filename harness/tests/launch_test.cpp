@@ -7,9 +7,12 @@
 #include <gtest/gtest.h>
 
 #include <chrono>
+#include <filesystem>
+#include <fstream>
 #include <vector>
 
 #include "harness_test_util.hpp"
+#include "mpimon/base/scratch.hpp"
 
 namespace mpimon::harness {
 namespace {
@@ -47,6 +50,22 @@ TEST(MpiLaunch, OtherLauncherGetsMcaAsEnvironmentVariables) {
 TEST(MpiLaunch, EmptyLauncherIsAnInputError) {
   EXPECT_NE(test::error_of([] { MpiLaunch("  ", 2); }).find("empty launcher"), std::string::npos);
   EXPECT_EQ(split_words(" a  b\tc "), (Words{"a", "b", "c"}));
+}
+
+// ompi_info beside the launcher decides, from its "mca:FRAMEWORK:monitoring:version" lines only.
+TEST(LauncherVersion, MonitoringComponentsFromTheOmpiInfoBesideTheLauncher) {
+  const ScratchDirectory dir(std::filesystem::temp_directory_path(), "mpimon-ompi-info-");
+  const auto info = dir.path() / "ompi_info";
+  std::ofstream(info) << "#!/bin/sh\n"
+                         "echo 'mca:pml:monitoring:version:\"mca:2.1.0\"'\n"
+                         "echo 'mca:pml:monitoring:version:\"component:4.1.4\"'\n"
+                         "echo 'mca:coll:monitoring:version:\"mca:2.1.0\"'\n"
+                         "echo 'mca:osc:rdma:version:\"mca:2.1.0\"'\n"
+                         "echo 'mca:btl:monitoring:version:\"mca:2.1.0\"'\n";
+  std::filesystem::permissions(info, std::filesystem::perms::owner_all);
+  EXPECT_EQ(installed_monitoring_components((dir.path() / "mpirun").string() + " --host a"), (Words{"coll", "pml"}));
+  EXPECT_TRUE(installed_monitoring_components((dir.path() / "nothing" / "mpirun").string()).empty());
+  EXPECT_TRUE(installed_monitoring_components("srun").empty());
 }
 
 TEST(LauncherVersion, ReleaseAndSeriesOfOpenMpiLines) {

@@ -71,6 +71,9 @@ Command parse(int argc, char** argv, po::options_description& desc) {
       "compute", po::value(&o.compute)->default_value(0.0),
       "extra floating-point operations per point, variable and iteration (the compute knob)")(
       "block", po::value(&o.block)->default_value(1), "lu: z planes per pipelined message")(
+      "scramble", po::value(&o.scramble)->default_value(0),
+      "stencil: give the ranks shuffled places in the process grid (seed S > 0), as an application's own rank "
+      "order may not follow the machine; 0: MPI_Cart_create's order")(
       "inject-error", po::bool_switch(&o.inject_error),
       "corrupt one message of rank 0 (adds 1 to its values): the check must fail");
   po::variables_map vm;

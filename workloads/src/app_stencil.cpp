@@ -49,6 +49,11 @@ Wave wave(int v, const Vec3& grid) {
   return w;
 }
 
+workload::ProcessGrid scrambled(workload::ProcessGrid pgrid, std::uint64_t seed) {
+  if (seed != 0) pgrid.scramble(seed);
+  return pgrid;
+}
+
 class Stencil {
  public:
   Stencil(Traffic& traffic, const WorkloadOptions& o, const Vec3& grid, int vars)
@@ -56,7 +61,7 @@ class Stencil {
         vars_(vars),
         points_(o.points),
         compute_(o.compute),
-        pgrid_(make_process_grid(traffic.size(), 3, grid, true)),
+        pgrid_(scrambled(make_process_grid(traffic.size(), 3, grid, true), o.scramble)),
         field_(pgrid_, grid, traffic.rank(), vars),
         halo_(traffic, pgrid_, field_, workload::neighbour_offsets(o.points)),
         u_(field_.zeros()),
@@ -157,6 +162,7 @@ WorkloadReport run_stencil(Traffic& traffic, const WorkloadOptions& o) {
                {"points", std::to_string(o.points)},
                {"wave_amplitude", json_number(stencil.amplitude(iterations))},
                {"compute", json_number(o.compute)}};
+  if (o.scramble != 0) r.details.push_back({"scramble", std::to_string(o.scramble)});
   return r;
 }
 

@@ -60,6 +60,11 @@ std::string MatrixFile::generator() const {
   return h5::read_string_attribute(impl_->file.get(), "generator", impl_->where("/"));
 }
 
+std::string MatrixFile::root_string(const std::string& name) const {
+  if (!h5::has_attribute(impl_->file.get(), name)) return "";
+  return h5::read_string_attribute(impl_->file.get(), name, impl_->where("/"));
+}
+
 std::vector<std::string> MatrixFile::root_strings(const std::string& name) const {
   if (!h5::has_attribute(impl_->file.get(), name)) return {};
   return h5::read_strings_attribute(impl_->file.get(), name, impl_->where("/"));

@@ -258,6 +258,7 @@ void write_root_attributes(hid_t file, const MergeOptions& options, const std::s
   for (const auto& [name, values] : options.root_string_lists) {
     h5::write_attribute(file, name, std::span<const std::string>(values));
   }
+  for (const auto& [name, value] : options.root_strings) h5::write_attribute(file, name, value);
 }
 
 void write_histogram_attributes(hid_t histogram_group) {

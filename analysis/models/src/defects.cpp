@@ -308,13 +308,14 @@ std::vector<DefectWarning> defects_affecting(const RecordedFacts& facts) {
     if (facts.open_mpi_series.empty()) return series.size() == 2;
     return std::find(series.begin(), series.end(), facts.open_mpi_series) != series.end();
   };
-  const std::string version =
-      facts.open_mpi_series.empty() ? "Open MPI version not recorded in the file" : "Open MPI " + facts.open_mpi_series;
+  const auto& loaded = facts.monitoring_components;
+  const bool osc_left_out = !loaded.empty() && std::find(loaded.begin(), loaded.end(), "osc") == loaded.end();
   std::vector<DefectWarning> out;
   const auto add = [&](const std::string& id, bool relevant, const std::string& why) {
-    if (relevant && applies(id)) out.push_back({id, why + " (" + version + ")"});
+    if (relevant && applies(id)) out.push_back({id, why});
   };
   add("persistent-send-uncounted", facts.point_to_point, "point-to-point traffic recorded");
+  add("osc-list-disables-monitoring", osc_left_out, "osc monitoring not loaded");
   add("all-to-one-recorded-by-root", facts.all_to_one_records, "all-to-one (A2O) collective records present");
   add("scatterv-counts-root-itself", facts.one_to_all_records, "one-to-all (O2A) collective records present");
   add("scan-record-off-by-one", facts.all_to_all_records, "all-to-all (A2A) collective records present");
@@ -331,6 +332,11 @@ RecordedFacts recorded_facts(const MatrixFile& file, const std::string& dump, co
     facts.point_to_point |= file.matrix(dump, c, Metric::count).stored() > 0;
   }
   facts.internal_distinguished = internal_distinguished;
+  const std::string release = file.root_string("open_mpi_version");  // "4.1.4" -> series "4.1"
+  const auto first_dot = release.find('.');
+  facts.open_mpi_series =
+      release.substr(0, first_dot == std::string::npos ? first_dot : release.find('.', first_dot + 1));
+  facts.monitoring_components = file.root_strings("monitoring_components");
   for (const auto& row : comms.rows) {
     facts.one_to_all_records |= row.one_to_all.calls > 0;
     facts.all_to_one_records |= row.all_to_one.calls > 0;

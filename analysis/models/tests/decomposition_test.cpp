@@ -51,6 +51,36 @@ TEST(Decomposition, NeighboursWrapOnlyWhenPeriodic) {
   EXPECT_EQ(torus.neighbour(5, {1, 1, 0}), 0);
 }
 
+// A scrambled grid is the same grid with its ranks renamed: every rank keeps one place, the
+// neighbour relation is the plain grid's (brute force over every rank and offset), and the ranks
+// that neighbour in the plain order mostly no longer do.
+TEST(Decomposition, ScrambledGridRenamesTheRanks) {
+  ProcessGrid plain;
+  plain.dims = {4, 2, 2};
+  plain.periodic = {true, true, true};
+  ProcessGrid mixed = plain;
+  mixed.scramble(1);
+  std::vector<int> seen(16, 0);
+  for (int r = 0; r < 16; ++r) ++seen[static_cast<std::size_t>(mixed.position_of.at(static_cast<std::size_t>(r)))];
+  EXPECT_EQ(seen, std::vector<int>(16, 1));
+  int moved = 0, still_adjacent = 0;
+  for (int r = 0; r < 16; ++r) {
+    const int p = mixed.position_of[static_cast<std::size_t>(r)];
+    moved += p != r;
+    EXPECT_EQ(mixed.rank(mixed.coords(r)), r);
+    EXPECT_EQ(mixed.coords(r), plain.coords(p));
+    for (const Vec3& off : neighbour_offsets(27)) {
+      EXPECT_EQ(mixed.position_of[static_cast<std::size_t>(mixed.neighbour(r, off))], plain.neighbour(p, off));
+    }
+    still_adjacent += mixed.neighbour(r, {0, 0, 1}) == plain.neighbour(r, {0, 0, 1});
+  }
+  EXPECT_GT(moved, 12);
+  EXPECT_LT(still_adjacent, 8);
+  ProcessGrid again = plain;
+  again.scramble(1);
+  EXPECT_EQ(again.rank_at, mixed.rank_at);  // seeded: the same order on every run
+}
+
 TEST(Decomposition, OffsetsAndTheirTags) {
   EXPECT_EQ(neighbour_offsets(7).size(), 6u);
   EXPECT_EQ(neighbour_offsets(27).size(), 26u);

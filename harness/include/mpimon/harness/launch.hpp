@@ -37,6 +37,11 @@ std::string open_mpi_release(const std::string& version_line);
 /// "4.1" of "4.1.4": the series a behaviour of Open MPI is established for.
 std::string release_series(const std::string& release);
 
+/// The frameworks ("coll", "osc", "pml") whose `monitoring` component the Open MPI of `launcher`
+/// provides, as `ompi_info --parsable` next to the launcher lists them (asked once per launcher);
+/// empty when it cannot tell (no ompi_info, or not Open MPI).
+std::vector<std::string> installed_monitoring_components(const std::string& launcher);
+
 /// "mpirun" or "mpiexec" (by base name): the launcher takes Open MPI's options.
 bool is_open_mpi_launcher(const std::string& launcher);
 

@@ -80,6 +80,19 @@ struct RecordPlan {
 /// directory that cannot be written (input), dumps of an earlier run in --keep-dumps DIR (input).
 RecordPlan prepare_record(const RecordSettings& s);
 
+/// What a file written from a run says of the MPI that ran it (docs/matrices-format.md, Root).
+struct RunProvenance {
+  std::string open_mpi_version;                    ///< "4.1.4"; "" when the launcher is not Open MPI's
+  std::vector<std::string> monitoring_components;  ///< "coll", "osc", "pml": installed and not switched off
+};
+
+/// The Open MPI release of `launcher` and the monitoring components a run with the user's
+/// `user_mca` (and this process's environment and parameter files) loads.
+RunProvenance run_provenance(const std::string& launcher, const std::vector<std::string>& user_mca);
+
+/// The root attributes `open_mpi_version` and `monitoring_components` of a matrices file.
+void add_provenance(MergeOptions& options, const RunProvenance& provenance);
+
 struct RecordOutcome {
   LaunchResult launch;               ///< exit_code of the launcher; its output went to the caller's
   std::string dump_directory;        ///< where the dumps were written

@@ -26,6 +26,7 @@ struct WorkloadOptions {
   double compute = 0;            ///< extra floating-point operations per point, variable and iteration
   int block = 1;                 ///< lu: z planes per pipelined message
   bool inject_error = false;     ///< corrupt one message of rank 0 (the check must then fail)
+  std::uint64_t scramble = 0;    ///< stencil: seed of a rank order that does not follow the grid; 0 none
 };
 
 /// Names of the workloads and classes, for help texts and validation.

@@ -66,6 +66,8 @@ class MatrixFile {
   [[nodiscard]] std::string generator() const;
   /// A string-list attribute of the root (e.g. `collected_classes`); empty when the file has none.
   [[nodiscard]] std::vector<std::string> root_strings(const std::string& name) const;
+  /// A string attribute of the root; "" when absent.
+  [[nodiscard]] std::string root_string(const std::string& name) const;
   [[nodiscard]] std::vector<std::string> dumps() const;
   [[nodiscard]] DumpInfo info(const std::string& dump) const;
   [[nodiscard]] SparseMatrix matrix(const std::string& dump, TrafficClass c, Metric m) const;

@@ -23,6 +23,8 @@ struct MergeOptions {
   std::string generator;  ///< recorded in the root attribute `generator`
   /// More string-list attributes of the root (e.g. `mpimon collect`'s collected_classes).
   std::vector<std::pair<std::string, std::vector<std::string>>> root_string_lists;
+  /// More string attributes of the root (e.g. the run's `open_mpi_version`).
+  std::vector<std::pair<std::string, std::string>> root_strings;
   /// Threads that read and parse the input files; 0: one per core, at most 4.
   unsigned threads = 0;
 };

@@ -29,16 +29,36 @@ constexpr Range block_range(int n, int parts, int p) {
 }
 
 /// A grid of processes numbered as MPI_Cart_create numbers them (row-major: the last dimension
-/// varies fastest). A dimension of 1 is allowed (a 2-D grid is {px, py, 1}).
+/// varies fastest), unless scrambled. A dimension of 1 is allowed (a 2-D grid is {px, py, 1}).
 struct ProcessGrid {
   Vec3 dims{1, 1, 1};
   std::array<bool, 3> periodic{false, false, false};
+  /// Scrambled grids only: the row-major position of each rank, and the rank at each position.
+  std::vector<int> position_of{}, rank_at{};
 
   [[nodiscard]] int size() const { return dims[0] * dims[1] * dims[2]; }
   [[nodiscard]] Vec3 coords(int rank) const {
-    return {rank / (dims[1] * dims[2]), (rank / dims[2]) % dims[1], rank % dims[2]};
+    const int p = position_of.empty() ? rank : position_of.at(static_cast<std::size_t>(rank));
+    return {p / (dims[1] * dims[2]), (p / dims[2]) % dims[1], p % dims[2]};
   }
-  [[nodiscard]] int rank(const Vec3& c) const { return (c[0] * dims[1] + c[1]) * dims[2] + c[2]; }
+  [[nodiscard]] int rank(const Vec3& c) const {
+    const int p = (c[0] * dims[1] + c[1]) * dims[2] + c[2];
+    return rank_at.empty() ? p : rank_at.at(static_cast<std::size_t>(p));
+  }
+  /// Gives the ranks the positions of a seeded Fisher-Yates shuffle (the same on every machine):
+  /// a rank order that does not follow the grid, as an application's own numbering may not.
+  void scramble(std::uint64_t seed) {
+    rank_at.resize(static_cast<std::size_t>(size()));
+    for (std::size_t p = 0; p < rank_at.size(); ++p) rank_at[p] = static_cast<int>(p);
+    std::uint64_t state = seed;
+    for (std::size_t i = rank_at.size(); i > 1; --i) {
+      state = state * 6364136223846793005ULL + 1442695040888963407ULL;  // Knuth's MMIX LCG
+      std::swap(rank_at[i - 1], rank_at[static_cast<std::size_t>((state >> 33) % i)]);
+    }
+    position_of.assign(rank_at.size(), 0);
+    for (std::size_t p = 0; p < rank_at.size(); ++p)
+      position_of[static_cast<std::size_t>(rank_at[p])] = static_cast<int>(p);
+  }
   /// The rank at offset `off` (each component -1, 0 or 1) from `rank`, wrapping around periodic
   /// dimensions; -1 beyond the edge of a non-periodic one.
   [[nodiscard]] int neighbour(int rank, const Vec3& off) const {

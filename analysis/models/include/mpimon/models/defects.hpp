@@ -69,18 +69,22 @@ struct RecordedFacts {
   bool internal_distinguished = false;  ///< pml_monitoring_enable 2 (E and I separate)
   bool one_to_all_records = false, all_to_one_records = false, all_to_all_records = false;
   std::string open_mpi_series;  ///< "" when the file does not say
+  /// The monitoring components the run loaded ("coll", "osc", "pml"); empty when the file does not say.
+  std::vector<std::string> monitoring_components;
 };
 
 struct DefectWarning {
   std::string id;
-  std::string why;  ///< what in the file makes the defect relevant
+  std::string why;  ///< what in the file makes the defect relevant (a few words)
 };
 
-/// The facts of one dump of a matrices file (its communicators `comms`, read by the caller).
+/// The facts of one dump of a matrices file (its communicators `comms`, read by the caller), with
+/// the run's Open MPI series and monitoring components from the file's root attributes.
 RecordedFacts recorded_facts(const MatrixFile& file, const std::string& dump, const CommunicatorTable& comms,
                              bool internal_distinguished);
 
-/// The pinned defects that can affect a file holding `facts`, in the table's order.
+/// The pinned defects that can affect a file holding `facts`, in the table's order: those of its
+/// Open MPI series (where the file does not say, those of every series) that what it holds can show.
 std::vector<DefectWarning> defects_affecting(const RecordedFacts& facts);
 
 }  // namespace mpimon
