@@ -12,92 +12,11 @@
 #include "mpimon/base/error.hpp"
 #include "mpimon/matrices/export.hpp"
 #include "mpimon/placement/placement.hpp"
+#include "place_table.hpp"
 
 namespace mpimon::cli {
 
 namespace {
-
-struct PlaceOptions {
-  std::string input, topology, methods, dump, classes, evaluate_classes, metric, mapping_out, rankfile, hosts, hostfile,
-      json;
-  std::uint64_t seed = 1;
-};
-
-// The column name of traffic crossing level l: what the level's subtrees are.
-std::string level_label(const TreeTopology& topo, std::uint32_t l) {
-  const char* role = l < topo.node_levels ? "node" : l < topo.node_levels + topo.socket_levels ? "socket" : "core";
-  return "L" + std::to_string(l) + " " + role;
-}
-
-std::string format_gain(const std::optional<double>& gain) {
-  if (!gain) return "-";
-  std::ostringstream s;
-  s << std::showpos << std::fixed << std::setprecision(1) << *gain << "%";
-  return s.str();
-}
-
-std::string format_cost(const MethodResult& r) {
-  if (r.draws <= 1) return to_decimal(r.metrics.cost);
-  std::ostringstream s;
-  s << std::setprecision(6) << r.cost_mean << " +-" << r.cost_sd;
-  return s.str();
-}
-
-void print_table(std::ostream& out, const std::vector<MethodResult>& rows, const TreeTopology& topo,
-                 const PlaceOptions& o, std::uint32_t ranks, const std::string& dump, const std::string& chosen) {
-  out << "Placement of " << ranks << " ranks (" << o.input << ", dump " << dump << ") on '" << topo.tleaf() << "' ("
-      << topo.leaves() << " leaves, " << topo.nodes() << " node" << (topo.nodes() == 1 ? "" : "s") << ")\n";
-  out << "Mappings computed from " << o.classes << " " << o.metric << ", costed on " << o.evaluate_classes << " "
-      << o.metric << "\n";
-  out << kPlacementModel << ".\n\n";
-  std::vector<std::string> header = {"method", "cost", "vs packed", "vs random"};
-  // The bottom level's crossing is all the traffic between distinct leaves: not a column.
-  for (std::uint32_t l = 0; l + 1 < topo.levels(); ++l) header.push_back(level_label(topo, l));
-  if (topo.nodes() > 1) header.push_back("busiest node off");
-  std::vector<std::vector<std::string>> table = {header};
-  for (const auto& r : rows) {
-    std::vector<std::string> line = {r.method + (r.method == chosen ? " *" : "")};
-    if (!r.unavailable.empty()) {
-      line.push_back("unavailable");
-      table.push_back(line);
-      continue;
-    }
-    line.push_back(format_cost(r));
-    line.push_back(format_gain(r.gain_vs_packed));
-    line.push_back(format_gain(r.gain_vs_random));
-    for (std::uint32_t l = 0; l + 1 < topo.levels(); ++l) line.push_back(to_decimal(r.metrics.crossing[l]));
-    if (topo.nodes() > 1) line.push_back(to_decimal(r.metrics.busiest_node_off_node));
-    table.push_back(line);
-  }
-  std::vector<std::size_t> width(header.size(), 0);
-  for (const auto& line : table) {
-    for (std::size_t c = 0; c < line.size(); ++c) width[c] = std::max(width[c], line[c].size());
-  }
-  for (const auto& line : table) {
-    for (std::size_t c = 0; c < line.size(); ++c) {
-      if (c == 0) {
-        out << std::left << std::setw(static_cast<int>(width[c])) << line[c];
-      } else {
-        out << "  " << std::right << std::setw(static_cast<int>(width[c])) << line[c];
-      }
-    }
-    out << "\n";
-  }
-  out << "\nLk: traffic between different subtrees of level k (L0 = top). Gains: 100 x (cost of X / cost - 1).\n";
-  for (const auto& r : rows) {
-    if (r.draws > 1) {
-      out << "random: mean +- sd over " << r.draws << " seeded draws (seeds " << o.seed << ".." << o.seed + r.draws - 1
-          << "), min " << std::setprecision(6) << r.cost_min << ", max " << r.cost_max << "\n";
-    }
-    if (!r.started_from.empty()) out << "refine: pairwise swaps starting from " << r.started_from << "\n";
-    if (!r.unavailable.empty()) out << r.method << ": " << r.unavailable << "\n";
-  }
-  out << "* the mapping --mapping-out and --rankfile write: the cheapest on the traffic the mappings are computed "
-         "from\n";
-  for (const auto& r : rows) {
-    if (r.draws > 1) out << "(random's traffic columns are those of its first draw)\n";
-  }
-}
 
 PlacementRequest request_of(const PlaceOptions& o, const po::variables_map& vm) {
   PlacementRequest request;

@@ -80,7 +80,16 @@ costs)
     # The default is never worse than treematch, scotch or packed, and its mapping is the cheapest row.
     run "$mpimon" place $h5 --topology "$topo" --mapping-out all.map --json all.json
     expect_eq "$rc" 0 "place (all methods) on $topo ($err)"
-    expect_contains "$out" "vs packed" "table header"
+    expect_contains "$out" "x packed" "table header"
+    # Each row's "x packed" is its cost over packed's, and the verdict says the chosen one's in words,
+    # both computed here from the JSON's exact costs and crossings.
+    for line in $(json_field all.json '" ".join(m["method"] + "=" + "%.2f" % (m["cost"] / [p["cost"] for p in d["methods"] if p["method"] == "packed"][0]) for m in d["methods"] if "cost" in m and "draws" not in m)'); do
+      method=${line%%=*} ratio=${line#*=}
+      row=$(grep -E "^$method( \*)? " <<<"$out" | head -1)
+      expect_contains "$row" " $ratio x " "$method's x packed on $topo"
+    done
+    verdict=$(json_field all.json 'next(("Chosen: %s costs %.2f x packed" % (c["method"], c["cost"] / p["cost"])) if c["cost"] != p["cost"] else "Packed (ranks in order) is already the cheapest" for c in d["methods"] if c["method"] == d["chosen"] for p in d["methods"] if p["method"] == "packed")')
+    expect_contains "$out" "$verdict" "the verdict line on $topo"
     verdict=$(json_field all.json '"ok" if min(m["cost"] for m in d["methods"] if "cost" in m) == [m["cost"] for m in d["methods"] if m["method"] == d["chosen"]][0] and all([m["cost"] for m in d["methods"] if m["method"] == d["chosen"]][0] <= m["cost"] for m in d["methods"] if m["method"] in ("treematch", "scotch", "packed") and "cost" in m) else d')
     expect_eq "$verdict" ok "default no worse than treematch, scotch, packed on $topo"
     expect_eq "$(json_field all.json '[m["cost"] for m in d["methods"] if m["method"] == d["chosen"]][0]')" \

@@ -1,0 +1,23 @@
+#pragma once
+// The table `mpimon place` prints: each mapping's modelled cost and traffic per level, and in words
+// which mapping is cheaper than packed and by how much.
+
+#include <cstdint>
+#include <ostream>
+#include <string>
+#include <vector>
+
+#include "mpimon/placement/placement.hpp"
+
+namespace mpimon::cli {
+
+struct PlaceOptions {
+  std::string input, topology, methods, dump, classes, evaluate_classes, metric, mapping_out, rankfile, hosts, hostfile,
+      json;
+  std::uint64_t seed = 1;
+};
+
+void print_table(std::ostream& out, const std::vector<MethodResult>& rows, const TreeTopology& topo,
+                 const PlaceOptions& o, std::uint32_t ranks, const std::string& dump, const std::string& chosen);
+
+}  // namespace mpimon::cli
