@@ -12,7 +12,6 @@ namespace mpimon::cli {
 
 namespace {
 
-
 // The column name of traffic crossing level l: what the level's subtrees are.
 std::string level_label(const TreeTopology& topo, std::uint32_t l) {
   const char* role = l < topo.node_levels ? "node" : l < topo.node_levels + topo.socket_levels ? "socket" : "core";
@@ -60,12 +59,14 @@ void print_verdict(std::ostream& out, const std::vector<MethodResult>& rows, con
   out << "Chosen: " << chosen << " costs " << format_ratio(best->gain_vs_packed) << " packed (ranks in order)";
   const std::uint32_t node_level = topo.node_levels, socket_level = topo.node_levels + topo.socket_levels;
   if (topo.nodes() > 1 && node_level > 0) {
-    out << "; " << crossing_change("nodes", packed->metrics.crossing[node_level - 1],
-                                   best->metrics.crossing[node_level - 1], unit);
+    out << "; "
+        << crossing_change("nodes", packed->metrics.crossing[node_level - 1], best->metrics.crossing[node_level - 1],
+                           unit);
   }
   if (topo.socket_levels > 0 && socket_level < topo.levels()) {
-    out << "; " << crossing_change("sockets", packed->metrics.crossing[socket_level - 1],
-                                   best->metrics.crossing[socket_level - 1], unit);
+    out << "; "
+        << crossing_change("sockets", packed->metrics.crossing[socket_level - 1],
+                           best->metrics.crossing[socket_level - 1], unit);
   }
   out << " (modelled).\n";
 }

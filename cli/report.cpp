@@ -3,6 +3,7 @@
 // files apart and prepares each matrices file's (block-reduced) view; analysis/scripts/make_report.py
 // inlines the template, the script, plotly.js and the data.
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
@@ -14,8 +15,11 @@
 #include "mpimon/base/output.hpp"
 #include "mpimon/harness/locations.hpp"
 #include "mpimon/harness/plots.hpp"
+#include "mpimon/harness/report_data.hpp"
+#include "mpimon/matrices/export.hpp"
 #include "mpimon/matrices/matrix_file.hpp"
 #include "mpimon/matrices/matrix_view.hpp"
+#include "mpimon/placement/placement.hpp"
 #include "mpimon/results/apps.hpp"
 #include "mpimon/results/overhead.hpp"
 
@@ -46,22 +50,41 @@ std::string json_kind(const std::string& path) {
   return "place";
 }
 
+// `mpimon place --json` of the dump on TOPOLOGY (every method, external and internal bytes): the
+// report's placement section.
+std::string placement_json(const MatrixFile& file, const std::string& dump_name, const std::string& topology) {
+  const std::string dump = dump_name.empty() ? file.default_dump() : dump_name;
+  const TreeTopology topo = parse_topology(topology);
+  const AffinityGraph traffic =
+      fold_traffic(sum_classes(file, dump, {TrafficClass::external, TrafficClass::internal}, Metric::bytes));
+  const auto rows = place(traffic, traffic, topo, PlacementRequest{});
+  std::ostringstream out;
+  write_placement_json(out, rows, topo,
+                       {file.path(), dump, traffic.order, "external,internal", "external,internal", "bytes", 1},
+                       cheapest(rows).method);
+  return out.str();
+}
+
 }  // namespace
 
 int report_command(const std::string& name, const std::vector<std::string>& args) {
-  Command cmd{name, "FILE... -o REPORT.html [--dump NAME] [--title TEXT]",
+  Command cmd{name, "FILE... -o REPORT.html [--dump NAME] [--topology TOPO] [--title TEXT]",
               "Writes one self-contained HTML page (it opens from disk, no network: the charting library,\n"
-              "plotly.js, is inlined) for the files given: matrices files (mpimon-merge: interactive heatmaps\n"
-              "per class and metric, message sizes, top talkers, communicators), overhead results (Fig. 1,\n"
-              "Fig. 2), application results (Table 1), mpimon validate --json reports and placement results\n"
-              "(mpimon place --json). The page lists the pinned Open MPI defects (docs/defects.md)."};
+              "plotly.js, is inlined) for the files given. It leads with the run of a matrices file: its summary\n"
+              "(processes, classes, top talkers), its matrix (interactive heatmaps per class and metric), and,\n"
+              "with --topology TOPO (as mpimon place takes it) or a placement result (mpimon place --json), the\n"
+              "chosen mapping's traffic between nodes and sockets against packed. Then the known defects of\n"
+              "Open MPI's monitoring that can affect the run (the others folded), message sizes, top talkers,\n"
+              "communicators, and the other files: overhead results (Fig. 1, Fig. 2), application results\n"
+              "(Table 1), mpimon validate --json reports. docs/report.md."};
   return run_command(cmd, [&] {
     po::options_description options("Options");
     std::vector<std::string> inputs;
-    std::string output, dump, title;
+    std::string output, dump, title, topology;
     options.add_options()("output,o", po::value(&output)->required(), "the HTML file to write")(
         "dump", po::value(&dump), "matrices files: the dump to show (default: each file's only dump)")(
         "title", po::value(&title)->default_value("mpimon report"), "the page's title")(
+        "topology", po::value(&topology), "matrices files: place their ranks on this machine (as mpimon place)")(
         "input", po::value(&inputs)->required(), "input files");
     po::positional_options_description positional;
     positional.add("input", -1);
@@ -83,13 +106,23 @@ int report_command(const std::string& name, const std::vector<std::string>& args
       } else if (format == kAppsFormat) {
         script_args.insert(script_args.end(), {"--apps", input});
       } else if (format == kMatricesFormat) {
+        const MatrixFile file(input);
         std::ostringstream view;
-        write_heatmap_json(MatrixFile(input), {dump, {}}, view);
+        write_heatmap_json(file, {dump, {}}, view);
         views.push_back(script_input(view.str(), "report"));
-        script_args.insert(script_args.end(), {"--matrices", views.back().path()});
+        views.push_back(script_input(run_facts_json(file, dump), "report"));
+        script_args.insert(script_args.end(),
+                           {"--matrices", views[views.size() - 2].path(), "--facts", views.back().path()});
+        if (!topology.empty()) {
+          views.push_back(script_input(placement_json(file, dump, topology), "report"));
+          script_args.insert(script_args.end(), {"--place", views.back().path()});
+        }
       } else {
         raise_error(Error::Kind::input, input, "not an mpimon matrices, overhead or application results file");
       }
+    }
+    if (!topology.empty() && script_args.end() == std::find(script_args.begin(), script_args.end(), "--matrices")) {
+      throw po::error("--topology places the ranks of a matrices file: none given");
     }
     AtomicOutput atomic(output);
     std::vector<std::string> page_args = {

@@ -75,21 +75,42 @@
     };
   }
 
-  function drawMatrices(m, index) {
-    const s = section("Communication matrix: " + m.file.split("/").pop() + ", dump " + m.dump);
-    s.appendChild(element("p", { class: "provenance" },
-      m.nprocs + " ranks (" + m.ranks_present + " present), " + m.source_files + " source files, format version " +
-      m.format_version + ", written by " + m.generator + "; internal traffic " +
-      (m.internal_distinguished ? "told apart (pml_monitoring_enable 2)" : "not told apart") +
-      (m.block > 1 ? ". Drawn as blocks of " + m.block + " x " + m.block + " ranks (" + m.side + " x " + m.side +
-                     " blocks), summed from the sparse matrix." : ".")));
+  // --- a matrices file: the run first (summary, matrix), its details later ---------------------
+  function runSummary(m, index) {
+    const f = m.facts || { classes: [], monitoring_components: [], open_mpi_version: "" };
+    const box = element("div", { class: "summary", id: "summary-" + index });
+    const components = f.monitoring_components.length ? f.monitoring_components.join(", ") : "not recorded";
+    box.appendChild(element("p", {}, m.nprocs + " processes (" + m.ranks_present + " wrote a dump); " +
+      (f.open_mpi_version ? "Open MPI " + f.open_mpi_version : "Open MPI version not recorded") +
+      ", monitoring components: " + components + "; internal traffic " +
+      (m.internal_distinguished ? "told apart (pml_monitoring_enable 2)" : "not told apart")));
+    const used = f.classes.filter((c) => c.messages > 0 || c.bytes > 0);
+    const empty = f.classes.filter((c) => !(c.messages > 0 || c.bytes > 0)).map((c) => c.name);
+    if (used.length) {
+      box.appendChild(table(["class", "messages", "bytes", "pairs"], used.map((c) => [c.name, c.messages, c.bytes, c.pairs]),
+                            "classes"));
+    }
+    if (empty.length) box.appendChild(element("p", { class: "provenance" }, "No traffic recorded in: " + empty.join(", ")));
+    const top = m.talkers.slice(0, 3).map(([from, to, bytes, messages]) =>
+      from + " → " + to + ": " + format(bytes) + " B in " + format(messages) + " messages");
+    box.appendChild(element("p", {}, top.length ? "Top talkers (point-to-point): " + top.join("; ") +
+                                      (m.talkers.length > 3 ? " (more below)" : "")
+                                    : "No point-to-point traffic."));
+    return box;
+  }
+
+  function drawRun(m, index) {
+    const s = section("Run: " + m.file.split("/").pop() + ", dump " + m.dump);
+    s.classList.add("run");
+    s.id = "run-" + index;
+    s.appendChild(runSummary(m, index));
     const controls = element("div", { class: "controls" });
     const viewSelect = element("select", { id: "view-" + index });
     m.views.forEach((v, i) => viewSelect.appendChild(element("option", { value: i }, v.title)));
     const metricSelect = element("select", { id: "metric-" + index });
     metricSelect.appendChild(element("option", { value: "bytes" }, "bytes"));
     metricSelect.appendChild(element("option", { value: "count" }, "messages"));
-    controls.append("View: ", viewSelect, "  Metric: ", metricSelect,
+    controls.append("Matrix: ", viewSelect, "  Metric: ", metricSelect,
                     "  (hover a cell for its numbers; drag to zoom, double-click to reset)");
     s.appendChild(controls);
     const row = element("div", { class: "row" });
@@ -97,6 +118,10 @@
     const hist = element("div", { class: "histogram", id: "histogram-" + index });
     row.append(heat, hist);
     s.appendChild(row);
+    s.appendChild(element("p", { class: "provenance" },
+      m.source_files + " source files, format version " + m.format_version + ", written by " + m.generator +
+      (m.block > 1 ? ". Drawn as blocks of " + m.block + " x " + m.block + " ranks (" + m.side + " x " + m.side +
+                     " blocks), summed from the sparse matrix." : ".")));
     const axis = (title) => ({ title: { text: title + (m.block > 1 ? " (block)" : "") }, constrain: "domain" });
     function redraw() {
       const view = m.views[Number(viewSelect.value)], metric = metricSelect.value;
@@ -125,14 +150,122 @@
       yaxis: { title: { text: "size bucket (from)" }, autorange: "reversed", type: "category" },
       margin: { t: 40, l: 80, r: 10, b: 50 },
     }, { displaylogo: false });
+  }
+
+  function drawDetails(m, index) {
+    const s = section("Details: " + m.file.split("/").pop() + ", dump " + m.dump);
     s.appendChild(element("h3", {}, "Top talkers (point-to-point, external + internal)"));
     const talkers = table(["sender", "receiver", "bytes", "messages"], m.talkers, "talkers");
     talkers.id = "talkers-" + index;
     s.appendChild(talkers);
     s.appendChild(element("h3", {}, "Communicators (collective records, summed over ranks)"));
-    s.appendChild(m.communicators.length
-      ? table(["communicator", "members", "calls", "bytes"], m.communicators.map((c) => [c.name, c.members, c.calls, c.bytes]))
-      : element("p", {}, "No collective records in this dump."));
+    const active = m.communicators.filter((c) => c.calls > 0 || c.bytes > 0);
+    const idle = m.communicators.filter((c) => !(c.calls > 0 || c.bytes > 0));
+    if (active.length) {
+      s.appendChild(table(["communicator", "members", "calls", "bytes"], active.map((c) => [c.name, c.members, c.calls, c.bytes]),
+                          "communicators"));
+    } else {
+      s.appendChild(element("p", {}, "No collective traffic in this dump."));
+    }
+    if (idle.length) {
+      const names = new Map();
+      idle.forEach((c) => names.set(c.name, (names.get(c.name) || 0) + 1));
+      const folded = element("details", { class: "idle-communicators", id: "idle-communicators-" + index });
+      folded.appendChild(element("summary", {}, idle.length + " communicator record" + (idle.length === 1 ? "" : "s") +
+        " with no collective traffic: " + [...names].map(([n, k]) => n + (k > 1 ? " x " + k : "")).join(", ")));
+      folded.appendChild(table(["communicator", "members", "calls", "bytes"], idle.map((c) => [c.name, c.members, c.calls, c.bytes])));
+      s.appendChild(folded);
+    }
+  }
+
+  // --- placement: the chosen mapping against packed (ranks in order), as a picture -----------------
+  function changeText(what, before, after, unit) {
+    const change = before === after ? "unchanged" : before === 0 ? "up from none"
+      : (after > before ? "+" : "") + Math.round(100 * (after / before - 1)) + " %";
+    return "traffic between " + what + " " + change + " (" + format(before) + " → " + format(after) + " " + unit + ")";
+  }
+
+  function drawPlacement(p, index) {
+    const topo = p.topology || {};
+    const s = section("Placement on " + (topo.nodes || "?") + " node" + (topo.nodes === 1 ? "" : "s") + " ('" +
+                      (topo.tleaf || "?") + "'): " + (p.file || "").split("/").pop() + ", dump " + p.dump);
+    s.classList.add("placement-section");
+    s.id = "placement-section-" + index;
+    const packed = p.methods.find((m) => m.method === "packed"), chosen = p.methods.find((m) => m.method === p.chosen);
+    const unit = p.metric === "count" ? "messages" : "bytes";
+    const levels = [];
+    if (topo.nodes > 1 && topo.node_levels > 0) levels.push(["nodes", topo.node_levels - 1]);
+    const socket = (topo.node_levels || 0) + (topo.socket_levels || 0) - 1;
+    if (topo.socket_levels > 0 && packed && socket < packed.crossing.length) levels.push(["sockets", socket]);
+    if (!packed || !chosen) {
+      s.appendChild(element("p", {}, "No packed mapping in this result: nothing to compare the chosen mapping with."));
+    } else if (chosen.method === "packed" || chosen.cost === packed.cost) {
+      s.appendChild(element("p", { class: "verdict" }, "Packed (ranks in order) is already the cheapest mapping (modelled)."));
+    } else {
+      s.appendChild(element("p", { class: "verdict" }, chosen.method + " costs " + (chosen.cost / packed.cost).toFixed(2) +
+        " x packed (ranks in order), modelled: " +
+        levels.map(([what, l]) => changeText(what, packed.crossing[l], chosen.crossing[l], unit)).join("; ") + "."));
+    }
+    if (packed && chosen && levels.length) {
+      const chart = element("div", { class: "placement", id: "placement-" + index });
+      s.appendChild(chart);
+      const labels = levels.map(([what]) => "between " + what);
+      const bar = (m, name, color) => ({ type: "bar", orientation: "h", name: name, y: labels, marker: { color: color },
+        x: levels.map(([, l]) => m.crossing[l]), hovertemplate: "%{y}: %{x:,} " + unit + "<extra>" + name + "</extra>" });
+      Plotly.newPlot(chart, [bar(packed, "packed (ranks in order)", "#c44e52"), bar(chosen, "chosen: " + chosen.method, "#4c72b0")], {
+        barmode: "group", margin: { t: 30, l: 120, r: 10, b: 90 }, title: { text: "Traffic (" + unit + ") by mapping", font: { size: 13 } },
+        xaxis: { title: { text: unit } }, yaxis: { autorange: "reversed" }, legend: { orientation: "h", y: -0.45 },
+      }, { displaylogo: false });
+    }
+    if (packed) {
+      const cost = (m) => (m.draws > 1 ? m.cost_mean : m.cost);  // random: the mean over its draws
+      s.appendChild(table(["method", "cost", "x packed"], p.methods.map((m) =>
+        [m.method + (m.method === p.chosen ? " (chosen)" : "") + (m.draws > 1 ? " (mean of " + m.draws + " draws)" : ""),
+         Math.round(cost(m)), (cost(m) / packed.cost).toFixed(2) + " x"]), "methods"));
+    }
+    p.unavailable.forEach(([m, why]) => s.appendChild(element("p", { class: "provenance" }, m + ": " + why)));
+    s.appendChild(element("p", { class: "provenance" }, "Modelled, not measured (measure it with mpimon bench placement): " +
+      p.model + ". Traffic: " + p.classes + " " + p.metric + "."));
+  }
+
+  // --- the known defects of Open MPI's monitoring: those that can affect this run, the rest folded --
+  function drawDefects(matrices) {
+    const s = section("Known defects that can affect this run");
+    s.classList.add("warning");
+    s.id = "defects";
+    const applicable = new Map();
+    matrices.forEach((m) => ((m.facts || {}).defects || []).forEach((d) => applicable.set(d.id, d)));
+    const versions = [...new Set(matrices.map((m) => (m.facts || {}).open_mpi_version || "not recorded"))];
+    if (!matrices.length) {
+      s.appendChild(element("p", {}, "No matrices file in this report: no run to check against the known defects."));
+    } else {
+      s.appendChild(element("p", {}, "Of the known defects of Open MPI " + versions.join(", ") +
+        (versions.includes("not recorded") ? " (where the file does not say: those of every series checked)" : "") +
+        ", these can show in what this run recorded:"));
+    }
+    const list = element("ul", { id: "defects-applicable" });
+    applicable.forEach((d) => {
+      const li = element("li");
+      li.appendChild(element("strong", {}, d.id + ": "));
+      li.append(d.meaning + " (" + d.why + "; ");
+      li.appendChild(element("a", { href: "#defect-" + d.id }, d.link));
+      li.append(")");
+      list.appendChild(li);
+    });
+    if (applicable.size) s.appendChild(list);
+    else if (matrices.length) s.appendChild(element("p", {}, "None."));
+    const all = element("details", { id: "defects-all" });
+    all.appendChild(element("summary", {}, "All " + data.defects.length + " known defects of Open MPI's monitoring (" +
+      (data.defects.length - applicable.size) + " cannot show here), with their status on Open MPI 4.1.4 and 5.0.7"));
+    const full = element("ul", { id: "defect-list" });
+    data.defects.forEach((d) => {
+      const li = element("li", { id: "defect-" + d.id });
+      li.appendChild(element("strong", {}, d.id + ": "));
+      li.append(d.defect + " (Open MPI 4.1.4: " + d.v414 + "; 5.0.7: " + d.v507 + "; see docs/defects.md#" + d.id + ")");
+      full.appendChild(li);
+    });
+    all.appendChild(full);
+    s.appendChild(all);
   }
 
   // --- overhead (Fig. 1, Fig. 2) -----------------------------------------------------------------
@@ -175,16 +308,16 @@
   }
 
   try {
-    data.defects.forEach((d) => {
-      const li = element("li");
-      li.appendChild(element("strong", {}, d.id + ": "));
-      li.append(d.defect + " (Open MPI 4.1.4: " + d.v414 + "; 5.0.7: " + d.v507 + "; see docs/defects.md#" + d.id + ")");
-      document.getElementById("defect-list").appendChild(li);
-    });
+    // What a reader needs first: each run (summary, matrix), its placement, the defects that can
+    // affect it; then the details and the other files.
+    const matrices = data.sections.filter((x) => x.kind === "matrices");
+    matrices.forEach((m, i) => drawRun(m, i));
+    data.sections.filter((x) => x.kind === "placement").forEach((p, i) => drawPlacement(p, i));
+    drawDefects(matrices);
+    matrices.forEach((m, i) => drawDetails(m, i));
     data.sections.forEach((section, index) => {
-      if (section.kind === "matrices") drawMatrices(section, index);
-      else if (section.kind === "overhead") drawOverhead(section, index);
-      else drawTable(section);
+      if (section.kind === "overhead") drawOverhead(section, index);
+      else if (section.kind !== "matrices" && section.kind !== "placement") drawTable(section);
     });
     document.body.dataset.render = "ok";
   } catch (error) {

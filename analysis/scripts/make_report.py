@@ -6,10 +6,12 @@ all inlined, so the page opens from disk with no network. They are read from mpi
 directory (PREFIX/share/mpimon, staged in the build tree by the build): report/ (the template, the
 script, node_modules/plotly.js-dist-min) and docs/defects.md.
 
-    make_report.py --data-dir DIR --output OUT.html [--matrices VIEW.json]... [--overhead R.h5]...
-                   [--apps A.h5]... [--validate V.json]... [--place P.json]...
+    make_report.py --data-dir DIR --output OUT.html [--matrices VIEW.json --facts FACTS.json]...
+                   [--overhead R.h5]... [--apps A.h5]... [--validate V.json]... [--place P.json]...
 
-VIEW.json is what `mpimon report` writes for a matrices file (the view of docs/plots.md). Results
+VIEW.json is what `mpimon report` writes for a matrices file (the view of docs/plots.md), FACTS.json
+what the file says of its run and the known defects its content can show (harness/report_data.hpp),
+one --facts after each --matrices. Results
 files are read with h5py. Needs python3-h5py and python3-numpy for results files only.
 """
 
@@ -124,17 +126,16 @@ def validate_section(path, report):
 
 
 def place_section(path, report):
-    """A placement result (mpimon place --json): every scalar field, and each list of objects as rows."""
-    rows = []
-    for key, value in report.items():
-        if isinstance(value, (str, int, float, bool)):
-            rows.append([key, str(value)])
-        elif isinstance(value, list):
-            rows.append([key, json.dumps(value)[:400]])
-        elif isinstance(value, dict):
-            rows.append([key, json.dumps(value)[:400]])
-    return {"kind": "table", "title": "Placement (mpimon place --json): " + os.path.basename(path),
-            "header": ["field", "value"], "rows": rows}
+    """A placement result (mpimon place --json, or `mpimon report --topology`): the chosen mapping's
+    traffic between nodes and sockets against packed, and each method's cost."""
+    if report.get("format") != "mpimon-placement" or "methods" not in report:
+        sys.exit(f"{path}: not a placement result (mpimon place --json: format mpimon-placement)")
+    methods = [m for m in report["methods"] if "cost" in m]
+    return {"kind": "placement", "file": report.get("file", ""), "dump": report.get("dump", ""),
+            "ranks": report.get("ranks"), "topology": report.get("topology", {}), "model": report.get("model", ""),
+            "classes": report.get("classes", ""), "metric": report.get("metric", "bytes"),
+            "chosen": report.get("chosen", ""), "methods": methods,
+            "unavailable": [[m["method"], m["unavailable"]] for m in report["methods"] if "unavailable" in m]}
 
 
 def read_defects(data_dir):
@@ -155,7 +156,7 @@ def main():
     parser.add_argument("--data-dir", required=True)
     parser.add_argument("--output", required=True)
     parser.add_argument("--title", default="mpimon report")
-    for kind in ("matrices", "overhead", "apps", "validate", "place"):
+    for kind in ("matrices", "facts", "overhead", "apps", "validate", "place"):
         parser.add_argument("--" + kind, action="append", default=[])
     parser.add_argument("--inputs", default="", help="the names the user gave, for the page")
     args = parser.parse_args()
@@ -169,10 +170,14 @@ def main():
     except OSError as missing:
         sys.exit(f"make_report.py: {missing}: the charting library is missing; run ci/install-deps.sh "
                  f"(it runs npm ci in analysis/report)")
+    if len(args.facts) != len(args.matrices):
+        sys.exit("make_report.py: one --facts after each --matrices")
     sections = []
-    for path in args.matrices:
+    for path, facts in zip(args.matrices, args.facts):
         with open(path, encoding="utf-8") as source:
             sections.append(json.load(source))
+        with open(facts, encoding="utf-8") as source:
+            sections[-1]["facts"] = json.load(source)
     sections += [overhead_section(p) for p in args.overhead]
     sections += [apps_section(p) for p in args.apps]
     for path in args.validate:
