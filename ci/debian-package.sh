@@ -30,7 +30,7 @@ Environment:
   MPIMON_DEBIAN12_DIR    where the clean Debian 12 root is kept
   MPIMON_DEBIAN_MIRROR   Debian mirror URL (default: the host's, from /etc/apt)
   MPIMON_SKIP_DEBIAN_PACKAGE=1   skip (exit code 3)
-  MPIMON_MAIN_PAIRS, MPIMON_MAIN_NP, MPIMON_DEMO_NP   the main job's sizes (default 1, 2, 4)
+  MPIMON_MAIN_PAIRS, MPIMON_MAIN_NP                  the main job's sizes (default 1, 2)
 
 Results in BUILD/debian-package/: packages/, cpack.log, install.log, main.log, main/ (the main
 job's results, report.html among them).
@@ -161,7 +161,7 @@ run_main_job() {
   step "$name: the main job from the installed package (ci/main.sh --installed, pairs ${MPIMON_MAIN_PAIRS:-1})"
   local status=0
   in_run_root "cd $inner_out && MPIMON_MAIN_PAIRS=${MPIMON_MAIN_PAIRS:-1} MPIMON_MAIN_NP=${MPIMON_MAIN_NP:-2} \
-    MPIMON_DEMO_NP=${MPIMON_DEMO_NP:-4} MPIMON_MAIN_OUT=$inner_out/main bash $inner_job/ci/main.sh --installed" \
+    MPIMON_MAIN_OUT=$inner_out/main bash $inner_job/ci/main.sh --installed" \
     2>&1 | tee "$out/main.log" || status=$?
   [ $status -eq 0 ] || fail "the main job failed in the root ($out/main.log)"
   [ -s "$out/results/main/report.html" ] || fail "the main job wrote no report.html"
@@ -169,7 +169,7 @@ run_main_job() {
   in_run_root "set -e; cd $inner_out
     mpimon-merge -o merged.h5 main/prof/
     totals() { mpimon show \"\$1\" | sed -n '/^  processes:/p; /^  class /,/^  histograms:/p'; }
-    totals main/ring.h5 >record.txt; totals merged.h5 >merge.txt
+    totals main/halo.h5 >record.txt; totals merged.h5 >merge.txt
     [ -s record.txt ] && diff record.txt merge.txt && cat merge.txt" ||
     fail "mpimon-merge's file differs from mpimon record's"
 }

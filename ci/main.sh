@@ -1,12 +1,21 @@
 #!/usr/bin/env bash
 # The main job: install what is missing, build, then
-#   1. measure what monitoring costs on this machine: a quick overhead sweep (np 2, 4 sizes,
-#      3 launch pairs per arm, about a minute) with its paired analysis, and its figures;
-#   2. the same pairs on an application workload (CG-like, medium class): the columns of RR-9038's Table 1;
-#   3. show a monitored run end to end: mpimon record (mpirun with monitoring on, the per-rank dumps
-#      checked and merged into one HDF5 file, its summary), the matrix exported for TreeMatch, the
-#      run placed on a modelled cluster (mpimon place), and one HTML report of the whole job.
-# Everything goes to build/main/ (or $MPIMON_MAIN_OUT). MPIMON_MAIN_PAIRS and MPIMON_MAIN_NP change the sweep.
+#   1. measure what monitoring costs on this machine: a quick overhead sweep (np 2, 4 sizes) in the
+#      interleaved design (the counting switched on and off per block inside each launch, so a few
+#      ns per call are resolved in about a minute), its paired analysis with how many cells it
+#      resolved, and its figures;
+#   2. launch pairs on an application workload (CG-like, medium class): the columns of RR-9038's Table 1;
+#   3. what placement is for, end to end: a 16-rank halo exchange whose rank order does not fit the
+#      machine (the stencil workload, ranks scrambled) recorded with mpimon record (monitoring on,
+#      the per-rank dumps checked and merged into one HDF5 file, its summary), the matrix exported
+#      for TreeMatch, the ranks placed on a modelled cluster (mpimon place: the modelled saving
+#      against packed, the rankfile), the measured saving where emulated nodes exist
+#      (MPIMON_MAIN_CLUSTER, below), and one HTML report of the whole job leading with the run.
+# Everything goes to build/main/ (or $MPIMON_MAIN_OUT). MPIMON_MAIN_OVERHEAD_PAIRS (launches of the
+# interleaved sweep, default 10), MPIMON_MAIN_PAIRS (launch pairs of the application, default 3) and
+# MPIMON_MAIN_NP change the sweeps.
+# MPIMON_MAIN_CLUSTER: a command prefix that runs a command with the rankfiles' hosts (node0, node1)
+# as emulated nodes (mpimon cluster, network namespaces); unset, the saving is modelled only.
 # With --installed, the same job with an installed mpimon (e.g. the Debian package, in
 # ci/debian-package.sh): nothing installed nor built, the commands taken from PATH, the programs
 # from mpimon's own libexec/mpimon, the results in $MPIMON_MAIN_OUT (default ./mpimon-main).
@@ -38,30 +47,52 @@ else
 fi
 rm -rf "$out" && mkdir -p "$out"
 
-step "overhead: mpimon bench overhead --np ${MPIMON_MAIN_NP:-2} --sizes quick --pairs ${MPIMON_MAIN_PAIRS:-3}"
-"$mpimon" bench overhead --np "${MPIMON_MAIN_NP:-2}" --sizes quick --pairs "${MPIMON_MAIN_PAIRS:-3}" \
-  --iterations 300 --warmup 30 -o "$out/overhead.h5"
+pairs=${MPIMON_MAIN_PAIRS:-3}
+# 10 launches of 2000 iterations (40 blocks of 50 each): about a minute here, 15 of 20 cells
+# resolved at 1000 iterations on this loaded 2-CPU VM.
+overhead_pairs=${MPIMON_MAIN_OVERHEAD_PAIRS:-10}
+step "overhead: mpimon bench overhead --design interleaved --np ${MPIMON_MAIN_NP:-2} --sizes quick --pairs $overhead_pairs"
+# Interleaved: each launch switches the counting per block (ABBA) and pairs the blocks, so launch
+# noise cancels; the analysis ends with how many cells it resolved.
+"$mpimon" bench overhead --design interleaved --np "${MPIMON_MAIN_NP:-2}" --sizes quick --pairs "$overhead_pairs" \
+  --iterations 2000 --warmup 50 -o "$out/overhead.h5"
 step "figures: mpimon plot $out/overhead.h5 -o $out/figures"
 "$mpimon" plot "$out/overhead.h5" -o "$out/figures"
 
-step "application: mpimon bench app --workload cg --class medium --np 2 --pairs ${MPIMON_MAIN_PAIRS:-3} (RR-9038's Table 1 columns)"
-"$mpimon" bench app --workload cg --class medium --np 2 --pairs "${MPIMON_MAIN_PAIRS:-3}" -o "$out/apps.h5"
+step "application: mpimon bench app --workload cg --class medium --np 2 --pairs $pairs (RR-9038's Table 1 columns)"
+"$mpimon" bench app --workload cg --class medium --np 2 --pairs "$pairs" -o "$out/apps.h5"
 
-np=${MPIMON_DEMO_NP:-4}
-step "monitored run: mpimon record --np $np -o $out/ring.h5 --keep-dumps $out/prof -- mpimon-demo-ring"
+# A halo exchange on a 4 x 2 x 2 process grid whose ranks took shuffled places (seed 1): its rank
+# order does not follow the machine, as an application's own numbering often does not.
+halo=("$programs/mpimon-workload" --workload stencil --scramble 1 --iterations 20)
+step "monitored run: mpimon record --np 16 -o $out/halo.h5 --keep-dumps $out/prof -- mpimon-workload --workload stencil --scramble 1"
 # record chooses the MCA settings (monitoring mode 2), checks that every rank wrote its dump,
-# merges them and prints the summary of mpimon show.
-"$mpimon" record --np "$np" -o "$out/ring.h5" --keep-dumps "$out/prof" -- "$programs/mpimon-demo-ring"
-step "export: mpimon export treematch $out/ring.h5 (bytes, external + internal)"
-"$mpimon" export treematch "$out/ring.h5" -o "$out/ring.treematch"
-cat "$out/ring.treematch"
-echo
-step "place: mpimon place $out/ring.h5 --topology 2x2x2 (modelled cluster: 2 nodes x 2 sockets x 2 cores)"
-"$mpimon" place "$out/ring.h5" --topology 2x2x2 --json "$out/ring.placement.json" --rankfile "$out/ring.rankfile"
-cat "$out/ring.rankfile"
-echo
-step "plot and report: mpimon plot $out/ring.h5; mpimon report ... -o $out/report.html"
-"$mpimon" plot "$out/ring.h5" -o "$out/figures"
-"$mpimon" report "$out/ring.h5" "$out/overhead.h5" "$out/apps.h5" "$out/ring.placement.json" -o "$out/report.html" --title "mpimon main job"
+# merges them and prints the summary of mpimon show (with the Open MPI that ran it).
+"$mpimon" record --np 16 -o "$out/halo.h5" --keep-dumps "$out/prof" -- "${halo[@]}"
+step "export: mpimon export treematch $out/halo.h5 (bytes, external + internal)"
+"$mpimon" export treematch "$out/halo.h5" -o "$out/halo.treematch"
+head -4 "$out/halo.treematch"
+echo "(... $out/halo.treematch)"
+step "place: mpimon place $out/halo.h5 --topology 2x2x4 (modelled cluster: 2 nodes x 2 sockets x 4 cores)"
+# The table's line under it says the modelled saving: the chosen mapping's cost and traffic
+# between nodes and sockets against packed (ranks in order, as mpirun places them by default).
+"$mpimon" place "$out/halo.h5" --topology 2x2x4 --json "$out/halo.placement.json" --rankfile "$out/halo.rankfile"
+"$mpimon" place "$out/halo.h5" --topology 2x2x4 --method packed --rankfile "$out/packed.rankfile" >/dev/null
+head -4 "$out/halo.rankfile"
+echo "(... $out/halo.rankfile)"
+step "measured saving: mpimon bench placement --rankfile packed --rankfile chosen"
+# The hook for the measured saving: two nodes are needed, which MPIMON_MAIN_CLUSTER (a prefix that
+# runs a command with node0 and node1 as emulated nodes: mpimon cluster) provides.
+if [ -n "${MPIMON_MAIN_CLUSTER:-}" ]; then
+  $MPIMON_MAIN_CLUSTER "$mpimon" bench placement --rankfile "$out/packed.rankfile" --rankfile "$out/halo.rankfile" \
+    --np 16 --pairs "$pairs" -o "$out/placement.h5" -- "${halo[@]}"
+else
+  echo "main: not measured: this machine is one node (set MPIMON_MAIN_CLUSTER to run it on emulated nodes);"
+  echo "main: the saving above is modelled"
+fi
+step "plot and report: mpimon plot $out/halo.h5; mpimon report ... --topology 2x2x4 -o $out/report.html"
+"$mpimon" plot "$out/halo.h5" -o "$out/figures"
+"$mpimon" report "$out/halo.h5" "$out/overhead.h5" "$out/apps.h5" --topology 2x2x4 -o "$out/report.html" \
+  --title "mpimon main job"
 echo "main: open $out/report.html in a browser (self-contained, no network needed)"
 echo "main: done; results, figures and dumps in $out"

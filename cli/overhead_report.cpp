@@ -113,6 +113,8 @@ void print_analysis(const std::vector<OverheadCell>& cells) {
     ++inconclusive;
     if (d.pairs_needed) most_pairs = std::max(most_pairs.value_or(0), *d.pairs_needed);
   }
+  std::printf("%zu of %zu cells resolved (their 95 %% CI below or above 5 %%, or above 0)\n",
+              cells.size() - inconclusive, cells.size());
   if (inconclusive > 0) {
     std::printf("%zu of %zu cells inconclusive: their intervals decide nothing", inconclusive, cells.size());
     if (most_pairs) std::printf("; about %zu pairs would narrow every one of them to +-2.5 %%", *most_pairs);

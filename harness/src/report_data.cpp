@@ -28,8 +28,7 @@ std::string run_facts_json(const MatrixFile& file, const std::string& dump_name)
   const DumpInfo info = file.info(dump);
   std::ostringstream out;
   out << "{\"open_mpi_version\":\"" << json_escape(file.root_string("open_mpi_version"))
-      << "\",\"monitoring_components\":" << quoted_list(file.root_strings("monitoring_components"))
-      << ",\"classes\":[";
+      << "\",\"monitoring_components\":" << quoted_list(file.root_strings("monitoring_components")) << ",\"classes\":[";
   bool first = true;
   for (TrafficClass c : kAllTrafficClasses) {
     const SparseMatrix count = file.matrix(dump, c, Metric::count), bytes = file.matrix(dump, c, Metric::bytes);
