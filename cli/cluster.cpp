@@ -36,10 +36,10 @@ void print_status(const ClusterState& s) {
   std::printf("launcher %s\nhostfile %s\nmpirun   %s\n", cluster_launcher(s.spec.name).c_str(),
               cluster_hostfile(s.spec.name).c_str(), s.mpirun.c_str());
   for (const auto& n : s.nodes) {
-    std::printf("  %-7s %-13s %-26s %s\n", n.host.c_str(), n.address.c_str(), n.netns.c_str(),
-                !n.present ? "namespace missing"
-                           : (std::to_string(n.processes.size()) + " process" + (n.processes.size() == 1 ? "" : "es"))
-                                 .c_str());
+    std::printf(
+        "  %-7s %-13s %-26s %s\n", n.host.c_str(), n.address.c_str(), n.netns.c_str(),
+        !n.present ? "namespace missing"
+                   : (std::to_string(n.processes.size()) + " process" + (n.processes.size() == 1 ? "" : "es")).c_str());
   }
 }
 

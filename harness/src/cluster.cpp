@@ -39,8 +39,8 @@ std::uint64_t rate_bits(const std::string& rate) {
   static const std::regex form("([1-9][0-9]{0,9})(bit|kbit|mbit|gbit)");
   std::smatch m;
   if (!std::regex_match(rate, m, form)) {
-    usage("--rate", "takes a rate in tc's units (e.g. 100mbit, 1gbit; bit, kbit, mbit, gbit) or none, not '" + rate +
-                        "'");
+    usage("--rate",
+          "takes a rate in tc's units (e.g. 100mbit, 1gbit; bit, kbit, mbit, gbit) or none, not '" + rate + "'");
   }
   const std::string unit = m[2];
   const std::uint64_t scale = unit == "gbit" ? 1000000000 : unit == "mbit" ? 1000000 : unit == "kbit" ? 1000 : 1;
@@ -67,10 +67,9 @@ std::string run_checked(const std::vector<std::string>& argv) {
   return r.output;
 }
 
-void write_text(const fs::path& path, const std::string& text, fs::perms perms = fs::perms::owner_read |
-                                                                                  fs::perms::owner_write |
-                                                                                  fs::perms::group_read |
-                                                                                  fs::perms::others_read) {
+void write_text(const fs::path& path, const std::string& text,
+                fs::perms perms = fs::perms::owner_read | fs::perms::owner_write | fs::perms::group_read |
+                                  fs::perms::others_read) {
   std::ofstream out(path);
   out << text;
   if (!out.flush()) raise_error(Error::Kind::system, path.string(), "cannot write");
@@ -125,6 +124,8 @@ std::vector<int> processes_marked(const std::string& name) {
   return pids;
 }
 
+std::string processes_text(std::size_t n) { return std::to_string(n) + (n == 1 ? " process" : " processes"); }
+
 /// SIGTERM, then SIGKILL after 3 s to what is left; returns how many there were.
 std::size_t stop_processes(const std::vector<int>& pids) {
   for (int pid : pids) kill(pid, SIGTERM);
@@ -165,9 +166,9 @@ void shape(const std::string& netns, const std::string& device, const std::strin
 
 /// Receive packet steering on a device: without it TCP between namespaces reorders and retransmits.
 void steer_packets(const std::string& netns, const std::string& device) {
-  run_checked({"ip", "netns", "exec", netns, "sh", "-c",
-               "for q in /sys/class/net/" + device + "/queues/rx-*; do echo " + all_cpus_mask() +
-                   " > $q/rps_cpus; done"});
+  run_checked(
+      {"ip", "netns", "exec", netns, "sh", "-c",
+       "for q in /sys/class/net/" + device + "/queues/rx-*; do echo " + all_cpus_mask() + " > $q/rps_cpus; done"});
 }
 
 std::string hosts_file(std::uint32_t nodes) {
@@ -213,14 +214,14 @@ std::string launcher_script(const std::string& name, const std::string& mpirun) 
          kSubnet + " OMPI_MCA_oob_tcp_if_include=" + kSubnet +
          "\n"
          "export MPIMON_CLUSTER=" +
-         name + "  # mpimon cluster down finds the processes by it\n" + "export OMPI_MCA_orte_tmpdir_base=" +
-         dir + "/tmp\n" + "host=node0\ncommand='exec \"$@\"'\nexec " + enter_node_command(name) + " " + mpirun +
+         name + "  # mpimon cluster down finds the processes by it\n" + "export OMPI_MCA_orte_tmpdir_base=" + dir +
+         "/tmp\n" + "host=node0\ncommand='exec \"$@\"'\nexec " + enter_node_command(name) + " " + mpirun +
          " --hostfile " + dir + "/hostfile --mca plm_rsh_agent " + dir + "/agent \"${words[@]}\"\n";
 }
 
 std::string state_text(const ClusterState& s) {
-  return "name " + s.spec.name + "\nnodes " + std::to_string(s.spec.nodes) + "\nslots " +
-         std::to_string(s.spec.slots) + "\nrate " + s.spec.rate + "\nmpirun " + s.mpirun + "\n";
+  return "name " + s.spec.name + "\nnodes " + std::to_string(s.spec.nodes) + "\nslots " + std::to_string(s.spec.slots) +
+         "\nrate " + s.spec.rate + "\nmpirun " + s.mpirun + "\n";
 }
 
 void build(const ClusterState& s) {
@@ -280,7 +281,8 @@ void require_cluster_privileges() {
   if (!missing.empty()) {
     throw Error(Error::Kind::system,
                 "needs root (CAP_NET_ADMIN and CAP_SYS_ADMIN: it makes network and UTS namespaces); this process "
-                "lacks " + missing);
+                "lacks " +
+                    missing);
   }
   for (const std::string program : {"ip", "tc", "unshare"}) {
     if (program_path(program).empty()) {
@@ -327,7 +329,8 @@ ClusterState cluster_up(const ClusterSpec& requested) {
     write_text(dir / "state", state_text(s));  // first: down finds the cluster even if up stops here
     build(s);
     std::string hostfile;
-    for (std::uint32_t n = 0; n < s.spec.nodes; ++n) hostfile += host_of(n) + " slots=" + std::to_string(s.spec.slots) + "\n";
+    for (std::uint32_t n = 0; n < s.spec.nodes; ++n)
+      hostfile += host_of(n) + " slots=" + std::to_string(s.spec.slots) + "\n";
     write_text(dir / "hostfile", hostfile);
     const auto executable = fs::perms::owner_all | fs::perms::group_read | fs::perms::group_exec |
                             fs::perms::others_read | fs::perms::others_exec;
@@ -375,11 +378,11 @@ std::vector<std::string> cluster_down(const std::string& name) {
   const auto namespaces = cluster_namespaces(name);
   for (const auto& ns : namespaces) {
     if (const std::size_t n = stop_processes(processes_in(ns))) {
-      removed.push_back(std::to_string(n) + " processes in " + ns);
+      removed.push_back(processes_text(n) + " in " + ns);
     }
   }
   if (const std::size_t n = stop_processes(processes_marked(name))) {
-    removed.push_back(std::to_string(n) + " processes of the cluster outside its namespaces");
+    removed.push_back(processes_text(n) + " of the cluster outside its namespaces");
   }
   // Deleting a namespace deletes its links, their veth peers and their qdiscs.
   for (const auto& ns : namespaces) {
@@ -414,7 +417,8 @@ void cluster_exec(const std::string& name, const std::vector<std::string>& mpiru
   require_cluster_privileges();
   const std::string launcher = cluster_launcher(name);
   std::vector<char*> argv{const_cast<char*>(launcher.c_str())};
-  for (auto it = mpirun_command.begin() + 1; it != mpirun_command.end(); ++it) argv.push_back(const_cast<char*>(it->c_str()));
+  for (auto it = mpirun_command.begin() + 1; it != mpirun_command.end(); ++it)
+    argv.push_back(const_cast<char*>(it->c_str()));
   argv.push_back(nullptr);
   for (const auto& [k, v] : open_mpi_environment()) setenv(k.c_str(), v.c_str(), 1);
   execv(launcher.c_str(), argv.data());

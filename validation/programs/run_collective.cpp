@@ -4,7 +4,11 @@
 // (MPI_Init and MPI_Finalize send nothing through the PML with ob1, but the control run proves it
 // for each configuration instead of assuming it).
 //
-//   mpimon-run-collective --op OP --count N --type-size T [--root R] [--skip]
+//   mpimon-run-collective --op OP --count N --type-size T [--root R] [--skip] [--iterations K]
+//
+// --iterations K (a timing, for `mpimon bench placement` across nodes): K calls between two
+// barriers, then rank 0 prints "seconds per iteration: S" (its time between the barriers / K,
+// buffer filling and checking included, the same work under every placement).
 //
 // OP is bcast, reduce, allreduce, alltoall, allgather, gather, scatter or barrier. The element
 // type is T contiguous bytes (so any type size can be tested) and reductions use a commutative
@@ -15,6 +19,7 @@
 
 #include <climits>
 #include <cstdint>
+#include <cstdio>
 #include <cstdlib>
 #include <string>
 #include <string_view>
@@ -33,6 +38,7 @@ struct Arguments {
   long long type_size = 1;
   int root = 0;
   bool skip = false;
+  long long iterations = 0;  ///< 0: one call, untimed, nothing else sent
 };
 
 long long parse_number(const char* option, const char* text) {
@@ -59,11 +65,13 @@ Arguments parse_arguments(int argc, char** argv) {
       args.count = parse_number(argv[i - 1], value);
     } else if (option == "--type-size") {
       args.type_size = parse_number(argv[i - 1], value);
+    } else if (option == "--iterations") {
+      args.iterations = parse_number(argv[i - 1], value);
     } else if (option == "--root") {
       args.root = static_cast<int>(parse_number(argv[i - 1], value));
     } else {
       abort_job("unknown option " + std::string(option) +
-                "; usage: mpimon-run-collective --op OP --count N --type-size T [--root R] [--skip]");
+                "; usage: mpimon-run-collective --op OP --count N --type-size T [--root R] [--skip] [--iterations K]");
     }
   }
   if (args.op.empty() || args.count < 0) abort_job("--op and --count are required");
@@ -239,6 +247,15 @@ int main(int argc, char** argv) {
   const Arguments args = parse_arguments(argc, argv);
   if (args.root >= session.size()) abort_job("--root must be below the number of processes");
   Collective collective(args, session.rank(), session.size());
-  if (!args.skip) collective.run();
+  if (args.iterations > 0) {
+    check(MPI_Barrier(MPI_COMM_WORLD), "MPI_Barrier");
+    const double start = MPI_Wtime();
+    for (long long i = 0; i < args.iterations; ++i) collective.run();
+    check(MPI_Barrier(MPI_COMM_WORLD), "MPI_Barrier");
+    const double per_iteration = (MPI_Wtime() - start) / static_cast<double>(args.iterations);
+    if (session.rank() == 0) std::printf("seconds per iteration: %.9f\n", per_iteration);
+  } else if (!args.skip) {
+    collective.run();
+  }
   return 0;
 }

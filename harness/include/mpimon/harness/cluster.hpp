@@ -40,8 +40,8 @@ std::string node_namespace(const std::string& name, std::uint32_t node);
 
 struct ClusterNode {
   std::string host, netns, address;
-  bool present = false;              ///< its namespace exists
-  std::vector<int> processes;        ///< processes running in it
+  bool present = false;        ///< its namespace exists
+  std::vector<int> processes;  ///< processes running in it
 };
 
 struct ClusterState {
