@@ -6,9 +6,9 @@
 //
 //   mpimon-run-collective --op OP --count N --type-size T [--root R] [--skip] [--iterations K]
 //
-// --iterations K (a timing, for `mpimon bench placement` across nodes): K calls between two
-// barriers, then rank 0 prints "seconds per iteration: S" (its time between the barriers / K,
-// buffer filling and checking included, the same work under every placement).
+// --iterations K (reduce and allreduce; a timing, for `mpimon bench placement` across nodes): after
+// the checked call, K more calls on the same buffers between two barriers, then rank 0 prints
+// "seconds per iteration: S" (its time between the barriers / K).
 //
 // OP is bcast, reduce, allreduce, alltoall, allgather, gather, scatter or barrier. The element
 // type is T contiguous bytes (so any type size can be tested) and reductions use a commutative
@@ -113,6 +113,8 @@ class Collective {
   Collective& operator=(const Collective&) = delete;
 
   void run();
+  /// K reduce or allreduce calls on the same buffers between two barriers: seconds per call.
+  double time_calls(long long iterations);
 
  private:
   [[nodiscard]] int count() const { return static_cast<int>(args_.count); }
@@ -177,6 +179,23 @@ void Collective::reduce(bool all) {
     check(MPI_Reduce(mine.data(), result.data(), count(), type_, sum_, args_.root, MPI_COMM_WORLD), "MPI_Reduce");
   }
   if (all || rank_ == args_.root) expect(result == reduced_sum(), all ? "MPI_Allreduce" : "MPI_Reduce");
+}
+
+double Collective::time_calls(long long iterations) {
+  if (args_.op != "reduce" && args_.op != "allreduce") abort_job("--iterations times reduce and allreduce only");
+  auto mine = filled(rank_, 0);
+  std::vector<unsigned char> result(block_, 0);
+  check(MPI_Barrier(MPI_COMM_WORLD), "MPI_Barrier");
+  const double start = MPI_Wtime();
+  for (long long i = 0; i < iterations; ++i) {
+    if (args_.op == "allreduce") {
+      check(MPI_Allreduce(mine.data(), result.data(), count(), type_, sum_, MPI_COMM_WORLD), "MPI_Allreduce");
+    } else {
+      check(MPI_Reduce(mine.data(), result.data(), count(), type_, sum_, args_.root, MPI_COMM_WORLD), "MPI_Reduce");
+    }
+  }
+  check(MPI_Barrier(MPI_COMM_WORLD), "MPI_Barrier");
+  return (MPI_Wtime() - start) / static_cast<double>(iterations);
 }
 
 void Collective::alltoall() {
@@ -247,15 +266,10 @@ int main(int argc, char** argv) {
   const Arguments args = parse_arguments(argc, argv);
   if (args.root >= session.size()) abort_job("--root must be below the number of processes");
   Collective collective(args, session.rank(), session.size());
+  if (!args.skip) collective.run();
   if (args.iterations > 0) {
-    check(MPI_Barrier(MPI_COMM_WORLD), "MPI_Barrier");
-    const double start = MPI_Wtime();
-    for (long long i = 0; i < args.iterations; ++i) collective.run();
-    check(MPI_Barrier(MPI_COMM_WORLD), "MPI_Barrier");
-    const double per_iteration = (MPI_Wtime() - start) / static_cast<double>(args.iterations);
-    if (session.rank() == 0) std::printf("seconds per iteration: %.9f\n", per_iteration);
-  } else if (!args.skip) {
-    collective.run();
+    const double per_call = collective.time_calls(args.iterations);
+    if (session.rank() == 0) std::printf("seconds per iteration: %.9f\n", per_call);
   }
   return 0;
 }
