@@ -19,7 +19,7 @@ constexpr const char* kSummary =
     "node0, node1, ...) linked through a bridge, addresses in 198.18.0.0/15, every link shaped by tbf.\n"
     "Needs root (CAP_NET_ADMIN and CAP_SYS_ADMIN).";
 
-/// Parses a sub-command that takes only --name (and whatever `more` adds); returns false after --help.
+/// Parses a sub-command that takes only --name; returns false after --help.
 bool parse_named(const Command& cmd, const std::vector<std::string>& args, std::string& name) {
   po::options_description options("Options");
   options.add_options()("name", po::value(&name)->default_value("default"), "the cluster's name");
