@@ -10,7 +10,7 @@
 # two orders.
 # Needs root. Usage: results/placement/measured/run.sh [BUILD_DIR]   (default: build)
 # Environment: NODES (2), SLOTS (4), RATE (1gbit), COUNTS ("100000 1000000" 4-byte integers),
-# ITERATIONS (20), PAIRS (5). Writes next to this script: runs/ (not committed), json/, *.csv, conditions.txt.
+# ITERATIONS (20), PAIRS (5). Writes next to this script: runs/ (not committed), json/, fig4a-measured-npN.csv, conditions-npN.txt.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 build=$(cd "${1:-build}" && pwd)
@@ -31,7 +31,7 @@ forced=(--mca coll_tuned_use_dynamic_rules=1 --mca coll_tuned_reduce_algorithm=4
 lstopo --input "pack:1 core:$slots pu:1" --of xml "$scratch/node.xml"
 node_topology=(--mca "hwloc_base_topo_file=$scratch/node.xml")
 mkdir -p "$here/runs" "$here/json"
-summary=$here/fig4a-measured.csv
+summary=$here/fig4a-measured-np$np.csv
 echo "count,bytes,arm_a,arm_b,mean_a_s,mean_b_s,b_minus_a_s,ci95_low_s,ci95_high_s,pairs,modelled_a,modelled_b" >"$summary"
 
 for count in $counts; do
@@ -74,5 +74,5 @@ done
   echo "topology for place: $topology; bindings: the rankfiles' slots (this machine has $(nproc) cores: slots beyond them run unbound)"
   echo "host: $(nproc) cores, shared with other jobs: LOADED machine, times are noisy"
   echo "date: $(date -u +%FT%TZ)"
-} >"$here/conditions.txt"
+} >"$here/conditions-np$np.txt"
 echo "results/placement/measured: $summary"
