@@ -8,7 +8,7 @@ mpimon=$1
 source "$(dirname "${BASH_SOURCE[0]}")/test_lib.sh"
 
 name=opt$$
-netns_before=$(ip netns list 2>/dev/null)
+netns_before=$(ip netns list 2>/dev/null | grep -F "mpimon.$name.")
 
 # check_usage OPTION ARGS...: exit code 2 and a message naming OPTION.
 check_usage() {
@@ -57,6 +57,6 @@ elif [ "$(id -u)" -ne 0 ]; then
 else
   skip_part "the refusals (setpriv and capsh are needed to drop root's capabilities)"
 fi
-expect_eq "$(ip netns list 2>/dev/null)" "$netns_before" "nothing made"
+expect_eq "$(ip netns list 2>/dev/null | grep -F "mpimon.$name.")" "$netns_before" "nothing made"
 [ ! -e "/run/mpimon/cluster/$name" ] || fail "a refused up wrote /run/mpimon/cluster/$name"
 finish cluster_options

@@ -23,12 +23,14 @@ cluster() { "$mpimon" cluster "$1" --name "$name" "${@:2}"; }
 trap 'cluster down >/dev/null 2>&1; "$mpimon" cluster down --name "${name}i" >/dev/null 2>&1; rm -rf "$work"' EXIT
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 
-# What exists on the machine, by the system's tools; the processes whose command line names the cluster.
+# What exists on the machine, by the system's tools: this machine's links, and what names this test's
+# clusters (other clusters may come and go meanwhile); the processes whose command line names them.
+mine() { grep -E "mpimon[.]$name(i)?[.]" | sort | tr '\n' ' '; }
 snapshot() {
-  echo "netns: $(ip netns list | sort | tr '\n' ' ')"
+  echo "netns: $(ip netns list | mine)"
   echo "links: $(ip -o link show | awk -F': ' '{print $2}' | sort | tr '\n' ' ')"
-  echo "etc/netns: $(ls /etc/netns 2>/dev/null | sort | tr '\n' ' ')"
-  echo "run/netns: $(ls /run/netns 2>/dev/null | sort | tr '\n' ' ')"
+  echo "etc/netns: $(ls /etc/netns 2>/dev/null | mine)"
+  echo "run/netns: $(ls /run/netns 2>/dev/null | mine)"
   # vader names its segments after the hostname: the nodes' would hold nodeK (other jobs of this
   # machine may come and go meanwhile).
   echo "dev/shm: $(ls /dev/shm | grep -E '[.]node[0-9]+[.]' | sort | tr '\n' ' ')"
