@@ -401,6 +401,11 @@ std::vector<std::string> cluster_down(const std::string& name) {
     fs::remove_all(dir);
     removed.push_back(dir.string() + " (hostfile, launcher, agent, Open MPI's session directories)");
   }
+  // The parents up made (/run/mpimon/cluster, /run/mpimon), once no cluster is left in them.
+  for (fs::path parent = dir.parent_path(); parent.filename() == "cluster" || parent.filename() == "mpimon";
+       parent = parent.parent_path()) {
+    if (!fs::is_directory(parent, ec) || !fs::is_empty(parent, ec) || !fs::remove(parent, ec)) break;
+  }
   return removed;
 }
 
