@@ -23,6 +23,7 @@ packages=(
   libscotch-dev scotch               # Scotch: mpimon place --method scotch (library), scotch_gmap/gmtst cross-checks
   hwloc                              # lstopo/hwloc-calc: synthetic node topologies for the rankfile test
   dpkg-dev file                      # cpack -G DEB (ci/debian-package.sh): dpkg-shlibdeps, and file, with which CPack finds the ELF files
+  iproute2 util-linux libcap2-bin    # ip, tc, unshare, setpriv, capsh: mpimon cluster (docs/cluster.md) and its tests
 )
 if [ "${1:-}" = "--list" ]; then
   printf '%s\n' "${packages[@]}"

@@ -9,13 +9,14 @@
 #      machine (the stencil workload, ranks scrambled) recorded with mpimon record (monitoring on,
 #      the per-rank dumps checked and merged into one HDF5 file, its summary), the matrix exported
 #      for TreeMatch, the ranks placed on a modelled cluster (mpimon place: the modelled saving
-#      against packed, the rankfile), the measured saving where emulated nodes exist
-#      (MPIMON_MAIN_CLUSTER, below), and one HTML report of the whole job leading with the run.
+#      against packed, the rankfile) and one HTML report of the whole job leading with the run;
+#   4. where it can make network namespaces (root, not --installed): the placements measured on an
+#      emulated cluster of 2 nodes (mpimon cluster, docs/cluster.md): the halo's packed against chosen
+#      mapping, and a forced binary reduce of 8 ranks placed from the PML view against the PMPI view
+#      (results/placement/measured), each in launch pairs; elsewhere it says the saving is modelled.
 # Everything goes to build/main/ (or $MPIMON_MAIN_OUT). MPIMON_MAIN_OVERHEAD_PAIRS (launches of the
 # interleaved sweep, default 10), MPIMON_MAIN_PAIRS (launch pairs of the application, default 3) and
 # MPIMON_MAIN_NP change the sweeps.
-# MPIMON_MAIN_CLUSTER: a command prefix that runs a command with the rankfiles' hosts (node0, node1)
-# as emulated nodes (mpimon cluster, network namespaces); unset, the saving is modelled only.
 # With --installed, the same job with an installed mpimon (e.g. the Debian package, in
 # ci/debian-package.sh): nothing installed nor built, the commands taken from PATH, the programs
 # from mpimon's own libexec/mpimon, the results in $MPIMON_MAIN_OUT (default ./mpimon-main).
@@ -80,14 +81,37 @@ step "place: mpimon place $out/halo.h5 --topology 2x2x4 (modelled cluster: 2 nod
 "$mpimon" place "$out/halo.h5" --topology 2x2x4 --method packed --rankfile "$out/packed.rankfile" >/dev/null
 head -4 "$out/halo.rankfile"
 echo "(... $out/halo.rankfile)"
-step "measured saving: mpimon bench placement --rankfile packed --rankfile chosen"
-# The hook for the measured saving: two nodes are needed, which MPIMON_MAIN_CLUSTER (a prefix that
-# runs a command with node0 and node1 as emulated nodes: mpimon cluster) provides.
-if [ -n "${MPIMON_MAIN_CLUSTER:-}" ]; then
-  $MPIMON_MAIN_CLUSTER "$mpimon" bench placement --rankfile "$out/packed.rankfile" --rankfile "$out/halo.rankfile" \
-    --np 16 --pairs "$pairs" -o "$out/placement.h5" -- "${halo[@]}"
+# The measured savings (docs/cluster.md): an emulated cluster of 2 nodes (node0, node1, the hosts
+# of the rankfiles above) with 1 Gbit/s links, timed in launch pairs; the times of a loaded machine
+# are noisy, their 95 % intervals say how much.
+measured_placement() {
+  local name=main$$ dir=$out/measured-placement status=0 launcher hostfile
+  local forced=(--mca coll_tuned_use_dynamic_rules=1 --mca coll_tuned_reduce_algorithm=4)
+  local reduce=("$programs/mpimon-run-collective" --op reduce --count 1000000 --type-size 4)
+  mkdir -p "$dir"
+  "$mpimon" cluster up --nodes 2 --slots 8 --name "$name" >/dev/null || return 1
+  launcher=$("$mpimon" cluster launcher --name "$name") hostfile=$("$mpimon" cluster hostfile --name "$name")
+  echo "== the halo: packed (A) against the chosen mapping (B), 16 ranks on 2 nodes"
+  "$mpimon" bench placement --launcher "$launcher" --np 16 --pairs "$pairs" -o "$dir/halo.h5" \
+    --rankfile "$out/packed.rankfile" --rankfile "$out/halo.rankfile" --time-regex '"seconds":([0-9.eE+-]+)' \
+    -- "${halo[@]}" || status=1
+  echo "== a forced binary reduce, 8 ranks on 2 nodes: placed from the PML view (A) against the PMPI view (B)"
+  lstopo --input "pack:2 core:4 pu:1" --of xml "$dir/node.xml" &&
+    "$mpimon" record --launcher "$launcher" --np 8 -o "$dir/reduce.h5" "${forced[@]}" -- "${reduce[@]}" >/dev/null &&
+    "$mpimon" place "$dir/reduce.h5" --topology 2x2x4 --hostfile "$hostfile" --rankfile "$dir/pml.rf" >/dev/null &&
+    "$mpimon" place "$dir/reduce.h5" --topology 2x2x4 --hostfile "$hostfile" --classes external,coll \
+      --evaluate-classes external,internal --rankfile "$dir/pmpi.rf" >/dev/null &&
+    "$mpimon" bench placement --launcher "$launcher" --np 8 --pairs "$pairs" -o "$dir/pml-vs-pmpi.h5" \
+      --rankfile "$dir/pml.rf" --rankfile "$dir/pmpi.rf" "${forced[@]}" --mca "hwloc_base_topo_file=$dir/node.xml" \
+      --time-regex 'seconds per iteration: ([0-9.]+)' -- "${reduce[@]}" --iterations 20 || status=1
+  "$mpimon" cluster down --name "$name" >/dev/null || status=1
+  return $status
+}
+if [ $installed = no ] && unshare --net --uts true 2>/dev/null && command -v ip >/dev/null; then
+  step "measured placement: the halo and a binary reduce on 2 emulated nodes (mpimon cluster, mpimon bench placement)"
+  measured_placement || echo "main: the measured placement failed (see above); the modelled saving stands"
 else
-  echo "main: not measured: this machine is one node (set MPIMON_MAIN_CLUSTER to run it on emulated nodes);"
+  echo "main: not measured: this job cannot make network namespaces here (root, not --installed);"
   echo "main: the saving above is modelled"
 fi
 step "plot and report: mpimon plot $out/halo.h5; mpimon report ... --topology 2x2x4 -o $out/report.html"

@@ -70,6 +70,15 @@ int plot_collective_command(const std::string& name, const std::vector<std::stri
 /// `mpimon place`: mappings onto a modelled tree and their modelled costs (docs/placement.md).
 int place_command(const std::string& name, const std::vector<std::string>& args);
 
+/// `mpimon cluster up|status|launcher|hostfile|run|down`: an emulated cluster of network namespaces
+/// (docs/cluster.md).
+int cluster_up_command(const std::string& name, const std::vector<std::string>& args);
+int cluster_status_command(const std::string& name, const std::vector<std::string>& args);
+int cluster_launcher_command(const std::string& name, const std::vector<std::string>& args);
+int cluster_hostfile_command(const std::string& name, const std::vector<std::string>& args);
+int cluster_run_command(const std::string& name, const std::vector<std::string>& args);
+int cluster_down_command(const std::string& name, const std::vector<std::string>& args);
+
 /// `mpimon plot placement`: bars of `mpimon place --json` reports (docs/placement.md).
 int plot_placement_command(const std::string& name, const std::vector<std::string>& args);
 

@@ -4,7 +4,11 @@
 // (MPI_Init and MPI_Finalize send nothing through the PML with ob1, but the control run proves it
 // for each configuration instead of assuming it).
 //
-//   mpimon-run-collective --op OP --count N --type-size T [--root R] [--skip]
+//   mpimon-run-collective --op OP --count N --type-size T [--root R] [--skip] [--iterations K]
+//
+// --iterations K (reduce and allreduce; a timing, for `mpimon bench placement` across nodes): after
+// the checked call, K more calls on the same buffers between two barriers, then rank 0 prints
+// "seconds per iteration: S" (its time between the barriers / K).
 //
 // OP is bcast, reduce, allreduce, alltoall, allgather, gather, scatter or barrier. The element
 // type is T contiguous bytes (so any type size can be tested) and reductions use a commutative
@@ -15,6 +19,7 @@
 
 #include <climits>
 #include <cstdint>
+#include <cstdio>
 #include <cstdlib>
 #include <string>
 #include <string_view>
@@ -33,6 +38,7 @@ struct Arguments {
   long long type_size = 1;
   int root = 0;
   bool skip = false;
+  long long iterations = 0;  ///< 0: one call, untimed, nothing else sent
 };
 
 long long parse_number(const char* option, const char* text) {
@@ -59,11 +65,13 @@ Arguments parse_arguments(int argc, char** argv) {
       args.count = parse_number(argv[i - 1], value);
     } else if (option == "--type-size") {
       args.type_size = parse_number(argv[i - 1], value);
+    } else if (option == "--iterations") {
+      args.iterations = parse_number(argv[i - 1], value);
     } else if (option == "--root") {
       args.root = static_cast<int>(parse_number(argv[i - 1], value));
     } else {
       abort_job("unknown option " + std::string(option) +
-                "; usage: mpimon-run-collective --op OP --count N --type-size T [--root R] [--skip]");
+                "; usage: mpimon-run-collective --op OP --count N --type-size T [--root R] [--skip] [--iterations K]");
     }
   }
   if (args.op.empty() || args.count < 0) abort_job("--op and --count are required");
@@ -105,6 +113,8 @@ class Collective {
   Collective& operator=(const Collective&) = delete;
 
   void run();
+  /// K reduce or allreduce calls on the same buffers between two barriers: seconds per call.
+  double time_calls(long long iterations);
 
  private:
   [[nodiscard]] int count() const { return static_cast<int>(args_.count); }
@@ -169,6 +179,23 @@ void Collective::reduce(bool all) {
     check(MPI_Reduce(mine.data(), result.data(), count(), type_, sum_, args_.root, MPI_COMM_WORLD), "MPI_Reduce");
   }
   if (all || rank_ == args_.root) expect(result == reduced_sum(), all ? "MPI_Allreduce" : "MPI_Reduce");
+}
+
+double Collective::time_calls(long long iterations) {
+  if (args_.op != "reduce" && args_.op != "allreduce") abort_job("--iterations times reduce and allreduce only");
+  auto mine = filled(rank_, 0);
+  std::vector<unsigned char> result(block_, 0);
+  check(MPI_Barrier(MPI_COMM_WORLD), "MPI_Barrier");
+  const double start = MPI_Wtime();
+  for (long long i = 0; i < iterations; ++i) {
+    if (args_.op == "allreduce") {
+      check(MPI_Allreduce(mine.data(), result.data(), count(), type_, sum_, MPI_COMM_WORLD), "MPI_Allreduce");
+    } else {
+      check(MPI_Reduce(mine.data(), result.data(), count(), type_, sum_, args_.root, MPI_COMM_WORLD), "MPI_Reduce");
+    }
+  }
+  check(MPI_Barrier(MPI_COMM_WORLD), "MPI_Barrier");
+  return (MPI_Wtime() - start) / static_cast<double>(iterations);
 }
 
 void Collective::alltoall() {
@@ -240,5 +267,9 @@ int main(int argc, char** argv) {
   if (args.root >= session.size()) abort_job("--root must be below the number of processes");
   Collective collective(args, session.rank(), session.size());
   if (!args.skip) collective.run();
+  if (args.iterations > 0) {
+    const double per_call = collective.time_calls(args.iterations);
+    if (session.rank() == 0) std::printf("seconds per iteration: %.9f\n", per_call);
+  }
   return 0;
 }
