@@ -61,5 +61,4 @@ std::vector<std::string> hosts_of(const PlaceOptions& o, std::uint64_t nodes) {
   return hosts;
 }
 
-
 }  // namespace mpimon::cli

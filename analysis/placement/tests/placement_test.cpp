@@ -215,7 +215,8 @@ INSTANTIATE_TEST_SUITE_P(Trees, ExhaustiveOptimum,
                                            Exhaustive{"tleaf 2 3 10 3 1", {3, 3}, {10, 1}, 13},
                                            Exhaustive{"tleaf 2 3 10 3 1", {3, 3}, {10, 1}, 14},
                                            Exhaustive{"tleaf 2 2 10 5 1", {2, 5}, {10, 1}, 15},
-                                           Exhaustive{"tleaf 2 5 7 2 3", {5, 2}, {7, 3}, 16}));
+                                           Exhaustive{"tleaf 2 5 7 2 3", {5, 2}, {7, 3}, 16}),
+                         [](const auto& p) { return "seed" + std::to_string(p.param.seed); });
 
 // A planted instance whose optimum is provable: groups of one socket's size are cliques of the
 // heaviest weights (3000-3999), the two groups of a node are linked pair by pair with medium weights
@@ -269,7 +270,8 @@ TEST_P(PlantedOptimum, DefaultFindsIt) {
 
 INSTANTIATE_TEST_SUITE_P(Sizes, PlantedOptimum,
                          ::testing::Values(Planted{4, 8}, Planted{8, 16}, Planted{32, 8}, Planted{64, 16},
-                                           Planted{128, 16}));
+                                           Planted{128, 16}),
+                         [](const auto& p) { return "ranks" + std::to_string(p.param.nodes * 2 * p.param.cores); });
 
 TEST(PlacementMethods, MoreRanksThanLeavesAndNonSquare) {
   const TreeTopology t = parse_topology("tleaf 1 4 1");
