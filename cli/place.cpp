@@ -12,54 +12,30 @@
 #include "mpimon/base/error.hpp"
 #include "mpimon/matrices/export.hpp"
 #include "mpimon/placement/placement.hpp"
+#include "place_options.hpp"
 #include "place_table.hpp"
 
 namespace mpimon::cli {
 
-namespace {
-
-PlacementRequest request_of(const PlaceOptions& o, const po::variables_map& vm) {
-  PlacementRequest request;
-  request.seed = o.seed;
-  if (vm.count("method") && o.methods != "all") {
-    request.methods = split_list(o.methods, "method");
-    request.methods_explicit = true;
-    for (const auto& m : request.methods) {
-      if (std::find(kPlacementMethods.begin(), kPlacementMethods.end(), m) == kPlacementMethods.end()) {
-        throw po::error("unknown method '" + m +
-                        "' in --method (treematch, scotch, packed, cyclic, random, refine, all)");
-      }
-    }
-  }
-  return request;
-}
-
-std::vector<std::string> hosts_of(const PlaceOptions& o, std::uint64_t nodes) {
-  if (!o.hosts.empty()) return split_list(o.hosts, "hosts");
-  if (!o.hostfile.empty()) return read_hostfile(o.hostfile);
-  std::vector<std::string> hosts;
-  for (std::uint64_t n = 0; n < nodes; ++n) hosts.push_back("node" + std::to_string(n));
-  return hosts;
-}
-
-}  // namespace
-
 int place_command(const std::string& name, const std::vector<std::string>& args) {
-  Command cmd{name,
-              "FILE.h5 --topology TOPO [--method LIST] [--dump NAME] [--classes LIST] [--evaluate-classes LIST]\n"
-              "       [--metric bytes|count] [--mapping-out FILE] [--rankfile FILE] [--hosts LIST | --hostfile FILE]\n"
-              "       [--seed S] [--json FILE]",
-              "Maps the ranks of a dump onto a modelled tree (TreeMatch, Scotch, packed, cyclic, random, and a\n"
-              "refinement of the best of them), prints each mapping's modelled cost and traffic per level, and\n"
-              "writes the cheapest as a mapping or an Open MPI rankfile (docs/placement.md).\n"
-              "TOPO: 'tleaf L a0 c0 a1 c1 ...' (arity and link cost per level, top first), NxSxC (nodes x sockets x\n"
-              "cores, link costs 100/10/1), a .tgt file holding a tleaf line, or an hwloc XML file (one node)."};
+  Command cmd{
+      name,
+      "FILE.h5 --topology TOPO [--method LIST] [--dump NAME] [--classes LIST] [--evaluate-classes LIST]\n"
+      "       [--metric bytes|count] [--mapping-out FILE] [--rankfile FILE] [--hosts LIST | --hostfile FILE]\n"
+      "       [--slots-per-leaf K] [--exclude-leaves LIST] [--seed S] [--time-limit SECONDS] [--json FILE]",
+      "Maps the ranks of a dump onto a modelled tree with every method below (or those of --method),\n"
+      "prints each mapping's modelled cost and traffic per level, and writes the cheapest as a mapping or\n"
+      "an Open MPI rankfile (docs/placement.md).\n" +
+          method_help() +
+          "TOPO: 'tleaf L a0 c0 a1 c1 ...' (arity and link cost per level, top first), NxSxC (nodes x sockets x\n"
+          "cores, link costs 100/10/1), a .tgt file holding a tleaf line, an hwloc XML file (one node), or N@node.xml\n"
+          "(N nodes of that shape, a network level of link cost 100 on top)."};
   return run_command(cmd, [&] {
     PlaceOptions o;
     po::options_description options("Options");
     options.add_options()("topology", po::value(&o.topology)->required(), "the modelled machine (see above)")(
         "method", po::value(&o.methods)->default_value("all"),
-        "comma-separated: treematch, scotch, packed, cyclic, random, refine, or all")(
+        ("comma-separated: " + placement_method_names() + ", or all").c_str())(
         "dump", po::value(&o.dump), "dump to place (required when the file holds several)")(
         "classes", po::value(&o.classes)->default_value("external,internal"), "traffic the mappings are computed from")(
         "evaluate-classes", po::value(&o.evaluate_classes), "traffic every mapping is costed on (default: --classes)")(
@@ -69,6 +45,11 @@ int place_command(const std::string& name, const std::vector<std::string>& args)
         "hosts", po::value(&o.hosts), "comma-separated host names for the rankfile (default node0, node1, ...)")(
         "hostfile", po::value(&o.hostfile), "take the rankfile's hosts from this hostfile")(
         "seed", po::value(&o.seed)->default_value(1), "first seed of the random draws")(
+        "slots-per-leaf", po::value(&o.slots_per_leaf)->default_value(1), "up to K ranks per core (oversubscription)")(
+        "exclude-leaves", po::value(&o.exclude_leaves),
+        "cores that must stay free: leaf indices and ranges, e.g. 0,8-9")(
+        "time-limit", po::value(&o.time_limit),
+        "seconds for all methods together (default: ranks / 256, at least 10, at most 25)")(
         "json", po::value(&o.json), "also write the table as JSON to this file")(
         "input", po::value(&o.input)->required(), "merged HDF5 file");
     po::positional_options_description positional;
@@ -81,7 +62,7 @@ int place_command(const std::string& name, const std::vector<std::string>& args)
     const auto evaluate_classes = parse_classes(o.evaluate_classes, "--evaluate-classes");
     const Metric metric = parse_metric(o.metric);
     const PlacementRequest request = request_of(o, vm);
-    const TreeTopology topo = parse_topology(o.topology);
+    const TreeTopology topo = topology_of(o);
 
     MatrixFile file(o.input);
     const std::string dump = o.dump.empty() ? file.default_dump() : o.dump;
@@ -99,7 +80,7 @@ int place_command(const std::string& name, const std::vector<std::string>& args)
                            chosen.method);
     }
     std::ostringstream mapping, rankfile;
-    if (!o.mapping_out.empty()) write_mapping(chosen.mapping, mapping);
+    if (!o.mapping_out.empty()) write_mapping(chosen.mapping, topo, mapping);
     if (!o.rankfile.empty()) write_rankfile(chosen.mapping, topo, hosts_of(o, topo.nodes()), rankfile);
     // Every file is complete before any appears.
     std::vector<std::pair<std::string, std::string>> outputs;

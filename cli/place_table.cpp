@@ -71,6 +71,14 @@ void print_verdict(std::ostream& out, const std::vector<MethodResult>& rows, con
   out << " (modelled).\n";
 }
 
+// The cost over the lower bound no mapping can beat (docs/placement.md): how far from optimal at most.
+std::string format_bound_ratio(const MethodResult& r) {
+  if (r.lower_bound == 0) return "-";
+  std::ostringstream s;
+  s << std::fixed << std::setprecision(2) << r.cost() / static_cast<double>(r.lower_bound) << " x";
+  return s.str();
+}
+
 std::string format_cost(const MethodResult& r) {
   if (r.draws <= 1) return to_decimal(r.metrics.cost);
   std::ostringstream s;
@@ -87,7 +95,7 @@ void print_table(std::ostream& out, const std::vector<MethodResult>& rows, const
   out << "Mappings computed from " << o.classes << " " << o.metric << ", costed on " << o.evaluate_classes << " "
       << o.metric << "\n";
   out << kPlacementModel << ".\n\n";
-  std::vector<std::string> header = {"method", "cost", "x packed", "x random"};
+  std::vector<std::string> header = {"method", "cost", "x bound", "x packed", "x random"};
   // The bottom level's crossing is all the traffic between distinct leaves: not a column.
   for (std::uint32_t l = 0; l + 1 < topo.levels(); ++l) header.push_back(level_label(topo, l));
   if (topo.nodes() > 1) header.push_back("busiest node off");
@@ -100,6 +108,7 @@ void print_table(std::ostream& out, const std::vector<MethodResult>& rows, const
       continue;
     }
     line.push_back(format_cost(r));
+    line.push_back(format_bound_ratio(r));
     line.push_back(format_ratio(r.gain_vs_packed));
     line.push_back(format_ratio(r.gain_vs_random));
     for (std::uint32_t l = 0; l + 1 < topo.levels(); ++l) line.push_back(to_decimal(r.metrics.crossing[l]));
@@ -124,12 +133,16 @@ void print_table(std::ostream& out, const std::vector<MethodResult>& rows, const
   print_verdict(out, rows, topo, o.metric, chosen);
   out << "x packed, x random: the mapping's modelled cost divided by packed's (ranks in order) or random's; below 1 "
          "is cheaper.\nLk: traffic between different subtrees of level k (L0 = top).\n";
+  if (!rows.empty()) {
+    out << "x bound: the cost divided by " << to_decimal(rows.front().lower_bound)
+        << ", a lower bound on any mapping's cost (rearrangement of the weights on the tree's distances)\n";
+  }
   for (const auto& r : rows) {
     if (r.draws > 1) {
       out << "random: mean +- sd over " << r.draws << " seeded draws (seeds " << o.seed << ".." << o.seed + r.draws - 1
           << "), min " << std::setprecision(6) << r.cost_min << ", max " << r.cost_max << "\n";
     }
-    if (!r.started_from.empty()) out << "refine: pairwise swaps starting from " << r.started_from << "\n";
+    if (!r.note.empty()) out << r.method << ": " << r.note << "\n";
     if (!r.unavailable.empty()) out << r.method << ": " << r.unavailable << "\n";
   }
   out << "* the mapping --mapping-out and --rankfile write: the cheapest on the traffic the mappings are computed "

@@ -15,6 +15,9 @@ struct PlaceOptions {
   std::string input, topology, methods, dump, classes, evaluate_classes, metric, mapping_out, rankfile, hosts, hostfile,
       json;
   std::uint64_t seed = 1;
+  double time_limit = 0;
+  std::uint32_t slots_per_leaf = 1;
+  std::string exclude_leaves;
 };
 
 void print_table(std::ostream& out, const std::vector<MethodResult>& rows, const TreeTopology& topo,

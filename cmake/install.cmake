@@ -81,9 +81,9 @@ set(CPACK_DEBIAN_RUNTIME_PACKAGE_DEPENDS
 set(CPACK_DEBIAN_RUNTIME_PACKAGE_SUGGESTS "valgrind, hpcc")
 set(CPACK_DEBIAN_DEV_PACKAGE_NAME mpimon-dev)
 # Reading matrices needs HDF5 alone; the other libraries of the package also need Boost, hwloc and
-# Scotch (recommended, so apt installs them unless told not to).
+# Scotch and METIS (recommended, so apt installs them unless told not to).
 set(CPACK_DEBIAN_DEV_PACKAGE_DEPENDS "mpimon (= ${PROJECT_VERSION}), libhdf5-dev")
-set(CPACK_DEBIAN_DEV_PACKAGE_RECOMMENDS "libboost-dev, libhwloc-dev, libscotch-dev, pkgconf | pkg-config")
+set(CPACK_DEBIAN_DEV_PACKAGE_RECOMMENDS "libboost-dev, libhwloc-dev, libscotch-dev, libmetis-dev, pkgconf | pkg-config")
 set(CPACK_DEBIAN_ENABLE_COMPONENT_DEPENDS OFF)
 include(CPack)
 

@@ -5,6 +5,8 @@
 #   costs:     every method's cost in --json = an awk recomputation from the exported matrix
 #   errors:    bad topologies, too many ranks, unknown methods, missing TreeMatch, no partial output
 #   rankfile:  mapping and rankfile files, hosts
+#   options:   --slots-per-leaf and --exclude-leaves: mappings that respect them, costs by awk, errors
+#   cluster:   --topology N@node.xml from lstopo's XML of a synthetic node (skipped without lstopo)
 # FIXTURE_DIR holds real monitored runs: stencil.RANK.prof (16 ranks, 7-point stencil) and
 # reduce.RANK.prof (16 ranks, one forced binary MPI_Reduce), see its README.md.
 scenario=$1 mpimon=$2 merge=$3 fixtures=$4 oracle=${5:-}
@@ -68,7 +70,7 @@ costs)
   for topo in "2x2x4" "tleaf 3 2 1000 2 100 4 10"; do
     tleaf=$topo
     [ "$topo" = 2x2x4 ] && tleaf="tleaf 3 2 100 2 10 4 1"
-    for method in treematch scotch packed cyclic random refine; do
+    for method in treematch scotch multisection packed cyclic random refine; do
       run "$mpimon" place $h5 --topology "$topo" --method "$method" --mapping-out m.map --json m.json
       if [ "$method" = treematch ] && [ "$rc" -ne 0 ]; then
         expect_contains "$err" "Open MPI 4.1" "treematch unavailable message"
@@ -137,6 +139,64 @@ rankfile)
   printf '# hosts\nalpha slots=8\n\nbeta slots=8\n' >hosts.txt
   run "$mpimon" place run.h5 --topology "tleaf 3 2 100 2 10 4 1" --method packed --rankfile p.rf --hostfile hosts.txt
   expect_eq "$(sed -n 9p p.rf)" "rank 8=beta slot=0:0" "hostfile hosts"
+  ;;
+options)
+  "$mpimon" export treematch run.h5 -o run.mat || fail "export"
+  # Two ranks per core on 1 node x 2 sockets x 4 cores: 16 ranks on 8 cores, none on a core thrice;
+  # ranks sharing a core cost 0 (the awk model: a leaf with itself).
+  for method in multisection scotch packed refine; do
+    run "$mpimon" place run.h5 --topology 1x2x4 --slots-per-leaf 2 --method $method --mapping-out s.map --rankfile s.rf --json s.json
+    expect_eq "$rc" 0 "--slots-per-leaf 2, $method ($err)"
+    expect_eq "$(cut -d' ' -f2 s.map | sort | uniq -c | awk '$1 > 2' | wc -l)" 0 "at most 2 ranks per core, $method"
+    expect_eq "$(cut -d' ' -f2 s.map | awk '$1 > 7' | wc -l)" 0 "cores 0-7 only, $method"
+    expect_eq "$(json_field s.json 'd["methods"][0]["cost"]')" "$(cost_of run.mat "tleaf 2 2 10 4 1" s.map)" "$method cost with 2 slots"
+    expect_eq "$(awk '{ print $2 }' s.map | sed -n 5p)" "$(sed -n 5p s.rf | sed 's/.*slot=\([0-9]*\):\([0-9]*\)/\1 \2/' | awk '{ print $1 * 4 + $2 }')" "rankfile slot = mapped core, $method"
+  done
+  # Both ranks of a stencil pair fit on one core: with 2 slots the best mapping costs less than with 1.
+  run "$mpimon" place run.h5 --topology 2x2x4 --json one.json
+  expect_eq "$(json_field s.json 'd["methods"][0]["cost"] < min(m["cost"] for m in json.load(open("one.json"))["methods"] if "cost" in m)')" True "2 slots cheaper than 1"
+  # Excluded cores stay free, for every method.
+  for method in treematch scotch multisection packed cyclic random refine; do
+    run "$mpimon" place run.h5 --topology 2x2x8 --exclude-leaves 0,8-9,16 --method $method --mapping-out e.map --json e.json
+    if [ "$method" = treematch ] && [ "$rc" -ne 0 ]; then
+      expect_contains "$err" "Open MPI 4.1" "treematch unavailable message"
+      continue
+    fi
+    expect_eq "$rc" 0 "--exclude-leaves, $method ($err)"
+    expect_eq "$(cut -d' ' -f2 e.map | grep -cxE '0|8|9|16')" 0 "no rank on an excluded core, $method"
+    expect_eq "$(cut -d' ' -f2 e.map | sort -u | wc -l)" 16 "16 distinct cores, $method"
+    expect_eq "$(json_field e.json 'd["methods"][0]["cost"]')" "$(cost_of run.mat "tleaf 3 2 100 2 10 8 1" e.map)" "$method cost with exclusions"
+  done
+  run "$mpimon" place run.h5 --topology 2x2x4 --exclude-leaves 3 --json x.json
+  expect_eq "$rc" 1 "16 ranks on 15 usable leaves"
+  expect_contains "$err" "16 ranks do not fit on the 15 usable leaves" "exclusion leaves too few"
+  run "$mpimon" place run.h5 --topology 2x2x8 --exclude-leaves 32 --json x.json
+  expect_eq "$rc" 2 "excluded leaf beyond the tree"
+  expect_contains "$err" "--exclude-leaves: leaf 32 is beyond the 32 leaves" "excluded leaf beyond the tree message"
+  run "$mpimon" place run.h5 --topology 2x2x8 --exclude-leaves 4-x --json x.json
+  expect_eq "$rc" 2 "bad exclusion list"
+  expect_contains "$err" "--exclude-leaves: '4-x' is not a leaf index or a range A-B" "bad exclusion list message"
+  run "$mpimon" place run.h5 --topology 2x2x8 --slots-per-leaf 0 --json x.json
+  expect_eq "$rc" 2 "zero slots"
+  expect_contains "$err" "--slots-per-leaf must be at least 1" "zero slots message"
+  [ ! -e x.json ] || fail "partial output after a failure"
+  ;;
+
+cluster)
+  command -v lstopo >/dev/null || { echo "lstopo (Debian: hwloc) missing: skipped"; exit 77; }
+  lstopo --input "pack:2 core:4 pu:2" --of xml node.xml 2>/dev/null || { echo "lstopo cannot write a synthetic XML: skipped"; exit 77; }
+  "$mpimon" export treematch run.h5 -o run.mat || fail "export"
+  run "$mpimon" place run.h5 --topology 2@node.xml --mapping-out c.map --rankfile c.rf --json c.json
+  expect_eq "$rc" 0 "2@node.xml ($err)"
+  # 2 nodes under a network of cost 100, each 2 packages (10) x 4 cores (1); threads are not leaves.
+  expect_eq "$(json_field c.json 'd["topology"]["tleaf"]')" "tleaf 3 2 100 2 10 4 1" "the cluster's tree"
+  expect_eq "$(json_field c.json 'd["topology"]["nodes"]')" 2 "two nodes"
+  expect_eq "$(json_field c.json '[m["cost"] for m in d["methods"] if m["method"] == d["chosen"]][0]')" \
+    "$(cost_of run.mat "tleaf 3 2 100 2 10 4 1" c.map)" "chosen cost on the cluster"
+  expect_eq "$(cut -d= -f2 c.rf | cut -d' ' -f1 | sort -u | tr '\n' ' ')" "node0 node1 " "rankfile on both nodes"
+  run "$mpimon" place run.h5 --topology 2@missing.xml
+  expect_eq "$rc" 2 "missing node file"
+  expect_contains "$err" "--topology: cannot read the node's hwloc XML file 'missing.xml'" "missing node file message"
   ;;
 *)
   echo "unknown scenario $scenario"

@@ -11,6 +11,7 @@
 #include <sstream>
 
 #include "mpimon/base/error.hpp"
+#include "placement_internal.hpp"
 
 namespace mpimon {
 
@@ -20,6 +21,39 @@ std::uint64_t TreeTopology::leaves() const {
 
 std::uint64_t TreeTopology::nodes() const {
   return std::accumulate(arity.begin(), arity.begin() + node_levels, std::uint64_t{1}, std::multiplies<>());
+}
+
+std::uint64_t TreeTopology::usable_leaves() const {
+  if (excluded.empty()) return leaves();
+  return static_cast<std::uint64_t>(std::count(excluded.begin(), excluded.end(), false));
+}
+
+TreeTopology with_slots(TreeTopology topo, std::uint32_t k) {
+  if (k <= 1) return topo;
+  if (topo.leaves() * k > (1u << 30)) raise_error(Error::Kind::usage, "--slots-per-leaf", "more than 2^30 slots");
+  topo.arity.push_back(k);
+  topo.link_cost.push_back(0);  // ranks on one core: no link between them
+  topo.slots_per_core = k;
+  if (!topo.excluded.empty()) {
+    std::vector<bool> slots(topo.leaves());
+    for (std::uint64_t s = 0; s < slots.size(); ++s) slots[s] = topo.excluded[s / k];
+    topo.excluded = std::move(slots);
+  }
+  return topo;
+}
+
+TreeTopology with_excluded(TreeTopology topo, const std::vector<std::uint64_t>& cores) {
+  const std::uint64_t core_count = topo.leaves() / topo.slots_per_core;
+  if (topo.excluded.empty()) topo.excluded.assign(topo.leaves(), false);
+  for (std::uint64_t c : cores) {
+    if (c >= core_count) {
+      raise_error(Error::Kind::usage, "--exclude-leaves",
+                  "leaf " + std::to_string(c) + " is beyond the " + std::to_string(core_count) + " leaves of '" +
+                      topo.tleaf() + "'");
+    }
+    for (std::uint64_t s = c * topo.slots_per_core; s < (c + 1) * topo.slots_per_core; ++s) topo.excluded[s] = true;
+  }
+  return topo;
 }
 
 std::string TreeTopology::tleaf() const {
@@ -124,6 +158,24 @@ TreeTopology parse_shorthand(const std::string& text) {
 TreeTopology parse_hwloc_xml(const std::string& path);  // placement_hwloc.cpp
 
 TreeTopology parse_topology(const std::string& text) {
+  static const std::regex cluster(R"((\d+)@(.+))");
+  if (std::smatch m; std::regex_match(text, m, cluster)) {
+    const std::uint64_t nodes = parse_count(m[1].str(), "--topology", "N in N@node.xml");
+    if (nodes == 0 || nodes > (1u << 20))
+      raise_error(Error::Kind::usage, "--topology", "N in N@node.xml must be 1 to 2^20");
+    if (!std::ifstream(m[2].str())) {
+      raise_error(Error::Kind::usage, "--topology", "cannot read the node's hwloc XML file '" + m[2].str() + "'");
+    }
+    TreeTopology topo = parse_hwloc_xml(m[2].str());
+    if (nodes > 1) {
+      topo.arity.insert(topo.arity.begin(), static_cast<std::uint32_t>(nodes));
+      topo.link_cost.insert(topo.link_cost.begin(), kNodeLinkCost);
+      topo.node_levels = 1;
+    }
+    if (topo.leaves() > (1u << 30)) raise_error(Error::Kind::usage, "--topology", "more than 2^30 leaves");
+    topo.source = text;
+    return topo;
+  }
   const auto first = text.find_first_not_of(" \t\n");
   if (first != std::string::npos && text.compare(first, 5, "tleaf") == 0) return parse_tleaf(text, "--topology");
   if (std::regex_match(text, std::regex(R"(\d+x\d+x\d+)"))) return parse_shorthand(text);
@@ -173,6 +225,32 @@ std::vector<std::vector<std::pair<std::uint32_t, std::uint64_t>>> AffinityGraph:
   return adj;
 }
 
+void repair_mapping(const AffinityGraph& graph, const TreeTopology& topo, Mapping& mapping) {
+  std::vector<bool> used(topo.leaves(), false);
+  std::vector<std::uint32_t> displaced;
+  for (std::uint32_t r = 0; r < mapping.size(); ++r) {
+    if (used[mapping[r]] || !topo.usable(mapping[r])) {
+      displaced.push_back(r);
+    } else {
+      used[mapping[r]] = true;
+    }
+  }
+  if (displaced.empty()) return;
+  const auto adj = graph.adjacency();
+  for (std::uint32_t r : displaced) {
+    std::uint64_t best = 0;
+    uint128 best_cost = std::numeric_limits<uint128>::max();
+    for (std::uint64_t leaf = 0; leaf < used.size(); ++leaf) {
+      if (used[leaf] || !topo.usable(leaf)) continue;
+      uint128 cost = 0;
+      for (const auto& [peer, w] : adj[r]) cost += static_cast<uint128>(w) * topo.distance(leaf, mapping[peer]);
+      if (cost < best_cost) best_cost = cost, best = leaf;
+    }
+    mapping[r] = best;
+    used[best] = true;
+  }
+}
+
 void check_mapping(const Mapping& mapping, std::uint32_t order, const TreeTopology& topo) {
   if (mapping.size() != order) {
     raise_error(Error::Kind::input, "mapping",
@@ -188,6 +266,10 @@ void check_mapping(const Mapping& mapping, std::uint32_t order, const TreeTopolo
     if (used[mapping[r]]) {
       raise_error(Error::Kind::input, "mapping", "two ranks on leaf " + std::to_string(mapping[r]));
     }
+    if (!topo.usable(mapping[r])) {
+      raise_error(Error::Kind::input, "mapping",
+                  "rank " + std::to_string(r) + " on leaf " + std::to_string(mapping[r]) + ", which is excluded");
+    }
     used[mapping[r]] = true;
   }
 }
@@ -198,10 +280,12 @@ PlacementMetrics evaluate_mapping(const AffinityGraph& graph, const TreeTopology
   m.crossing.assign(topo.levels(), 0);
   std::vector<uint128> off_node(topo.nodes(), 0);
   const std::uint64_t per_node = topo.leaves_per_node();
+  const placement_detail::TreeShape tree(topo);
   for (const auto& e : graph.edges) {
     const std::uint64_t a = mapping[e.a], b = mapping[e.b];
-    const std::uint32_t level = topo.common_level(a, b);
-    m.cost += static_cast<uint128>(e.weight) * topo.distance(a, b);
+    std::uint32_t level = 0;
+    while (level < tree.levels && a / tree.below[level] == b / tree.below[level]) ++level;
+    m.cost += static_cast<uint128>(e.weight) * tree.suffix[level];
     for (std::uint32_t l = level; l < topo.levels(); ++l) m.crossing[l] += e.weight;
     if (level < topo.node_levels) {
       off_node[a / per_node] += e.weight;
@@ -215,20 +299,27 @@ PlacementMetrics evaluate_mapping(const AffinityGraph& graph, const TreeTopology
 namespace {
 
 void check_fits(std::uint32_t order, const TreeTopology& topo) {
-  if (order > topo.leaves()) {
+  if (order > topo.usable_leaves()) {
     raise_error(Error::Kind::input, "--topology",
-                std::to_string(order) + " ranks do not fit on the " + std::to_string(topo.leaves()) + " leaves of '" +
-                    topo.tleaf() + "'");
+                std::to_string(order) + " ranks do not fit on the " + std::to_string(topo.usable_leaves()) +
+                    (topo.excluded.empty() ? "" : " usable") + " leaves of '" + topo.tleaf() + "'");
   }
+}
+
+std::vector<std::uint64_t> usable_list(const TreeTopology& topo) {
+  std::vector<std::uint64_t> leaves;
+  for (std::uint64_t l = 0; l < topo.leaves(); ++l) {
+    if (topo.usable(l)) leaves.push_back(l);
+  }
+  return leaves;
 }
 
 }  // namespace
 
 Mapping packed_mapping(std::uint32_t order, const TreeTopology& topo) {
   check_fits(order, topo);
-  Mapping m(order);
-  std::iota(m.begin(), m.end(), std::uint64_t{0});
-  return m;
+  const auto leaves = usable_list(topo);
+  return {leaves.begin(), leaves.begin() + order};
 }
 
 Mapping cyclic_mapping(std::uint32_t order, const TreeTopology& topo) {
@@ -238,16 +329,26 @@ Mapping cyclic_mapping(std::uint32_t order, const TreeTopology& topo) {
   const std::uint64_t groups =
       std::accumulate(topo.arity.begin(), topo.arity.begin() + group_levels, std::uint64_t{1}, std::multiplies<>());
   const std::uint64_t per_group = topo.leaves() / groups;
+  // Each group's usable leaves in order; rank i goes to group i mod groups, or the next one not full.
+  std::vector<std::uint64_t> next(groups);
+  for (std::uint64_t g = 0; g < groups; ++g) next[g] = g * per_group;
+  auto advance = [&](std::uint64_t g) {
+    while (next[g] < (g + 1) * per_group && !topo.usable(next[g])) ++next[g];
+    return next[g] < (g + 1) * per_group;
+  };
   Mapping m(order);
-  for (std::uint32_t i = 0; i < order; ++i) m[i] = (i % groups) * per_group + i / groups;
+  for (std::uint32_t i = 0; i < order; ++i) {
+    std::uint64_t g = i % groups;
+    while (!advance(g)) g = (g + 1) % groups;
+    m[i] = next[g]++;
+  }
   return m;
 }
 
 Mapping random_mapping(std::uint32_t order, const TreeTopology& topo, std::uint64_t seed) {
   check_fits(order, topo);
   std::mt19937_64 rng(seed);
-  std::vector<std::uint64_t> leaves(topo.leaves());
-  std::iota(leaves.begin(), leaves.end(), std::uint64_t{0});
+  std::vector<std::uint64_t> leaves = usable_list(topo);
   for (std::uint32_t i = 0; i < order; ++i) {  // partial Fisher-Yates: the first `order` leaves
     std::uniform_int_distribution<std::uint64_t> pick(i, leaves.size() - 1);
     std::swap(leaves[i], leaves[pick(rng)]);
@@ -295,25 +396,26 @@ Mapping refine_mapping(const AffinityGraph& graph, const TreeTopology& topo, Map
   return start;
 }
 
-void write_mapping(const Mapping& mapping, std::ostream& out) {
-  for (std::size_t r = 0; r < mapping.size(); ++r) out << r << ' ' << mapping[r] << '\n';
+void write_mapping(const Mapping& mapping, const TreeTopology& topo, std::ostream& out) {
+  for (std::size_t r = 0; r < mapping.size(); ++r) out << r << ' ' << topo.core_of(mapping[r]) << '\n';
 }
 
 void write_rankfile(const Mapping& mapping, const TreeTopology& topo, const std::vector<std::string>& hosts,
                     std::ostream& out) {
-  const std::uint64_t per_node = topo.leaves_per_node();
+  const std::uint64_t per_node = topo.leaves_per_node() / topo.slots_per_core;  // cores
   const std::uint64_t per_socket = std::accumulate(topo.arity.begin() + topo.node_levels + topo.socket_levels,
-                                                   topo.arity.end(), std::uint64_t{1}, std::multiplies<>());
+                                                   topo.arity.end(), std::uint64_t{1}, std::multiplies<>()) /
+                                   topo.slots_per_core;
   std::uint64_t nodes_used = 0;
-  for (auto leaf : mapping) nodes_used = std::max(nodes_used, leaf / per_node + 1);
+  for (auto leaf : mapping) nodes_used = std::max(nodes_used, topo.core_of(leaf) / per_node + 1);
   if (hosts.size() < nodes_used) {
     raise_error(Error::Kind::usage, "--hosts/--hostfile",
                 "the mapping uses " + std::to_string(nodes_used) + " nodes but only " + std::to_string(hosts.size()) +
                     " hosts are given");
   }
   for (std::size_t r = 0; r < mapping.size(); ++r) {
-    const std::uint64_t in_node = mapping[r] % per_node;
-    out << "rank " << r << '=' << hosts[mapping[r] / per_node] << " slot=" << in_node / per_socket << ':'
+    const std::uint64_t core = topo.core_of(mapping[r]), in_node = core % per_node;
+    out << "rank " << r << '=' << hosts[core / per_node] << " slot=" << in_node / per_socket << ':'
         << in_node % per_socket << '\n';
   }
 }

@@ -1,8 +1,10 @@
 // `mpimon place`'s rows: every method's mapping, costed by mpimon's own model; their JSON report.
 #include <algorithm>
+#include <chrono>
 #include <cmath>
 #include <iomanip>
 #include <map>
+#include <set>
 #include <sstream>
 
 #include "mpimon/base/error.hpp"
@@ -12,26 +14,6 @@
 namespace mpimon {
 
 namespace {
-
-// A method's mapping computed from `compute`; empty with `why` set when the method is unavailable.
-Mapping run_method(const std::string& method, const AffinityGraph& compute, const TreeTopology& topo,
-                   std::uint64_t seed, bool must_run, std::string& why) {
-  if (method == "packed") return packed_mapping(compute.order, topo);
-  if (method == "cyclic") return cyclic_mapping(compute.order, topo);
-  if (method == "random") return random_mapping(compute.order, topo, seed);
-  if (method == "scotch") return scotch_mapping(compute, topo);
-  if (method == "treematch") {
-    if (!must_run) {
-      const TreeMatchLibrary lib = find_treematch();
-      if (lib.path.empty()) {
-        why = lib.problem;
-        return {};
-      }
-    }
-    return treematch_mapping(compute, topo);
-  }
-  raise_error(Error::Kind::usage, "--method", "unknown method '" + method + "'");
-}
 
 uint128 cost_on(const AffinityGraph& graph, const TreeTopology& topo, const Mapping& m) {
   return evaluate_mapping(graph, topo, m).cost;
@@ -49,42 +31,75 @@ std::vector<MethodResult> place(const AffinityGraph& compute, const AffinityGrap
   if (compute.order != evaluate.order) {
     raise_error(Error::Kind::input, "matrix", "the computing and evaluating traffic have different rank counts");
   }
-  if (compute.order > topo.leaves()) {
+  if (compute.order > topo.usable_leaves()) {
     raise_error(Error::Kind::input, "--topology",
-                std::to_string(compute.order) + " ranks do not fit on the " + std::to_string(topo.leaves()) +
-                    " leaves of '" + topo.tleaf() + "'");
+                std::to_string(compute.order) + " ranks do not fit on the " + std::to_string(topo.usable_leaves()) +
+                    (topo.excluded.empty() ? "" : " usable") + " leaves of '" + topo.tleaf() + "'");
   }
-  std::map<std::string, Mapping> computed;  // mappings computed so far, for refine's start
-  std::vector<MethodResult> results;
-  for (const auto& method : request.methods) {
-    MethodResult row;
-    row.method = method;
-    if (method == "refine") {
-      std::string start_method;
-      uint128 start_cost = 0;
-      for (const char* base : {"treematch", "scotch", "packed", "cyclic"}) {
-        if (!computed.count(base)) {
-          std::string why;
-          Mapping m = run_method(base, compute, topo, request.seed, false, why);
-          if (m.empty() && compute.order > 0) continue;
-          computed[base] = std::move(m);
-        }
-        const uint128 c = cost_on(compute, topo, computed[base]);
-        if (start_method.empty() || c < start_cost) start_method = base, start_cost = c;
-      }
-      row.started_from = start_method;
-      row.mapping = refine_mapping(compute, topo, computed[start_method]);
-    } else {
-      row.mapping = run_method(method, compute, topo, request.seed, request.methods_explicit, row.unavailable);
-      if (!row.unavailable.empty()) {
-        results.push_back(row);
-        continue;
-      }
-      computed[method] = row.mapping;
+  const double limit = request.time_limit > 0 ? request.time_limit : placement_time_limit(compute.order);
+  std::vector<std::string> names = request.methods;
+  if (names.empty()) {
+    for (const auto& m : placement_methods()) names.emplace_back(m.name);
+  }
+  std::vector<std::pair<std::string, Mapping>> seeds;  // refine's starting points computed so far
+  std::set<std::string> attempted, planned(names.begin(), names.end());
+  for (const auto& name : names) {
+    const PlacementMethod* method = find_placement_method(name);
+    if (method == nullptr) {
+      raise_error(Error::Kind::usage, "--method", "unknown method '" + name + "' (" + placement_method_names() + ")");
     }
+    for (const auto& m : placement_methods()) {
+      if (method->starts_from_seeds && m.seeds_refinement) planned.insert(m.name);
+    }
+  }
+  const auto begin = std::chrono::steady_clock::now();
+  auto run = [&](const PlacementMethod& method, bool must_run) {
+    attempted.insert(method.name);
+    MethodOutput out;
+    if (const std::string why = method.unavailable(); !why.empty()) {
+      if (must_run) raise_error(Error::Kind::system, method.name, why);
+      out.skipped = why;
+      return out;
+    }
+    // Its share of what is left: time the methods before it did not use goes to those after it.
+    double shares_left = 0;
+    for (const auto& m : placement_methods()) {
+      if (planned.count(m.name) && (!attempted.count(m.name) || m.name == std::string(method.name)))
+        shares_left += m.share;
+    }
+    const double left = limit - std::chrono::duration<double>(std::chrono::steady_clock::now() - begin).count();
+    const double seconds = shares_left > 0 ? std::max(method.share * limit, left * method.share / shares_left) : 0;
+    out = method.compute({compute, topo, request.seed, seconds, seeds});
+    if (out.skipped.empty() && !topo.excluded.empty()) repair_mapping(compute, topo, out.mapping);
+    if (out.skipped.empty() && method.seeds_refinement) seeds.emplace_back(method.name, out.mapping);
+    return out;
+  };
+  const uint128 bound = placement_lower_bound(evaluate, topo);
+  std::vector<MethodResult> results;
+  for (const auto& name : names) {
+    const PlacementMethod* method = find_placement_method(name);
+    if (method->starts_from_seeds) {  // compute the seeds that were not asked for
+      for (const auto& m : placement_methods()) {
+        if (m.seeds_refinement && !attempted.count(m.name)) run(m, false);
+      }
+    }
+    const auto started = std::chrono::steady_clock::now();
+    MethodOutput out = run(*method, request.methods_explicit);
+    MethodResult row;
+    row.method = name;
+    row.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+    row.unavailable = out.skipped;
+    row.note = out.note;
+    row.started_from = out.started_from;
+    row.lower_bound = bound;
+    if (!row.unavailable.empty()) {
+      results.push_back(row);
+      continue;
+    }
+    row.mapping = std::move(out.mapping);
     row.metrics = evaluate_mapping(evaluate, topo, row.mapping);
     row.computed_cost = &compute == &evaluate ? row.metrics.cost : cost_on(compute, topo, row.mapping);
-    if (method == "random" && request.random_draws > 1) {
+    if (method->drawn && request.random_draws > 1) {
       std::vector<double> costs;
       for (std::uint32_t d = 0; d < request.random_draws; ++d) {
         costs.push_back(
@@ -127,7 +142,11 @@ const MethodResult& cheapest(const std::vector<MethodResult>& results) {
     if (!r.unavailable.empty()) continue;
     if (best == nullptr || r.computed_cost < best->computed_cost) best = &r;
   }
-  if (best == nullptr) raise_error(Error::Kind::system, "--method", "no method could run");
+  if (best == nullptr) {
+    std::string why;
+    for (const auto& r : results) why += "; " + r.method + ": " + r.unavailable;
+    raise_error(Error::Kind::system, "--method", "no method could run" + why);
+  }
   return *best;
 }
 
@@ -146,12 +165,13 @@ void write_placement_json(std::ostream& out, const std::vector<MethodResult>& ro
       << ", \"socket_levels\": " << topo.socket_levels << "},\n  \"model\": \"" << json_escape(kPlacementModel)
       << "\",\n  \"classes\": \"" << json_escape(o.classes) << "\",\n  \"evaluate_classes\": \""
       << json_escape(o.evaluate_classes) << "\",\n  \"metric\": \"" << o.metric << "\",\n  \"seed\": " << o.seed
-      << ",\n  \"chosen\": \"" << chosen << "\",\n  \"methods\": [";
+      << ",\n  \"chosen\": \"" << chosen
+      << "\",\n  \"lower_bound\": " << to_decimal(rows.empty() ? 0 : rows.front().lower_bound) << ",\n  \"methods\": [";
   for (std::size_t i = 0; i < rows.size(); ++i) {
     const auto& r = rows[i];
     out << (i ? ",\n" : "\n") << "    {\"method\": \"" << r.method << "\"";
     if (!r.unavailable.empty()) {
-      out << ", \"unavailable\": \"" << json_escape(r.unavailable) << "\"}";
+      out << ", \"unavailable\": \"" << json_escape(r.unavailable) << "\", \"seconds\": " << r.seconds << "}";
       continue;
     }
     out << ", \"cost\": " << to_decimal(r.metrics.cost) << ", \"computed_cost\": " << to_decimal(r.computed_cost);
@@ -159,12 +179,18 @@ void write_placement_json(std::ostream& out, const std::vector<MethodResult>& ro
       out << std::setprecision(17) << ", \"draws\": " << r.draws << ", \"cost_mean\": " << r.cost_mean
           << ", \"cost_sd\": " << r.cost_sd << ", \"cost_min\": " << r.cost_min << ", \"cost_max\": " << r.cost_max;
     }
+    const auto vs_bound = r.lower_bound > 0
+                              ? std::optional<double>(100.0 * (r.cost() / static_cast<double>(r.lower_bound) - 1))
+                              : std::nullopt;
+    out << ", \"vs_bound_percent\": " << optional_number(vs_bound) << ", \"seconds\": " << std::setprecision(4)
+        << r.seconds;
     out << ", \"gain_vs_packed_percent\": " << optional_number(r.gain_vs_packed)
         << ", \"gain_vs_random_percent\": " << optional_number(r.gain_vs_random) << ", \"crossing\": [";
     for (std::size_t l = 0; l < r.metrics.crossing.size(); ++l)
       out << (l ? ", " : "") << to_decimal(r.metrics.crossing[l]);
     out << "], \"busiest_node_off_node\": " << to_decimal(r.metrics.busiest_node_off_node);
     if (!r.started_from.empty()) out << ", \"started_from\": \"" << r.started_from << "\"";
+    if (!r.note.empty()) out << ", \"note\": \"" << json_escape(r.note) << "\"";
     out << ", \"mapping\": [";
     for (std::size_t k = 0; k < r.mapping.size(); ++k) out << (k ? ", " : "") << r.mapping[k];
     out << "]}";

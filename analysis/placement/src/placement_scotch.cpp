@@ -7,6 +7,7 @@
 
 #include "mpimon/base/error.hpp"
 #include "mpimon/placement/placement.hpp"
+#include "placement_internal.hpp"
 
 #ifdef MPIMON_HAVE_SCOTCH
 #include <scotch.h>
@@ -14,40 +15,13 @@
 
 namespace mpimon {
 
-namespace {
-
-// Scotch may put two ranks on one leaf (it balances loads, it does not enforce an injection):
-// each extra rank goes to the free leaf that costs least given where its peers already are.
-void repair_injection(const AffinityGraph& graph, const TreeTopology& topo, Mapping& mapping) {
-  std::vector<bool> used(topo.leaves(), false);
-  std::vector<std::uint32_t> displaced;
-  for (std::uint32_t r = 0; r < mapping.size(); ++r) {
-    if (used[mapping[r]]) {
-      displaced.push_back(r);
-    } else {
-      used[mapping[r]] = true;
-    }
-  }
-  const auto adj = graph.adjacency();
-  for (std::uint32_t r : displaced) {
-    std::uint64_t best = 0;
-    uint128 best_cost = std::numeric_limits<uint128>::max();
-    for (std::uint64_t leaf = 0; leaf < used.size(); ++leaf) {
-      if (used[leaf]) continue;
-      uint128 cost = 0;
-      for (const auto& [peer, w] : adj[r]) cost += static_cast<uint128>(w) * topo.distance(leaf, mapping[peer]);
-      if (cost < best_cost) best_cost = cost, best = leaf;
-    }
-    mapping[r] = best;
-    used[best] = true;
-  }
-}
-
-}  // namespace
+namespace {}  // namespace
 
 #ifdef MPIMON_HAVE_SCOTCH
 
-Mapping scotch_mapping(const AffinityGraph& graph, const TreeTopology& topo) {
+namespace {
+
+Mapping scotch_in_process(const AffinityGraph& graph, const TreeTopology& topo) {
   const std::uint32_t n = graph.order;
   if (n > topo.leaves()) {
     raise_error(Error::Kind::input, "--topology",
@@ -88,14 +62,31 @@ Mapping scotch_mapping(const AffinityGraph& graph, const TreeTopology& topo) {
   SCOTCH_graphExit(&g);
   if (status != 0)
     raise_error(Error::Kind::system, "Scotch", "SCOTCH_graphMap failed (status " + std::to_string(status) + ")");
-  Mapping mapping(parts.begin(), parts.end());
-  repair_injection(graph, topo, mapping);
+  return {parts.begin(), parts.end()};
+}
+
+}  // namespace
+
+std::string placement_detail::scotch_unavailable() { return ""; }
+
+Mapping scotch_mapping(const AffinityGraph& graph, const TreeTopology& topo, double seconds, bool* timed_out) {
+  // Scotch cannot be interrupted: it runs in a child, stopped when its time is over.
+  bool late = false;
+  Mapping mapping = placement_detail::compute_in_child(
+      "scotch", [&] { return scotch_in_process(graph, topo); }, graph.order, seconds, late);
+  if (timed_out != nullptr) *timed_out = late;
+  if (late) return {};
+  repair_mapping(graph, topo, mapping);  // Scotch balances, it does not inject
   return mapping;
 }
 
 #else
 
-Mapping scotch_mapping(const AffinityGraph&, const TreeTopology&) {
+std::string placement_detail::scotch_unavailable() {
+  return "this mpimon was built without Scotch (Debian: libscotch-dev)";
+}
+
+Mapping scotch_mapping(const AffinityGraph&, const TreeTopology&, double, bool*) {
   raise_error(Error::Kind::system, "scotch", "this mpimon was built without Scotch (Debian: libscotch-dev)");
 }
 

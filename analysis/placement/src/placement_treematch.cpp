@@ -16,6 +16,7 @@
 #include "mpimon/base/error.hpp"
 #include "mpimon/base/scratch.hpp"
 #include "mpimon/placement/placement.hpp"
+#include "placement_internal.hpp"
 
 namespace mpimon {
 
@@ -89,19 +90,16 @@ F symbol(void* handle, const char* name) {
   return reinterpret_cast<F>(dlsym(handle, name));
 }
 
-// In the child: load the library, compute, write sigma to `out_fd`, and _exit.
-[[noreturn]] void compute_in_child(const std::string& library, const std::string& tgt, const AffinityGraph& graph,
-                                   int out_fd, int err_fd) {
-  dup2(err_fd, STDERR_FILENO);
-  dup2(err_fd, STDOUT_FILENO);  // TreeMatch prints progress on stdout
+// In the child: load the library and compute (the affinity matrix lives until the child exits).
+Mapping compute_with_library(const std::string& library, const std::string& tgt, const AffinityGraph& graph) {
   void* handle = dlopen(library.c_str(), RTLD_NOW | RTLD_LOCAL);
-  if (handle == nullptr) _exit(3);
+  if (handle == nullptr) raise_error(Error::Kind::system, library, "cannot load it in the child");
   symbol<SetUnsigned>(handle, "tm_set_verbose_level")(0);
   symbol<SetUnsigned>(handle, "tm_set_max_nb_threads")(1);
   std::vector<char> tgt_path(tgt.begin(), tgt.end());
   tgt_path.push_back('\0');
   void* topology = symbol<LoadTopology>(handle, "tm_load_topology")(tgt_path.data(), kTmFileTypeTgt);
-  // TreeMatch reads a dense matrix (it does not copy it); it lives until _exit.
+  // TreeMatch reads a dense matrix (it does not copy it).
   const std::size_t n = graph.order;
   auto* rows = new double*[n];
   for (std::size_t i = 0; i < n; ++i) rows[i] = new double[n]();
@@ -109,17 +107,15 @@ F symbol(void* handle, const char* name) {
   void* affinity = symbol<BuildAffinityMat>(handle, "tm_build_affinity_mat")(rows, static_cast<int>(n));
   void* tree = symbol<BuildTree>(handle, "tm_build_tree_from_topology")(topology, affinity, nullptr, nullptr);
   TmSolution* solution = symbol<ComputeMapping>(handle, "tm_compute_mapping")(topology, tree);
-  if (solution == nullptr || solution->sigma_length < n) _exit(4);
-  std::vector<int> sigma(solution->sigma, solution->sigma + n);
-  const auto* bytes = reinterpret_cast<const char*>(sigma.data());
-  std::size_t left = sigma.size() * sizeof(int);
-  while (left > 0) {
-    const ssize_t w = write(out_fd, bytes, left);
-    if (w <= 0) _exit(5);
-    bytes += w;
-    left -= static_cast<std::size_t>(w);
+  if (solution == nullptr || solution->sigma_length < n)
+    raise_error(Error::Kind::system, "treematch", "no solution for every rank");
+  Mapping mapping(n);
+  for (std::size_t r = 0; r < n; ++r) {
+    if (solution->sigma[r] < 0)
+      raise_error(Error::Kind::system, "treematch", "TreeMatch left rank " + std::to_string(r) + " unmapped");
+    mapping[r] = static_cast<std::uint64_t>(solution->sigma[r]);
   }
-  _exit(0);
+  return mapping;
 }
 
 std::string read_all(int fd) {
@@ -131,7 +127,7 @@ std::string read_all(int fd) {
 
 }  // namespace
 
-Mapping treematch_mapping(const AffinityGraph& graph, const TreeTopology& topo) {
+Mapping treematch_mapping(const AffinityGraph& graph, const TreeTopology& topo, double seconds, bool* timed_out) {
   const TreeMatchLibrary lib = find_treematch();
   if (lib.path.empty()) raise_error(Error::Kind::system, "treematch", lib.problem);
   if (graph.order > topo.leaves()) {
@@ -142,52 +138,30 @@ Mapping treematch_mapping(const AffinityGraph& graph, const TreeTopology& topo) 
   const TemporaryFile tgt("place"), err("place-err");
   const bool written = static_cast<bool>(std::ofstream(tgt.path()) << topo.tleaf() << "\n");
   const int err_fd = open(err.path().c_str(), O_RDWR);
-  int pipe_fds[2];
-  if (!written || err_fd < 0 || pipe(pipe_fds) != 0) {
+  if (!written || err_fd < 0) {
     if (err_fd >= 0) close(err_fd);
     raise_error(Error::Kind::system, "treematch", "cannot prepare the TreeMatch run");
   }
-  std::fflush(nullptr);
-  // In a process group of its own, which Ctrl-C stops first (scratch.hpp), as for a launch.
-  StopGroupOnInterrupt stop_on_interrupt;
-  const pid_t child = fork();
-  if (child == 0) {
-    stop_on_interrupt.track(0);
-    setpgid(0, 0);
-    close(pipe_fds[0]);
-    compute_in_child(lib.path, tgt.path(), graph, pipe_fds[1], err_fd);
-  }
-  if (child > 0) {
-    setpgid(child, child);
-    stop_on_interrupt.track(child);
-  }
-  close(pipe_fds[1]);
-  const std::string out = child > 0 ? read_all(pipe_fds[0]) : std::string();
-  close(pipe_fds[0]);
-  int status = 0;
-  while (child > 0 && waitpid(child, &status, 0) < 0 && errno == EINTR) {
-  }
-  StopGroupOnInterrupt::exit_if_interrupted();
-  lseek(err_fd, 0, SEEK_SET);
-  std::string messages = read_all(err_fd);
-  close(err_fd);
-  if (child < 0 || !WIFEXITED(status) || WEXITSTATUS(status) != 0 || out.size() != graph.order * sizeof(int)) {
+  bool late = false;
+  Mapping mapping;
+  try {
+    mapping = placement_detail::compute_in_child(
+        "treematch (" + lib.path + ")", [&] { return compute_with_library(lib.path, tgt.path(), graph); }, graph.order,
+        seconds, late, err_fd);
+  } catch (const Error& e) {
+    lseek(err_fd, 0, SEEK_SET);
+    std::string messages = read_all(err_fd);
+    close(err_fd);
     while (!messages.empty() && (messages.back() == '\n' || messages.back() == ' ')) messages.pop_back();
-    std::string why = child < 0             ? "fork failed"
-                      : WIFSIGNALED(status) ? "killed by signal " + std::to_string(WTERMSIG(status))
-                                            : "exit status " + std::to_string(WEXITSTATUS(status));
     raise_error(Error::Kind::system, "treematch (" + lib.path + ")",
-                "TreeMatch failed: " + why + (messages.empty() ? "" : ": " + messages));
+                std::string("TreeMatch ") + e.what() + (messages.empty() ? "" : ": " + messages));
   }
-  Mapping mapping(graph.order);
-  for (std::size_t r = 0; r < graph.order; ++r) {
-    int leaf;
-    std::memcpy(&leaf, out.data() + r * sizeof(int), sizeof(int));
-    if (leaf < 0)
-      raise_error(Error::Kind::system, "treematch", "TreeMatch left rank " + std::to_string(r) + " unmapped");
-    mapping[r] = static_cast<std::uint64_t>(leaf);
-  }
-  check_mapping(mapping, graph.order, topo);
+  close(err_fd);
+  if (timed_out != nullptr) *timed_out = late;
+  if (late) return {};
+  TreeTopology whole = topo;  // TreeMatch knows no excluded leaves: place() repairs its mapping
+  whole.excluded.clear();
+  check_mapping(mapping, graph.order, whole);
   return mapping;
 }
 

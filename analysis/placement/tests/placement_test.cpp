@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <numeric>
 #include <random>
 #include <sstream>
@@ -164,6 +165,114 @@ TEST_P(BruteForce, AgainstEnumeration) {
 
 INSTANTIATE_TEST_SUITE_P(Seeds, BruteForce, ::testing::Range(1, 7));
 
+// Larger trees than the enumeration above can afford by permutations of all leaves: the optimum
+// over every bijection of n ranks onto n leaves (n = 8 to 10), found by the test's own enumeration;
+// the default (cheapest row) must reach it, and the lower bound must not exceed it.
+struct Exhaustive {
+  const char* tleaf;
+  std::vector<std::uint32_t> arity;
+  std::vector<std::uint64_t> cost;
+  std::uint64_t seed;
+};
+class ExhaustiveOptimum : public ::testing::TestWithParam<Exhaustive> {};
+
+TEST_P(ExhaustiveOptimum, DefaultFindsIt) {
+  const Exhaustive& c = GetParam();
+  const TreeTopology t = parse_topology(c.tleaf);
+  const auto n = static_cast<std::uint32_t>(t.leaves());
+  std::mt19937_64 rng(c.seed);
+  std::vector<std::uint64_t> m(n * n, 0);
+  for (std::uint32_t i = 0; i < n; ++i) {
+    for (std::uint32_t j = 0; j < n; ++j) m[i * n + j] = i != j && rng() % 2 == 0 ? rng() % 1000 : 0;
+  }
+  Mapping sigma(n);
+  std::iota(sigma.begin(), sigma.end(), std::uint64_t{0});
+  std::vector<std::uint64_t> d(n * n), w(n * n);  // the reference distance, tabulated for speed
+  for (std::uint32_t i = 0; i < n; ++i) {
+    for (std::uint32_t j = 0; j < n; ++j) d[i * n + j] = reference_distance(c.arity, c.cost, i, j);
+    for (std::uint32_t j = 0; j < n; ++j) w[i * n + j] = m[i * n + j] + m[j * n + i];
+  }
+  std::uint64_t optimum = UINT64_MAX;
+  do {
+    std::uint64_t total = 0;
+    for (std::uint32_t i = 0; i < n; ++i) {
+      for (std::uint32_t j = i + 1; j < n; ++j) total += w[i * n + j] * d[sigma[i] * n + sigma[j]];
+    }
+    optimum = std::min(optimum, total);
+  } while (std::next_permutation(sigma.begin(), sigma.end()));
+  const auto graph = fold_traffic(dense(n, m));
+  PlacementRequest request;
+  request.methods = {"scotch", "multisection", "packed", "cyclic", "refine"};
+  const auto rows = place(graph, graph, t, request);
+  const MethodResult& best = cheapest(rows);
+  EXPECT_EQ(reference_cost(c.arity, c.cost, n, m, best.mapping), optimum) << best.method;
+  EXPECT_LE(static_cast<std::uint64_t>(best.lower_bound), optimum);
+}
+
+INSTANTIATE_TEST_SUITE_P(Trees, ExhaustiveOptimum,
+                         ::testing::Values(Exhaustive{"tleaf 3 2 100 2 10 2 1", {2, 2, 2}, {100, 10, 1}, 11},
+                                           Exhaustive{"tleaf 3 2 100 2 10 2 1", {2, 2, 2}, {100, 10, 1}, 12},
+                                           Exhaustive{"tleaf 2 3 10 3 1", {3, 3}, {10, 1}, 13},
+                                           Exhaustive{"tleaf 2 3 10 3 1", {3, 3}, {10, 1}, 14},
+                                           Exhaustive{"tleaf 2 2 10 5 1", {2, 5}, {10, 1}, 15},
+                                           Exhaustive{"tleaf 2 5 7 2 3", {5, 2}, {7, 3}, 16}),
+                         [](const auto& p) { return "seed" + std::to_string(p.param.seed); });
+
+// A planted instance whose optimum is provable: groups of one socket's size are cliques of the
+// heaviest weights (3000-3999), the two groups of a node are linked pair by pair with medium weights
+// (100-999), nodes by a few light ones (1-99). The weights sorted down fill exactly the cheapest distance slots when
+// each group sits on one socket, which is thus a lower bound any mapping must meet (rearrangement): its cost, summed
+// here from the construction, is the optimum. Ranks are scrambled.
+struct Planted {
+  std::uint32_t nodes, cores;  // tree: nodes x 2 sockets x cores
+};
+class PlantedOptimum : public ::testing::TestWithParam<Planted> {};
+
+TEST_P(PlantedOptimum, DefaultFindsIt) {
+  const auto [nodes, cores] = GetParam();
+  const std::uint32_t n = nodes * 2 * cores;
+  const TreeTopology t =
+      parse_topology("tleaf 3 " + std::to_string(nodes) + " 100 2 10 " + std::to_string(cores) + " 1");
+  std::mt19937_64 rng(n);
+  std::vector<std::uint32_t> scramble(n);
+  std::iota(scramble.begin(), scramble.end(), 0u);
+  std::shuffle(scramble.begin(), scramble.end(), rng);
+  std::map<std::pair<std::uint32_t, std::uint32_t>, std::uint64_t> traffic;  // planted position pairs
+  std::uint64_t optimum = 0;
+  auto link = [&](std::uint32_t a, std::uint32_t b, std::uint64_t w, std::uint64_t distance) {
+    if (a == b || traffic.count({std::min(a, b), std::max(a, b)})) return;
+    traffic[{std::min(a, b), std::max(a, b)}] = w;
+    optimum += w * distance;
+  };
+  for (std::uint32_t a = 0; a < n; ++a) {
+    const std::uint32_t socket = a / cores, node = a / (2 * cores);
+    for (std::uint32_t b = socket * cores; b < (socket + 1) * cores; ++b) {
+      if (b > a) link(a, b, 3000 + rng() % 1000, 1);
+    }
+    const std::uint32_t other_socket = (socket % 2 == 0 ? socket + 1 : socket - 1);
+    for (std::uint32_t b = other_socket * cores; b < (other_socket + 1) * cores; ++b) link(a, b, 100 + rng() % 900, 11);
+    if (nodes > 1) {
+      const std::uint32_t other_node = (node + 1 + static_cast<std::uint32_t>(rng() % (nodes - 1))) % nodes;
+      link(a, other_node * 2 * cores + static_cast<std::uint32_t>(rng() % (2 * cores)), 1 + rng() % 99, 111);
+    }
+  }
+  AffinityGraph graph;
+  graph.order = n;
+  for (const auto& [pair, w] : traffic) {
+    const auto [a, b] = std::minmax(scramble[pair.first], scramble[pair.second]);
+    graph.edges.push_back({a, b, w});
+  }
+  const auto rows = place(graph, graph, t, PlacementRequest{{"multisection", "packed"}, true, 1, 1, 0});
+  const MethodResult& best = cheapest(rows);
+  EXPECT_EQ(static_cast<std::uint64_t>(best.metrics.cost), optimum) << best.method;
+  EXPECT_EQ(static_cast<std::uint64_t>(best.lower_bound), optimum);  // the bound is tight here
+}
+
+INSTANTIATE_TEST_SUITE_P(Sizes, PlantedOptimum,
+                         ::testing::Values(Planted{4, 8}, Planted{8, 16}, Planted{32, 8}, Planted{64, 16},
+                                           Planted{128, 16}),
+                         [](const auto& p) { return "ranks" + std::to_string(p.param.nodes * 2 * p.param.cores); });
+
 TEST(PlacementMethods, MoreRanksThanLeavesAndNonSquare) {
   const TreeTopology t = parse_topology("tleaf 1 4 1");
   const auto graph = fold_traffic(SparseMatrix::zeros(5, 5));
@@ -190,7 +299,7 @@ TEST(PlacementFiles, MappingAndRankfile) {
   const TreeTopology t = parse_topology("2x2x4");  // 8 leaves a node, 4 a socket
   const Mapping m = {0, 5, 9, 15};
   std::ostringstream mapping, rankfile;
-  write_mapping(m, mapping);
+  write_mapping(m, t, mapping);
   EXPECT_EQ(mapping.str(), "0 0\n1 5\n2 9\n3 15\n");
   write_rankfile(m, t, {"a", "b"}, rankfile);
   EXPECT_EQ(rankfile.str(), "rank 0=a slot=0:0\nrank 1=a slot=1:1\nrank 2=b slot=0:1\nrank 3=b slot=1:3\n");
@@ -211,11 +320,13 @@ TEST(PlacementReport, JsonRowsAsTheFormatSays) {
     r.mapping = std::move(mapping);
     r.metrics = std::move(metrics);
     r.computed_cost = r.metrics.cost;
+    r.lower_bound = 5;
     return r;
   };
   MethodResult treematch;
   treematch.method = "treematch";
   treematch.unavailable = "no \"TreeMatch\" here";
+  treematch.lower_bound = 5;
   MethodResult packed = row("packed", {0, 1, 2, 3}, {7, {5, 2}, 5});
   packed.gain_vs_packed = 0.0;
   packed.gain_vs_random = 25.0;
@@ -242,11 +353,12 @@ TEST(PlacementReport, JsonRowsAsTheFormatSays) {
   "metric": "bytes",
   "seed": 7,
   "chosen": "refine",
+  "lower_bound": 5,
   "methods": [
-    {"method": "treematch", "unavailable": "no \"TreeMatch\" here"},
-    {"method": "packed", "cost": 7, "computed_cost": 7, "gain_vs_packed_percent": 0, "gain_vs_random_percent": 25, "crossing": [5, 2], "busiest_node_off_node": 5, "mapping": [0, 1, 2, 3]},
-    {"method": "random", "cost": 10, "computed_cost": 10, "draws": 2, "cost_mean": 8.75, "cost_sd": 1.25, "cost_min": 7.5, "cost_max": 10, "gain_vs_packed_percent": -20, "gain_vs_random_percent": null, "crossing": [6, 4], "busiest_node_off_node": 6, "mapping": [3, 2, 1, 0]},
-    {"method": "refine", "cost": 6, "computed_cost": 6, "gain_vs_packed_percent": 16.66666667, "gain_vs_random_percent": null, "crossing": [4, 2], "busiest_node_off_node": 4, "started_from": "packed", "mapping": [1, 0, 2, 3]}
+    {"method": "treematch", "unavailable": "no \"TreeMatch\" here", "seconds": 0},
+    {"method": "packed", "cost": 7, "computed_cost": 7, "vs_bound_percent": 40, "seconds": 0, "gain_vs_packed_percent": 0, "gain_vs_random_percent": 25, "crossing": [5, 2], "busiest_node_off_node": 5, "mapping": [0, 1, 2, 3]},
+    {"method": "random", "cost": 10, "computed_cost": 10, "draws": 2, "cost_mean": 8.75, "cost_sd": 1.25, "cost_min": 7.5, "cost_max": 10, "vs_bound_percent": 75, "seconds": 0, "gain_vs_packed_percent": -20, "gain_vs_random_percent": null, "crossing": [6, 4], "busiest_node_off_node": 6, "mapping": [3, 2, 1, 0]},
+    {"method": "refine", "cost": 6, "computed_cost": 6, "vs_bound_percent": 20, "seconds": 0, "gain_vs_packed_percent": 16.66666667, "gain_vs_random_percent": null, "crossing": [4, 2], "busiest_node_off_node": 4, "started_from": "packed", "mapping": [1, 0, 2, 3]}
   ]
 }
 )";

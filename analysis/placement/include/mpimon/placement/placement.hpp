@@ -28,6 +28,11 @@ struct TreeTopology {
   std::uint32_t node_levels = 0;
   std::uint32_t socket_levels = 0;
   std::string source;  ///< how the user wrote it ("8x2x4", a file name)
+  /// --slots-per-leaf K > 1: the last level (arity K, link cost 0) holds the K ranks a core may run;
+  /// the tree's leaves are then slots and core_of() gives the core (what the files name).
+  std::uint32_t slots_per_core = 1;
+  /// --exclude-leaves: slots that must stay free (empty: none).
+  std::vector<bool> excluded;
 
   [[nodiscard]] std::uint32_t levels() const { return static_cast<std::uint32_t>(arity.size()); }
   [[nodiscard]] std::uint64_t leaves() const;
@@ -39,7 +44,16 @@ struct TreeTopology {
   [[nodiscard]] std::uint32_t common_level(std::uint64_t a, std::uint64_t b) const;
   /// The cost of a pair of leaves (0 for a leaf with itself).
   [[nodiscard]] std::uint64_t distance(std::uint64_t a, std::uint64_t b) const;
+  [[nodiscard]] bool usable(std::uint64_t leaf) const { return excluded.empty() || !excluded[leaf]; }
+  [[nodiscard]] std::uint64_t usable_leaves() const;
+  [[nodiscard]] std::uint64_t core_of(std::uint64_t leaf) const { return leaf / slots_per_core; }
 };
+
+/// `topo` with up to `k` ranks per core: a bottom level of arity k and link cost 0 (k >= 1).
+TreeTopology with_slots(TreeTopology topo, std::uint32_t k);
+/// `topo` with the cores `cores` (indices of the tree without slots) kept free; throws
+/// Error::Kind::usage naming --exclude-leaves when one is beyond the tree.
+TreeTopology with_excluded(TreeTopology topo, const std::vector<std::uint64_t>& cores);
 
 /// Default link costs of the NxSxC shorthand, top first: between nodes, sockets, cores.
 inline constexpr std::uint64_t kNodeLinkCost = 100, kSocketLinkCost = 10, kCoreLinkCost = 1;
@@ -47,7 +61,8 @@ inline constexpr std::uint64_t kNodeLinkCost = 100, kSocketLinkCost = 10, kCoreL
 /// Parses a tree-leaf line ("tleaf L a0 c0 ...", any whitespace; `where` names it in errors).
 TreeTopology parse_tleaf(const std::string& text, const std::string& where);
 /// Parses what `--topology` accepts: a tleaf line, "NxSxC" (nodes x sockets x cores, default costs),
-/// the name of a file holding a tleaf line (.tgt), or an hwloc XML file (one node, cores as leaves).
+/// the name of a file holding a tleaf line (.tgt), an hwloc XML file (one node, cores as leaves), or
+/// "N@node.xml" (N nodes of that shape under a network level of link cost kNodeLinkCost).
 /// Throws Error::Kind::usage naming --topology when it is none of these.
 TreeTopology parse_topology(const std::string& text);
 
@@ -67,7 +82,11 @@ AffinityGraph fold_traffic(const SparseMatrix& directed);
 
 using Mapping = std::vector<std::uint64_t>;  ///< leaf of each rank
 
-/// Throws Error::Kind::input unless `mapping` puts `order` ranks on distinct leaves of `topo`.
+/// Puts every rank that shares a leaf or sits on an excluded one on the free usable leaf that costs
+/// least given where its peers are (for mappers that balance rather than inject, or ignore exclusions).
+void repair_mapping(const AffinityGraph& graph, const TreeTopology& topo, Mapping& mapping);
+
+/// Throws Error::Kind::input unless `mapping` puts `order` ranks on distinct usable leaves of `topo`.
 void check_mapping(const Mapping& mapping, std::uint32_t order, const TreeTopology& topo);
 
 /// The placement metrics, computed by mpimon (not TreeMatch's evaluator).
@@ -84,15 +103,26 @@ Mapping packed_mapping(std::uint32_t order, const TreeTopology& topo);
 Mapping cyclic_mapping(std::uint32_t order, const TreeTopology& topo);
 Mapping random_mapping(std::uint32_t order, const TreeTopology& topo, std::uint64_t seed);
 
-/// Pairwise swap refinement under the cost model: swaps two leaves' occupants (a rank and a free
-/// leaf too) while that lowers the cost, for at most `max_passes` passes and `max_seconds`.
-/// Never returns a mapping costlier than `start`.
-Mapping refine_mapping(const AffinityGraph& graph, const TreeTopology& topo, Mapping start, int max_passes = 50,
-                       double max_seconds = 10.0);
+/// Local search under the cost model: each rank tries the leaves of the bottom subtrees where its
+/// heaviest peers are (swapping with their occupant, or moving to a free leaf), the best gain
+/// first, until no such swap helps or `max_seconds` pass; small trees also get passes over every
+/// pair of leaves. Never returns a mapping costlier than `start`. O(non-zeros) memory.
+Mapping refine_mapping(const AffinityGraph& graph, const TreeTopology& topo, Mapping start, double max_seconds = 10.0);
+
+/// Global multisection: the ranks split along the hierarchy with METIS, one subtree at a time,
+/// each part balanced exactly to its subtree's leaves (filled in order when there are fewer ranks).
+/// `seed` is METIS's seed (even: recursive bisection, odd: k-way).
+Mapping multisection_mapping(const AffinityGraph& graph, const TreeTopology& topo, std::uint64_t seed);
+
+/// A lower bound on the cost of any mapping of `graph` onto `topo`, computed from the weights and
+/// the tree alone (rearrangement bounds, placement_bound.cpp).
+uint128 placement_lower_bound(const AffinityGraph& graph, const TreeTopology& topo);
 
 /// Scotch's SCOTCH_graphMap of the graph onto SCOTCH_archTleaf of the same tree, repaired into an
-/// injection when Scotch puts two ranks on one leaf.
-Mapping scotch_mapping(const AffinityGraph& graph, const TreeTopology& topo);
+/// injection when Scotch puts two ranks on one leaf. Runs in a child process stopped after
+/// `seconds` (then: an empty mapping and *timed_out set).
+Mapping scotch_mapping(const AffinityGraph& graph, const TreeTopology& topo, double seconds = 1e9,
+                       bool* timed_out = nullptr);
 
 /// Where the TreeMatch library is: Open MPI 4.1's topo/treematch component exports it.
 struct TreeMatchLibrary {
@@ -103,20 +133,55 @@ struct TreeMatchLibrary {
 TreeMatchLibrary find_treematch();
 /// TreeMatch's mapping (tm_build_tree_from_topology + tm_compute_mapping on the tree-leaf and the
 /// folded matrix), computed in a child process because the library exits on errors. Throws
-/// Error::Kind::system when the library is missing or fails.
-Mapping treematch_mapping(const AffinityGraph& graph, const TreeTopology& topo);
+/// Error::Kind::system when the library is missing or fails; stopped after `seconds` (then: an empty
+/// mapping and *timed_out set).
+Mapping treematch_mapping(const AffinityGraph& graph, const TreeTopology& topo, double seconds = 1e9,
+                          bool* timed_out = nullptr);
 
-/// Writers. mapping: "RANK LEAF" lines. rankfile: "rank R=HOST slot=SOCKET:CORE" lines; throws
-/// Error::Kind::usage when there are fewer hosts than the mapping uses nodes.
-void write_mapping(const Mapping& mapping, std::ostream& out);
+/// Writers. mapping: "RANK LEAF" lines (the core, with --slots-per-leaf). rankfile: "rank R=HOST slot=SOCKET:CORE"
+/// lines; throws Error::Kind::usage when there are fewer hosts than the mapping uses nodes.
+void write_mapping(const Mapping& mapping, const TreeTopology& topo, std::ostream& out);
 void write_rankfile(const Mapping& mapping, const TreeTopology& topo, const std::vector<std::string>& hosts,
                     std::ostream& out);
 /// The hosts of an Open MPI hostfile: the first word of each line that is not blank or a comment.
 std::vector<std::string> read_hostfile(const std::string& path);
 
-/// The methods of `mpimon place`, in the order of its table.
-inline const std::vector<std::string> kPlacementMethods = {"treematch", "scotch", "packed",
-                                                           "cyclic",    "random", "refine"};
+/// What a method's compute function gets.
+struct MethodInput {
+  const AffinityGraph& graph;  ///< the traffic the mappings are computed from
+  const TreeTopology& topo;
+  std::uint64_t seed;
+  double seconds;  ///< the method's share of the time limit
+  /// The mappings computed so far by the methods that seed the refinement (name, mapping).
+  const std::vector<std::pair<std::string, Mapping>>& seeds;
+};
+/// What it returns: an empty mapping with `skipped` set when it could not run or finish (a note
+/// under the table says why), `note` for a line under the table ("" for none).
+struct MethodOutput {
+  Mapping mapping;
+  std::string skipped, note, started_from;
+};
+
+/// One placement method: the single entry `mpimon place`'s method list, dispatch, refinement
+/// seeds, help and errors read (docs/placement.md#methods---method-comma-separated-default-all).
+struct PlacementMethod {
+  const char* name;
+  const char* summary;  ///< one line for the help and the docs
+  /// Why the method cannot run on this machine ("" when it can); when not asked for by name,
+  /// such a method is skipped with a note; asked for, it is an error.
+  std::string (*unavailable)();
+  MethodOutput (*compute)(const MethodInput&);
+  bool seeds_refinement;   ///< `refine` starts from the cheapest of these
+  bool starts_from_seeds;  ///< it needs those seeds (computed first when they were not asked for)
+  bool drawn;              ///< its row shows the cost over PlacementRequest::random_draws seeded draws
+  double share;            ///< fraction of the time limit it may use (0: O(non-zeros), not limited)
+};
+/// The methods, in the order of the table.
+const std::vector<PlacementMethod>& placement_methods();
+/// The method called `name`, or nullptr.
+const PlacementMethod* find_placement_method(const std::string& name);
+/// "treematch, scotch, ..." for help and error messages.
+std::string placement_method_names();
 
 /// One row of `mpimon place`'s table.
 struct MethodResult {
@@ -126,6 +191,9 @@ struct MethodResult {
   uint128 computed_cost = 0;  ///< the same mapping costed on the traffic it was computed from
   std::string unavailable;    ///< why the method was skipped ("" when it ran)
   std::string started_from;   ///< refine: the method it improved
+  std::string note;           ///< a line under the table ("" for none)
+  uint128 lower_bound = 0;    ///< placement_lower_bound of the evaluated traffic (the same on every row)
+  double seconds = 0;         ///< time it took (wall clock)
   /// random: the cost over the draws.
   std::uint32_t draws = 1;
   double cost_mean = 0, cost_sd = 0, cost_min = 0, cost_max = 0;
@@ -135,15 +203,18 @@ struct MethodResult {
 };
 
 struct PlacementRequest {
-  std::vector<std::string> methods = kPlacementMethods;
-  bool methods_explicit = false;  ///< listed by the user: a missing TreeMatch is then an error
+  std::vector<std::string> methods;  ///< empty: every method of the table
+  bool methods_explicit = false;     ///< listed by the user: an unavailable method is then an error
   std::uint64_t seed = 1;
   std::uint32_t random_draws = 100;
+  double time_limit = 0;  ///< seconds for all methods together; 0: placement_time_limit(ranks)
 };
+/// The default time limit: 10 s up to 2560 ranks, ranks / 256 s above, at most 25 s.
+double placement_time_limit(std::uint32_t ranks);
 
 /// Runs the methods on `compute` (the traffic the mappings are computed from) and costs them on
-/// `evaluate` (the traffic they are judged by). `refine` starts from the cheapest of treematch,
-/// scotch, packed and cyclic (computing them if they were not asked for) under `compute`.
+/// `evaluate` (the traffic they are judged by). `refine` starts from the cheapest of the methods
+/// that seed it (computing them if they were not asked for) under `compute`.
 std::vector<MethodResult> place(const AffinityGraph& compute, const AffinityGraph& evaluate, const TreeTopology& topo,
                                 const PlacementRequest& request);
 /// The row whose mapping is cheapest on the traffic the mappings were computed from (a choice

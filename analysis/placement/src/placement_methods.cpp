@@ -1,0 +1,130 @@
+// The placement methods: one entry each, read by `mpimon place`'s method list, dispatch,
+// refinement seeds, help and errors (docs/placement.md).
+#include <algorithm>
+#include <chrono>
+#include <iomanip>
+#include <sstream>
+
+#include "mpimon/base/error.hpp"
+#include "mpimon/matrices/export.hpp"
+#include "placement_internal.hpp"
+
+namespace mpimon {
+
+namespace {
+
+std::string available() { return ""; }
+
+std::string seconds_text(double s) {
+  std::ostringstream out;
+  out << std::fixed << std::setprecision(1) << s << " s";
+  return out.str();
+}
+
+std::string late(const MethodInput& in) {
+  return "skipped: did not finish within its share of the time limit (" + seconds_text(in.seconds) + "; --time-limit)";
+}
+
+MethodOutput treematch(const MethodInput& in) {
+  if (in.graph.order > kDenseExportLimit) {
+    const double gigabytes = 8.0 * in.graph.order * in.graph.order / 1e9;
+    std::ostringstream why;
+    why << "skipped: TreeMatch needs a dense N x N matrix (" << std::setprecision(3) << gigabytes << " GB at "
+        << in.graph.order << " ranks; mpimon runs it up to " << kDenseExportLimit << ")";
+    return {{}, why.str(), "", ""};
+  }
+  bool timed_out = false;
+  Mapping m = treematch_mapping(in.graph, in.topo, in.seconds, &timed_out);
+  if (timed_out) return {{}, late(in), "", ""};
+  return {std::move(m), "", "", ""};
+}
+
+MethodOutput scotch(const MethodInput& in) {
+  bool timed_out = false;
+  Mapping m = scotch_mapping(in.graph, in.topo, in.seconds, &timed_out);
+  if (timed_out) return {{}, late(in), "", ""};
+  return {std::move(m), "", "", ""};
+}
+
+MethodOutput packed(const MethodInput& in) { return {packed_mapping(in.graph.order, in.topo), "", "", ""}; }
+MethodOutput cyclic(const MethodInput& in) { return {cyclic_mapping(in.graph.order, in.topo), "", "", ""}; }
+MethodOutput random(const MethodInput& in) { return {random_mapping(in.graph.order, in.topo, in.seed), "", "", ""}; }
+
+// METIS multisection, each result refined; as many METIS seeds as the share allows (at most 8).
+MethodOutput multisection(const MethodInput& in) {
+  using clock = std::chrono::steady_clock;
+  constexpr int kMaxSeeds = 8;
+  const auto deadline = placement_detail::deadline_after(in.seconds);
+  Mapping best;
+  uint128 best_cost = 0;
+  int seeds = 0;
+  double partitioning = 0, searching = 0;
+  for (auto last = clock::duration::zero(); seeds < kMaxSeeds; ++seeds) {
+    const auto t0 = clock::now();
+    if (seeds > 0 && t0 + last > deadline) break;
+    Mapping m = multisection_mapping(in.graph, in.topo, in.seed + static_cast<std::uint64_t>(seeds));
+    const auto t1 = clock::now();
+    partitioning += std::chrono::duration<double>(t1 - t0).count();
+    m = refine_mapping(in.graph, in.topo, std::move(m),
+                       std::max(std::chrono::duration<double>(deadline - t1).count(), 0.0));
+    searching += std::chrono::duration<double>(clock::now() - t1).count();
+    const uint128 c = evaluate_mapping(in.graph, in.topo, m).cost;
+    if (best.empty() || c < best_cost) best = std::move(m), best_cost = c;
+    last = clock::now() - t0;
+  }
+  return {std::move(best), "",
+          "METIS multisection + local search, best of " + std::to_string(seeds) + " seeds (" +
+              seconds_text(partitioning) + " partitioning, " + seconds_text(searching) + " searching)",
+          ""};
+}
+
+// Refines the cheapest mapping of the methods that seed it.
+MethodOutput refine(const MethodInput& in) {
+  const std::pair<std::string, Mapping>* start = nullptr;
+  uint128 start_cost = 0;
+  for (const auto& seed : in.seeds) {
+    const uint128 c = evaluate_mapping(in.graph, in.topo, seed.second).cost;
+    if (start == nullptr || c < start_cost) start = &seed, start_cost = c;
+  }
+  if (start == nullptr) return {{}, "skipped: no method to start from", "", ""};
+  return {refine_mapping(in.graph, in.topo, start->second, in.seconds), "",
+          "local search (swaps next to each rank's peers) starting from " + start->first, start->first};
+}
+
+std::string treematch_unavailable() { return find_treematch().problem; }
+
+}  // namespace
+
+const std::vector<PlacementMethod>& placement_methods() {
+  static const std::vector<PlacementMethod> methods = {
+      {"treematch", "the real TreeMatch (Open MPI 4.1's topo/treematch library), up to 8192 ranks",
+       treematch_unavailable, treematch, true, false, false, 0.3},
+      {"scotch", "Scotch's SCOTCH_graphMap onto the same tree-leaf", placement_detail::scotch_unavailable, scotch, true,
+       false, false, 0.25},
+      {"multisection", "METIS multisection along the hierarchy, then local search (several seeds)", available,
+       multisection, false, false, false, 0.3},
+      {"packed", "rank i on leaf i (mpirun's default fill)", available, packed, true, false, false, 0},
+      {"cyclic", "rank i on node i mod nodes (--map-by node)", available, cyclic, true, false, false, 0},
+      {"random", "seeded uniform mappings (mean +- sd over 100 draws)", available, random, false, false, true, 0},
+      {"refine", "local search from the cheapest of the methods marked as its seeds", available, refine, false, true,
+       false, 0.15},
+  };
+  return methods;
+}
+
+const PlacementMethod* find_placement_method(const std::string& name) {
+  for (const auto& m : placement_methods()) {
+    if (name == m.name) return &m;
+  }
+  return nullptr;
+}
+
+std::string placement_method_names() {
+  std::string names;
+  for (const auto& m : placement_methods()) names += (names.empty() ? "" : ", ") + std::string(m.name);
+  return names;
+}
+
+double placement_time_limit(std::uint32_t ranks) { return std::clamp(ranks / 256.0, 10.0, 25.0); }
+
+}  // namespace mpimon

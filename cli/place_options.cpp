@@ -1,0 +1,64 @@
+// `mpimon place`'s options: from strings to the topology and the request (docs/placement.md).
+#include "place_options.hpp"
+
+#include <cstdio>
+
+namespace mpimon::cli {
+
+namespace {
+
+// "0,8-9" -> 0 8 9
+std::vector<std::uint64_t> leaf_list(const std::string& text) {
+  std::vector<std::uint64_t> leaves;
+  for (const auto& item : split_list(text, "exclude-leaves")) {
+    std::uint64_t low = 0, high = 0;
+    char dash = 0, extra = 0;
+    const int read = std::sscanf(item.c_str(), "%lu%c%lu%c", &low, &dash, &high, &extra);
+    if (!(read == 1 || (read == 3 && dash == '-' && high >= low)) || item[0] == '-' || item[0] == '+') {
+      throw po::error("--exclude-leaves: '" + item + "' is not a leaf index or a range A-B");
+    }
+    for (std::uint64_t l = low; l <= (read == 3 ? high : low); ++l) leaves.push_back(l);
+  }
+  return leaves;
+}
+
+}  // namespace
+
+TreeTopology topology_of(const PlaceOptions& o) {
+  if (o.slots_per_leaf == 0) throw po::error("--slots-per-leaf must be at least 1");
+  TreeTopology topo = parse_topology(o.topology);
+  if (!o.exclude_leaves.empty()) topo = with_excluded(std::move(topo), leaf_list(o.exclude_leaves));
+  return with_slots(std::move(topo), o.slots_per_leaf);
+}
+
+PlacementRequest request_of(const PlaceOptions& o, const po::variables_map& vm) {
+  PlacementRequest request;
+  request.seed = o.seed;
+  if (o.time_limit < 0) throw po::error("--time-limit must be positive (seconds)");
+  request.time_limit = o.time_limit;
+  if (vm.count("method") && o.methods != "all") {
+    request.methods = split_list(o.methods, "method");
+    request.methods_explicit = true;
+    for (const auto& m : request.methods) {
+      if (find_placement_method(m) == nullptr)
+        throw po::error("unknown method '" + m + "' in --method (" + placement_method_names() + ", all)");
+    }
+  }
+  return request;
+}
+
+std::string method_help() {
+  std::string text = "Methods:\n";
+  for (const auto& m : placement_methods()) text += "  " + std::string(m.name) + ": " + m.summary + "\n";
+  return text;
+}
+
+std::vector<std::string> hosts_of(const PlaceOptions& o, std::uint64_t nodes) {
+  if (!o.hosts.empty()) return split_list(o.hosts, "hosts");
+  if (!o.hostfile.empty()) return read_hostfile(o.hostfile);
+  std::vector<std::string> hosts;
+  for (std::uint64_t n = 0; n < nodes; ++n) hosts.push_back("node" + std::to_string(n));
+  return hosts;
+}
+
+}  // namespace mpimon::cli
