@@ -20,3 +20,21 @@ crash_origin() {
     END { if (!found) print "ours" }
   ' "$1"
 }
+
+# plain_hdf5_fails INPUT: libhdf5 alone, without any code of mpimon, on the same bytes: prints why
+# when h5dump of the whole file under valgrind's memcheck makes an invalid access (exit 99), is
+# killed by a signal, or runs over 120 s; nothing when it reads the file or refuses it cleanly.
+# ci/fuzz.sh sets a crash inside libhdf5 aside only when this prints something.
+plain_hdf5_fails() {
+  local rc log
+  log=$(mktemp)
+  timeout 120 valgrind -q --error-exitcode=99 h5dump "$1" >/dev/null 2>"$log"
+  rc=$?
+  case $rc in
+    99) echo "h5dump under memcheck: $(grep -m1 -E 'Invalid|uninitialised|Jump' "$log" | sed 's/^==[0-9]*== //')" ;;
+    124) echo "h5dump runs over 120 s" ;;
+    *) ((rc > 128)) && echo "h5dump killed by signal $((rc - 128))" ;;
+  esac
+  rm -f "$log"
+  return 0
+}

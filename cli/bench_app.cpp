@@ -60,19 +60,20 @@ int judge_and_report(const std::vector<AppRow>& rows, const std::map<std::string
 }  // namespace
 
 int bench_app_command(const std::string& name, const std::vector<std::string>& all_args) {
-  Command cmd{name,
-              "[--workload NAME[,NAME...] [workload options]] [--np LIST] [--pairs R] [-o RESULTS.h5]\n"
-              "       [--csv FILE] [--launcher CMD] [--mca KEY=VALUE]... [--resume] [--time-regex REGEX]\n"
-              "       [--fail-above PCT [--allow-inconclusive] [--json FILE] [--junit FILE]] [-- COMMAND ARGS...]",
-              "Measures what monitoring costs an application: for each process count and each of R pairs, one\n"
-              "launch with monitoring off and one with it on, in random order. A built-in workload (stencil, cg,\n"
-              "lu, bt of mpimon-workload) is timed by its own report; any other MPI command (after --) by the\n"
-              "wall time of its launch. Messages per process and per second come from the merged monitoring\n"
-              "dumps of the on launches. Prints RR-9038's Table 1 (times, messages, overhead with its 95 % CI,\n"
-              "t-test and Wilcoxon p) and writes it as CSV and, with every launch, to RESULTS.h5 (docs/apps.md).\n"
-              "With --fail-above PCT it is a gate for an application's CI: exit code 6 when an overhead is shown to\n"
-              "be a cost that may exceed PCT, 7 when its interval decides nothing, 0 when the whole interval lies\n"
-              "below PCT (docs/gate.md)."};
+  Command cmd{
+      name,
+      "[--workload NAME[,NAME...] [workload options]] [--np LIST] [--pairs R] [-o RESULTS.h5]\n"
+      "       [--csv FILE] [--launcher CMD] [--mca KEY=VALUE]... [--resume] [--keep-going] [--time-regex REGEX]\n"
+      "       [--fail-above PCT [--allow-inconclusive] [--json FILE] [--junit FILE]] [-- COMMAND ARGS...]",
+      "Measures what monitoring costs an application: for each process count and each of R pairs, one\n"
+      "launch with monitoring off and one with it on, in random order. A built-in workload (stencil, cg,\n"
+      "lu, bt of mpimon-workload) is timed by its own report; any other MPI command (after --) by the\n"
+      "wall time of its launch. Messages per process and per second come from the merged monitoring\n"
+      "dumps of the on launches. Prints RR-9038's Table 1 (times, messages, overhead with its 95 % CI,\n"
+      "t-test and Wilcoxon p) and writes it as CSV and, with every launch, to RESULTS.h5 (docs/apps.md).\n"
+      "With --fail-above PCT it is a gate for an application's CI: exit code 6 when an overhead is shown to\n"
+      "be a cost that may exceed PCT, 7 when its interval decides nothing, 0 when the whole interval lies\n"
+      "below PCT (docs/gate.md)."};
   const auto [args, command] = split_command(all_args);
   return run_command(cmd, [&] {
     AppSweep s;
@@ -81,7 +82,8 @@ int bench_app_command(const std::string& name, const std::vector<std::string>& a
     po::options_description options("Options");
     add_app_options(options, w, s, "apps.h5");
     options.add_options()("np", po::value(&np_list)->default_value("2"), "process counts")(
-        "monitoring-mode", po::value(&s.h.monitoring_mode)->default_value(2),
+        "monitoring-mode",
+        po::value(&s.h.monitoring_mode)->default_value(2)->notifier(in_range<std::uint32_t>("monitoring-mode", 1, 2)),
         "pml_monitoring_enable of the on arm (2: internal and external told apart)")(
         "bind", po::value(&s.h.bind)->default_value("auto"),
         "auto (core when the processes fit the cores, else none), core, none, launcher")(
@@ -102,7 +104,7 @@ int bench_app_command(const std::string& name, const std::vector<std::string>& a
     if (s.csv.empty()) s.csv = default_csv(s.output);
     if (plan(s).empty()) throw po::error("no launch to run: bt needs a square number of processes (--np 1,4,9,...)");
 
-    const auto launches = run_app_sweep(s, name);
+    const auto [launches, failed] = run_app_sweep(s, name);
     AppResults results(s.output);
     auto rows = analyze_apps(launches);
     order_rows(rows, results.configuration().at("apps"));
@@ -110,6 +112,7 @@ int bench_app_command(const std::string& name, const std::vector<std::string>& a
     print_app_table(rows, gate ? fail_above / 100 : 0.05);
     write_file_atomically(s.csv, [&](std::ostream& o) { write_app_csv(rows, o); });
     std::printf("results: %s\ntable: %s\n", s.output.c_str(), s.csv.c_str());
+    failed.raise_if_any();  // --keep-going: failed launches, the gate's verdict too (not judged on fewer pairs)
     if (!gate) return kExitOk;
     return judge_and_report(rows, results.configuration(), fail_above, vm.count("allow-inconclusive") > 0, json, junit);
   });

@@ -62,35 +62,44 @@ void print_calibration(const std::vector<OverheadCell>& cells,
 int bench_overhead_command(const std::string& name, const std::vector<std::string>& args) {
   Command cmd{name,
               "[--ops send,bcast,alltoall,put,get] [--sizes LIST|paper|quick] [--np LIST] [--pairs R]\n"
-              "       [--launcher CMD] [--mca KEY=VALUE]... [-o RESULTS.h5] [--resume]",
+              "       [--launcher CMD] [--mca KEY=VALUE]... [-o RESULTS.h5] [--resume] [--keep-going]",
               "Measures what monitoring costs: for each process count and each of R pairs, one launch of\n"
               "mpimon-overhead-bench with monitoring off (--mca pml,osc,coll ^monitoring) and one with it on\n"
               "(pml_monitoring_enable, dumping to files), plus monitoring loaded but stopped through MPI_T, in\n"
               "random order. Every launch's raw samples are saved as it completes; a paired t-test per\n"
-              "operation and size ends the run (docs/overhead.md)."};
+              "operation and size ends the run (docs/overhead.md). A failed launch stops the sweep (its log in\n"
+              "RESULTS.h5.logs/), unless --keep-going; either way the exit code is then 9."};
   return run_command(cmd, [&] {
     Sweep s;
     std::string np_list, arms, transports;
     po::options_description options("Options");
     options.add_options()("ops", po::value(&s.ops)->default_value("send,bcast,alltoall,put,get"), "operations")(
-        "sizes", po::value(&s.sizes)->default_value("paper"), "message sizes in bytes, or paper (44 sizes) or quick")(
-        "np", po::value(&np_list)->default_value("2"), "process counts")(
-        "pairs", po::value(&s.pairs)->default_value(10), "launch pairs per process count")(
-        "arms", po::value(&arms)->default_value("on,mpit_off"), "arms compared with off: on, mpit_off")(
+        "sizes",
+        po::value(&s.sizes)->default_value("paper")->notifier([](const std::string& t) { check_sizes(t, "sizes"); }),
+        "message sizes in bytes, or paper (44 sizes) or quick")("np", po::value(&np_list)->default_value("2"),
+                                                                "process counts")(
+        "pairs", po::value(&s.pairs)->default_value(10)->notifier(in_range<std::uint32_t>("pairs", 1)),
+        "launch pairs per process count")("arms", po::value(&arms)->default_value("on,mpit_off"),
+                                          "arms compared with off: on, mpit_off")(
         "transport", po::value(&transports)->default_value("shared"),
         "shared, tcp (btl tcp,self over loopback), or both")(
-        "monitoring-mode", po::value(&s.h.monitoring_mode)->default_value(1), "pml_monitoring_enable of the on arms")(
-        "iterations", po::value(&s.iterations)->default_value(1000), "timed iterations per benchmark")(
-        "warmup", po::value(&s.warmup)->default_value(100), "untimed iterations first")(
+        "monitoring-mode",
+        po::value(&s.h.monitoring_mode)->default_value(1)->notifier(in_range<std::uint32_t>("monitoring-mode", 1, 2)),
+        "pml_monitoring_enable of the on arms")(
+        "iterations", po::value(&s.iterations)->default_value(1000)->notifier(in_range<std::uint32_t>("iterations", 1)),
+        "timed iterations per benchmark")("warmup", po::value(&s.warmup)->default_value(100),
+                                          "untimed iterations first")(
         "seed", po::value(&s.h.seed)->default_value(1), "seed of the arm order and of the benchmark order")(
         "launcher", po::value(&s.h.launcher)->default_value("mpirun"), "MPI launcher, e.g. srun")(
         "mca", po::value(&s.h.mca)->composing(), "KEY=VALUE added to every launch (repeatable)")(
         "bind", po::value(&s.h.bind)->default_value("auto"),
         "auto (core when the processes fit the cores, else none), core, none, launcher")(
-        "timeout", po::value(&s.h.timeout)->default_value(600), "seconds before a launch is killed")(
+        "timeout", po::value(&s.h.timeout)->default_value(600)->notifier(in_range("timeout", 1)),
+        "seconds before a launch is killed")(
         "design", po::value(&s.design)->default_value("pairs"),
         "pairs (launch pairs), interleaved (the cost switched per block inside one launch, ABBA), or both")(
-        "block", po::value(&s.block)->default_value(50), "iterations per block of the interleaved design")(
+        "block", po::value(&s.block)->default_value(50)->notifier(in_range<std::uint32_t>("block", 1)),
+        "iterations per block of the interleaved design")(
         "clock", po::value(&s.clock)->default_value("auto"),
         "per-iteration clock: auto (the invariant TSC when usable, else CLOCK_MONOTONIC_RAW), tsc, monotonic")(
         "calibrate", po::value(&s.calibrate_ns)->default_value(0),
@@ -99,6 +108,7 @@ int bench_overhead_command(const std::string& name, const std::vector<std::strin
         "instead of monitoring, inject this many iterations of a 2-instruction loop per call")(
         "output,o", po::value(&s.output)->default_value("overhead.h5"), "results file")(
         "resume", "continue the sweep recorded in the results file")(
+        "keep-going", "run every launch even when some fail (the exit code still says they failed: 9)")(
         "program",
         po::value(&s.program)->default_value(own_file("mpimon-overhead-bench"), "mpimon's mpimon-overhead-bench"),
         "the benchmark program")(
@@ -109,6 +119,7 @@ int bench_overhead_command(const std::string& name, const std::vector<std::strin
     po::variables_map vm;
     if (!parse_options(cmd, args, options, {}, vm)) return kExitOk;
     s.resume = vm.count("resume") > 0;
+    s.keep_going = vm.count("keep-going") > 0;
     s.nps = split_positive_list(np_list, "np");
     // The names mpimon-overhead-bench accepts (its kAllOps, and put/get for the lock variants):
     // checked here so that a typo is a usage error, not a sweep of failing launches.
@@ -121,8 +132,6 @@ int bench_overhead_command(const std::string& name, const std::vector<std::strin
                         "put_flush, get_lock, get_flush)");
       }
     }
-    if (s.pairs < 1) throw po::error("--pairs must be at least 1");
-    if (s.iterations < 1) throw po::error("--iterations must be at least 1");
     if (s.clock != "auto" && s.clock != "tsc" && s.clock != "monotonic")
       throw po::error("--clock takes auto, tsc or monotonic, not '" + s.clock + "'");
     s.transports = split_list(transports, "transport");
@@ -151,7 +160,8 @@ int bench_overhead_command(const std::string& name, const std::vector<std::strin
     check_harness_settings(s.h);
     if (!fs::exists(s.program)) raise_error(Error::Kind::input, s.program, "benchmark program not found (--program)");
 
-    run_sweep(name, s);
+    const FailedLaunches failed = run_sweep(name, s);
+    if (failed.stopped) failed.raise_if_any();
     OverheadResults results(s.output);
     auto launches = results.launches();
     auto cells = analyze_overhead(launches);
@@ -164,6 +174,7 @@ int bench_overhead_command(const std::string& name, const std::vector<std::strin
                                               : std::to_string(s.calibrate_ns) + " ns requested");
     }
     std::printf("results: %s\n", s.output.c_str());
+    failed.raise_if_any();
     return kExitOk;
   });
 }

@@ -20,7 +20,7 @@ int bench_placement_command(const std::string& name, const std::vector<std::stri
   Command cmd{name,
               "--rankfile A.rf --rankfile B.rf [--np N] [--pairs R] [-o RESULTS.h5]\n"
               "       [--workload NAME[,NAME...] [workload options]] [--launcher CMD] [--mca KEY=VALUE]...\n"
-              "       [--resume] [--time-regex REGEX] [-- COMMAND ARGS...]",
+              "       [--resume] [--keep-going] [--time-regex REGEX] [-- COMMAND ARGS...]",
               "Measures whether one placement of the processes beats another: for each of R pairs, one launch\n"
               "with the processes placed by rankfile A and one by rankfile B (mpirun --rankfile FILE), in random\n"
               "order, monitoring off in both. The built-in workloads (default: stencil, cg, lu and bt of\n"
@@ -37,7 +37,8 @@ int bench_placement_command(const std::string& name, const std::vector<std::stri
     po::options_description options("Options");
     options.add_options()("rankfile", po::value(&rankfiles)->composing(),
                           "an Open MPI rankfile: give two, A then B (e.g. written by mpimon place --rankfile)")(
-        "np", po::value(&np)->default_value(2), "processes of every launch (each rankfile places ranks 0..N-1)");
+        "np", po::value(&np)->default_value(2)->notifier(in_range<std::uint32_t>("np", 1)),
+        "processes of every launch (each rankfile places ranks 0..N-1)");
     add_app_options(options, w, s, "placement.h5");
     po::variables_map vm;
     if (!parse_options(cmd, args, options, {}, vm)) return kExitOk;
@@ -45,14 +46,13 @@ int bench_placement_command(const std::string& name, const std::vector<std::stri
       throw po::error("--rankfile: give exactly two rankfiles, A then B (" + std::to_string(rankfiles.size()) +
                       " given)");
     }
-    if (np < 1) throw po::error("--np must be at least 1");
     s.nps = {np};
     s.h.bind = "launcher";  // the rankfile binds every rank
     apply_app_options(w, vm, command, s, "stencil,cg,lu,bt");
     s.arms = rankfile_arms(rankfiles[0], rankfiles[1], np, s.h.launcher);
     if (plan(s).empty()) throw po::error("no launch to run: bt needs a square number of processes (--np 1,4,9,...)");
 
-    const auto launches = run_app_sweep(s, name);
+    const auto [launches, failed] = run_app_sweep(s, name);
     AppResults results(s.output);
     const ArmPair arms{s.arms[0].name, s.arms[1].name};
     auto rows = analyze_apps(launches, 0.95, arms);
@@ -61,6 +61,7 @@ int bench_placement_command(const std::string& name, const std::vector<std::stri
     print_placement_table(rows, arms);
     for (const auto& a : s.arms) std::printf("%s: %s\n", a.name.c_str(), a.launcher_options.at(1).c_str());
     std::printf("results: %s\n", s.output.c_str());
+    failed.raise_if_any();
     return kExitOk;
   });
 }

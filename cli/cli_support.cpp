@@ -2,7 +2,9 @@
 
 #include <unistd.h>
 
+#include <algorithm>
 #include <iostream>
+#include <limits>
 
 #include "mpimon/base/error.hpp"
 
@@ -21,7 +23,7 @@ bool is_unsigned(const po::option_description& d) {
 }
 
 bool is_signed_integer(const po::option_description& d) {
-  return holds<int>(d) || holds<long>(d) || holds<long long>(d);
+  return holds<int>(d) || holds<long>(d) || holds<long long>(d) || holds<std::vector<int>>(d);
 }
 
 // What an option's value must look like, from its type.
@@ -33,8 +35,9 @@ std::string expected_value(const po::option_description& d) {
 }
 
 // Values no option accepts, refused with the option's name before anything runs: an empty value
-// (unless the option's help offers "" itself), and a negative number for an integer option (Boost
-// turns "-1" into a huge unsigned number; no count, timeout or rank of mpimon is negative).
+// (unless the option's help offers "" itself), and a negative number for a numeric option (Boost
+// turns "-1" into a huge unsigned number; no count, timeout, rank, rate or margin of mpimon is
+// negative).
 void reject_bad_values(const po::parsed_options& parsed) {
   for (const auto& o : parsed.options) {
     if (o.unregistered || o.string_key.empty() || o.position_key >= 0) continue;
@@ -47,6 +50,9 @@ void reject_bad_values(const po::parsed_options& parsed) {
       }
       if (first != std::string::npos && v[first] == '-' && (is_unsigned(*d) || is_signed_integer(*d))) {
         throw po::error("--" + o.string_key + ": '" + v + "' is negative: expected a non-negative integer");
+      }
+      if (first != std::string::npos && v[first] == '-' && (holds<double>(*d) || holds<float>(*d))) {
+        throw po::error("--" + o.string_key + ": '" + v + "' is negative: expected a number >= 0");
       }
     }
   }
@@ -105,6 +111,8 @@ int exit_code_of(Error::Kind kind) {
     case Error::Kind::format:
     case Error::Kind::system:
       return kExitFailure;
+    case Error::Kind::launch:
+      return kExitLaunchesFailed;
   }
   return kExitFailure;
 }
@@ -123,34 +131,6 @@ int run_command(const Command& cmd, const std::function<int()>& body) {
     std::cerr << cmd.name << ": error: " << e.what() << "\n";
     return kExitFailure;
   }
-}
-
-std::vector<std::uint32_t> split_positive_list(const std::string& text, const std::string& option) {
-  std::vector<std::uint32_t> out;
-  for (const auto& item : split_list(text, option)) {
-    const bool digits = item.find_first_not_of("0123456789") == std::string::npos && item.size() <= 9;
-    if (!digits || std::stoul(item) == 0) {
-      throw po::error("--" + option + ": '" + item +
-                      "' is not a positive integer (expected a comma-separated list "
-                      "such as 2,4)");
-    }
-    out.push_back(static_cast<std::uint32_t>(std::stoul(item)));
-  }
-  return out;
-}
-
-std::vector<std::string> split_list(const std::string& text, const std::string& option) {
-  std::vector<std::string> items;
-  std::size_t start = 0;
-  while (true) {
-    std::size_t comma = text.find(',', start);
-    std::string item = text.substr(start, comma - start);
-    if (item.empty()) throw po::error("empty item in --" + option + " '" + text + "'");
-    items.push_back(item);
-    if (comma == std::string::npos) break;
-    start = comma + 1;
-  }
-  return items;
 }
 
 bool stderr_is_terminal() { return isatty(STDERR_FILENO) != 0; }

@@ -1,11 +1,14 @@
 #pragma once
 // What every mpimon command shares: option parsing conventions, error reporting, exit codes.
 //
-// Exit codes (docs/cli.md): 0 success, 1 bad input or failed operation, 2 usage error.
+// Exit codes (docs/cli.md): 0 success, 1 bad input or failed operation, 2 usage error, 9 launches
+// of a sweep failed.
 
 #include <boost/program_options.hpp>
 
+#include <cstdint>
 #include <functional>
+#include <limits>
 #include <ostream>
 
 #include <string>
@@ -22,6 +25,8 @@ namespace po = boost::program_options;
 inline constexpr int kExitOk = 0;
 inline constexpr int kExitFailure = 1;
 inline constexpr int kExitUsage = 2;
+/// A sweep (bench overhead, bench app, bench placement, the gate's timing) had launches that failed.
+inline constexpr int kExitLaunchesFailed = 9;
 
 /// Describes one command for --help and for error messages.
 struct Command {
@@ -38,10 +43,43 @@ bool parse_options(const Command& cmd, const std::vector<std::string>& args, po:
 /// Runs body, turning every exception into a one-line "NAME: error: ..." message and an exit code.
 int run_command(const Command& cmd, const std::function<int()>& body);
 
-/// Comma-separated list to vector ("a,b" -> {"a","b"}), empty items rejected.
-/// A comma-separated list of positive integers (--np 2,4): a usage error naming the option and
-/// the item otherwise.
+// Every number and list an option takes is checked here, when the options are parsed and before
+// anything runs: a value that is not a number, negative, zero where it is refused, empty or too
+// large is a usage error naming the option and quoting the value.
+
+/// "from 1 to 2", or "at least 1" when `max` is the largest std::uint64_t (no bound of its own).
+std::string range_text(std::uint64_t min, std::uint64_t max);
+
+/// A comma-separated list of whole numbers from `min` to `max` (--np 2,4; --sizes 0,8,1024).
+std::vector<std::uint64_t> parse_number_list(const std::string& text, const std::string& option, std::uint64_t min,
+                                             std::uint64_t max);
+/// A comma-separated list of positive process counts (--np 2,4).
 std::vector<std::uint32_t> split_positive_list(const std::string& text, const std::string& option);
+/// --sizes: paper, quick, or a list of message sizes in bytes (what mpimon-overhead-bench takes).
+void check_sizes(const std::string& text, const std::string& option);
+
+/// A notifier for po::value (->notifier(in_range<unsigned>("pairs", 1))): the value must lie from
+/// `min` to `max`. A vector option (repeatable) has each of its values checked.
+template <typename T>
+std::function<void(const T&)> in_range(const std::string& option, T min, T max = std::numeric_limits<T>::max()) {
+  return [=](const T& value) {
+    if (value < min || value > max) {
+      const std::uint64_t bound =
+          max == std::numeric_limits<T>::max() ? std::numeric_limits<std::uint64_t>::max() : std::uint64_t(max);
+      throw po::error("--" + option + ": '" + std::to_string(value) +
+                      "' is out of range: " + range_text(static_cast<std::uint64_t>(min), bound));
+    }
+  };
+}
+template <typename T>
+std::function<void(const std::vector<T>&)> each_in_range(const std::string& option, T min,
+                                                         T max = std::numeric_limits<T>::max()) {
+  return [=](const std::vector<T>& values) {
+    for (const T& v : values) in_range<T>(option, min, max)(v);
+  };
+}
+
+/// Comma-separated list to vector ("a,b" -> {"a","b"}), empty items rejected.
 
 /// The exit code of each kind of mpimon::Error (usage 2, the others 1), used by run_command.
 int exit_code_of(Error::Kind kind);

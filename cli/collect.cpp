@@ -48,10 +48,10 @@ int collect_command(const std::string& name, const std::vector<std::string>& all
     std::string missing;
     po::options_description options("Options");
     options.add_options()("output,o", po::value(&s.output), "the HDF5 file to write (required)")(
-        "np", po::value(&s.np)->default_value(2), "number of processes")(
+        "np", po::value(&s.np)->default_value(2)->notifier(in_range<std::uint32_t>("np", 1)), "number of processes")(
         "launcher", po::value(&s.launcher)->default_value("mpirun"), "MPI launcher")(
         "mca", po::value(&s.mca)->composing(), "MCA parameter KEY=VALUE (repeatable)")(
-        "mode", po::value(&s.mode)->default_value(1),
+        "mode", po::value(&s.mode)->default_value(1)->notifier(in_range<std::uint32_t>("mode", 1, 2)),
         "pml_monitoring_enable: 1 all point-to-point as external, 2 internal traffic apart")(
         "missing", po::value(&missing)->default_value("label"),
         "when a class cannot be collected: label (collect the rest, listed in the file) or refuse");

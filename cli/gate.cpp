@@ -4,7 +4,8 @@
 // across cells, failing cells confirmed by a second run). Exit codes: 0 no confirmed regression,
 // 1 error, 2 usage, 3 instruction regression, 4 timing regression, 5 both, 6 re-record (baseline
 // from another build or CPU), 7 missing (an operation only in the baseline or only measured),
-// 8 unstable (runs of the same build counted differently); 6 to 8 unless --accept names them.
+// 8 unstable (runs of the same build counted differently); 6 to 8 unless --accept names them;
+// 9 a timing launch failed (its log in JSON.logs/).
 
 #include <cstdio>
 #include <optional>
@@ -69,8 +70,10 @@ void add_options(po::options_description& options, GateSettings& o) {
       "mca", po::value(&o.mca)->composing(), "KEY=VALUE added to every launch (repeatable)")(
       "env", po::value(&o.environment)->composing(), "VAR=VALUE exported to every launch (mpirun -x)")(
       "on-env", po::value(&o.on_environment)->composing(), "VAR=VALUE exported to the monitored launches only")(
-      "monitoring-mode", po::value(&o.monitoring_mode)->default_value(1), "pml_monitoring_enable")(
-      "timeout", po::value(&o.timeout)->default_value(900), "seconds before a launch is killed")(
+      "monitoring-mode",
+      po::value(&o.monitoring_mode)->default_value(1)->notifier(in_range<std::uint32_t>("monitoring-mode", 1, 2)),
+      "pml_monitoring_enable")("timeout", po::value(&o.timeout)->default_value(900)->notifier(in_range("timeout", 1)),
+                               "seconds before a launch is killed")(
       "accept", po::value(&o.accept),
       "rows not judged that do not fail the gate: comma-separated rerecord, "
       "missing, unstable (default: none; each fails with its own exit code)")(
@@ -89,10 +92,12 @@ void add_options(po::options_description& options, GateSettings& o) {
       "the probe program");
   po::options_description tim("Timing (paired launches, np 2)");
   tim.add_options()("ops", po::value(&s.ops)->default_value("send,bcast,alltoall,put,get"), "operations")(
-      "sizes", po::value(&s.sizes)->default_value("8,65536"), "message sizes in bytes")(
-      "pairs", po::value(&s.pairs)->default_value(8), "launch pairs (and again for the confirmation)")(
-      "iterations", po::value(&s.iterations)->default_value(300), "timed iterations per benchmark")(
-      "warmup", po::value(&s.warmup)->default_value(30), "untimed iterations first")(
+      "sizes",
+      po::value(&s.sizes)->default_value("8,65536")->notifier([](const std::string& t) { check_sizes(t, "sizes"); }),
+      "message sizes in bytes")("pairs", po::value(&s.pairs)->default_value(8),
+                                "launch pairs (and again for the confirmation)")(
+      "iterations", po::value(&s.iterations)->default_value(300)->notifier(in_range<std::uint32_t>("iterations", 1)),
+      "timed iterations per benchmark")("warmup", po::value(&s.warmup)->default_value(30), "untimed iterations first")(
       "seed", po::value(&s.h.seed)->default_value(1), "seed of the arm and benchmark orders")(
       "alpha", po::value(&o.alpha)->default_value(0.05, "0.05"), "family-wise error rate (Holm across the cells)")(
       "margin-ns", po::value(&o.margin.absolute_ns)->default_value(50), "regression tolerated, ns per call")(
@@ -118,8 +123,8 @@ int gate_command(const std::string& name, const std::vector<std::string>& args) 
               "a second run confirms it; a too-wide interval is 'inconclusive'. Exit codes: 0 no confirmed\n"
               "regression, 1 error, 2 usage, 3 instruction regression, 4 timing regression, 5 both,\n"
               "6 re-record (baseline from another build or CPU), 7 missing (an operation in only one of\n"
-              "baseline and run), 8 unstable (runs of one build disagree); 6 to 8 unless --accept names them\n"
-              "(docs/gate.md)."};
+              "baseline and run), 8 unstable (runs of one build disagree); 6 to 8 unless --accept names them;\n"
+              "9 a timing launch failed (docs/gate.md)."};
   return run_command(cmd, [&] {
     GateSettings o;
     po::options_description options("Options");
@@ -139,6 +144,7 @@ int gate_command(const std::string& name, const std::vector<std::string>& args) 
     s.on_environment = o.on_environment;
     s.h.monitoring_mode = o.monitoring_mode;
     s.h.timeout = o.timeout;
+    s.logs = logs_directory(o.json);
     const GateReport report = run_gate(name, o);
     print_report(report);
     if (o.update) {

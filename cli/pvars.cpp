@@ -21,8 +21,9 @@ int pvars_command(const std::string& name, const std::vector<std::string>& args)
     std::string launcher, programs;
     int mode = 2;
     options.add_options()("all", "list every variable, not only the monitoring ones")(
-        "mode", po::value(&mode)->default_value(2), "pml_monitoring_enable for the probe")(
-        "launcher", po::value(&launcher)->default_value("mpirun"), "MPI launcher command")(
+        "mode", po::value(&mode)->default_value(2)->notifier(in_range("mode", 0, 2)),
+        "pml_monitoring_enable for the probe")("launcher", po::value(&launcher)->default_value("mpirun"),
+                                               "MPI launcher command")(
         "programs", po::value(&programs)->default_value(programs_directory(), "mpimon's validation programs"),
         "directory holding mpimon-pvars");
     po::variables_map vm;

@@ -81,15 +81,15 @@ int record_command(const std::string& name, const std::vector<std::string>& all_
     po::options_description options("Options");
     options.add_options()("output,o", po::value(&s.output),
                           "merged HDF5 file (default: the application's file name with .h5, here)")(
-        "np", po::value(&s.np), "processes (default: as many as the launcher gives)")(
+        "np", po::value(&s.np)->notifier(in_range<std::uint32_t>("np", 1)),
+        "processes (default: as many as the launcher gives)")(
         "launcher", po::value(&s.launcher)->default_value("mpirun"), "MPI launcher, e.g. \"srun --mpi=pmix\"")(
-        "mode", po::value(&s.mode)->default_value(2),
+        "mode", po::value(&s.mode)->default_value(2)->notifier(in_range<std::uint32_t>("mode", 1, 2)),
         "pml_monitoring_enable: 1 every message as external, 2 the collectives' messages told apart as internal")(
         "mca", po::value(&s.mca)->composing(), "KEY=VALUE for the launch, after the monitoring's (repeatable)")(
         "keep-dumps", po::value(&s.keep_dumps), "write the per-rank NAME.RANK.prof dumps here and keep them");
     po::variables_map vm;
     if (!parse_options(cmd, args, options, {}, vm)) return kExitOk;
-    if (vm.count("np") && s.np == 0) throw po::error("--np takes a number of processes > 0");
     if (s.command.empty()) throw po::error("no application: give it after --, e.g. -- ./app ARGS");
     if (s.output.empty()) s.output = std::filesystem::path(s.command[0]).filename().string() + ".h5";
 

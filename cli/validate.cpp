@@ -1,11 +1,13 @@
 // `mpimon validate`: the validation suite's options and its table; the selection, the runs and
 // the reports are the harness's (validation_run.hpp, validation_suite.hpp).
 
+#include <algorithm>
 #include <cstdio>
 #include <filesystem>
 #include <map>
 #include <optional>
 #include <set>
+#include <sstream>
 
 #include "cli_support.hpp"
 #include "commands.hpp"
@@ -32,6 +34,15 @@ void print_case_lines(const CaseResult& r) {
                 defect_link(r.defect).c_str());
   }
   if (r.outcome == Outcome::holds) return;
+  // A run that could not run: the end of its output, where the reason is.
+  if (r.outcome == Outcome::error && !r.details.empty()) {
+    std::vector<std::string> lines;
+    std::istringstream in(r.details[0]);
+    for (std::string l; std::getline(in, l);) lines.push_back(l);
+    for (std::size_t k = lines.size() > kShown ? lines.size() - kShown : 0; k < lines.size(); ++k)
+      std::printf("    %s\n", lines[k].c_str());
+    return;
+  }
   for (std::size_t k = 0; k < r.details.size() && k < kShown; ++k) {
     std::string line = r.details[k].substr(0, r.details[k].find('\n'));
     std::printf("    %s\n", line.c_str());
@@ -51,6 +62,14 @@ void print_counts(const std::vector<std::pair<Selection, CaseResult>>& results) 
       ++defects[r.defect];
     else
       ++failing;
+  }
+  const auto errors = static_cast<std::size_t>(std::count_if(
+      results.begin(), results.end(), [](const auto& sr) { return sr.second.outcome == Outcome::error; }));
+  if (errors > 0) {
+    std::printf(
+        "%zu of %zu runs could not run or be read (ERROR, counted as failing): the end of each one's output is "
+        "above; --json FILE keeps its last 200 lines, --work-dir DIR every file of every run\n",
+        errors, results.size());
   }
   std::size_t defective = 0;
   std::string ids;
@@ -82,15 +101,17 @@ int validate_command(const std::string& name, const std::vector<std::string>& ar
     SuiteOptions suite;
     std::string json, ctest_script, work_dir;
     options.add_options()("case", po::value(&patterns), "case name or glob (repeatable; default all)")(
-        "np", po::value(&nps), "process count (repeatable; default: each case's own)")(
+        "np", po::value(&nps)->notifier(each_in_range("np", 1)),
+        "process count (repeatable; default: each case's own)")(
         "mode", po::value(&modes), "pml_monitoring_enable value (repeatable; default: each case's own)")(
         "launcher", po::value(&suite.launcher)->default_value("mpirun"), "MPI launcher command")(
         "programs", po::value(&suite.programs_dir)->default_value(programs_directory(), "mpimon's validation programs"),
         "directory of the validation programs")("work-dir", po::value(&work_dir),
                                                 "keep runs (dumps, ledgers) here instead of a temporary directory")(
-        "timeout", po::value(&suite.timeout_seconds)->default_value(120), "seconds before a run is killed")(
-        "json", po::value(&json), "also write the results as JSON")("list", "list the cases and exit")(
-        "ctest-script", po::value(&ctest_script), "write CTest registrations of the selected cases and exit");
+        "timeout", po::value(&suite.timeout_seconds)->default_value(120)->notifier(in_range("timeout", 1)),
+        "seconds before a run is killed")("json", po::value(&json), "also write the results as JSON")(
+        "list", "list the cases and exit")("ctest-script", po::value(&ctest_script),
+                                           "write CTest registrations of the selected cases and exit");
     po::variables_map vm;
     if (!parse_options(cmd, args, options, {}, vm)) return kExitOk;
     for (int m : modes) {

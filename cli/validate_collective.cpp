@@ -100,10 +100,10 @@ int validate_collective_command(const std::string& name, const std::vector<std::
     options.add_options()("launcher", po::value(&run.launcher)->default_value("mpirun"),
                           "MPI launcher command (words split on spaces)")(
         "program", po::value(&run.program)->default_value(default_program(), "mpimon-run-collective of this build"),
-        "the mpimon-run-collective program")("timeout", po::value(&run.timeout_seconds)->default_value(120),
-                                             "seconds before a run is killed")(
-        "oversubscribe", po::bool_switch(&run.force_oversubscribe),
-        "always pass --oversubscribe (it is passed when N exceeds the cores)")(
+        "the mpimon-run-collective program")(
+        "timeout", po::value(&run.timeout_seconds)->default_value(120)->notifier(in_range("timeout", 1)),
+        "seconds before a run is killed")("oversubscribe", po::bool_switch(&run.force_oversubscribe),
+                                          "always pass --oversubscribe (it is passed when N exceeds the cores)")(
         "keep", po::bool_switch(&run.keep), "keep the dumps (their directory is printed)")(
         "verbose,v", po::bool_switch(&run.verbose), "print the mpirun command lines")(
         "no-control", po::bool_switch(&no_control),

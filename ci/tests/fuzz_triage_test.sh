@@ -7,6 +7,10 @@ set -u
 repo=$1
 source "$repo/cli/tests/test_lib.sh"
 source "$repo/ci/fuzz_triage.sh"
+# plain_hdf5_fails needs valgrind and h5dump (ci/install-deps.sh): decided before any assertion.
+for tool in valgrind h5dump; do
+  command -v "$tool" >/dev/null || { echo "skipped: $tool not installed (ci/install-deps.sh)"; exit 77; }
+done
 
 report() { printf '%s\n' "INFO: Seed: 1" "$@" >"$work/log"; crash_origin "$work/log"; }
 hdf5='(/lib/x86_64-linux-gnu/libhdf5_serial.so.103+0x190f18)'
@@ -37,4 +41,14 @@ expect_eq "$(report '==1== ERROR: libFuzzer: deadly signal')" ours "a report wit
 # Frames printed before the report (a warning's own stack) do not count.
 expect_eq "$(report "    #0 0x7 in H5Fopen $hdf5" '==1==ERROR: AddressSanitizer: SEGV on unknown address 0x0' \
   "    #0 0x5 in mpimon::MatrixFile::info() $ours")" ours "the first report's stack, not an earlier one"
+
+# The independent check of a crash inside libhdf5: libhdf5 alone (h5dump under memcheck) on the
+# same bytes. The vlen regression overflows inside libhdf5 without any code of ours; a valid file
+# and bytes that are not HDF5 at all (h5dump refuses them cleanly) are no excuse.
+vlen=$(plain_hdf5_fails "$repo/analysis/fuzz/regressions/matrices/libhdf5-vlen-length-mismatch.h5")
+[ -n "$vlen" ] || fail "the vlen overflow of libhdf5 is not seen by a plain h5dump under memcheck"
+expect_contains "$vlen" "h5dump" "the reason names h5dump"
+expect_eq "$(plain_hdf5_fails "$repo/analysis/tests/data/v1/mode2_sample.h5")" "" "a valid file"
+head -c 4096 /dev/urandom >"$work/random.bin"
+expect_eq "$(plain_hdf5_fails "$work/random.bin")" "" "bytes that are not HDF5"
 finish fuzz_triage

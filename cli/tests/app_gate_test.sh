@@ -67,7 +67,7 @@ expect_contains "$(cat open.csv)" ",inconclusive," "CSV verdict column"
 # Errors: a regex that never matches; a regex with a workload; gate options without --fail-above.
 run env FAKE_STATE="$PWD/state.nomatch" FAKE_OVERHEADS="0.1 0.1" "$mpimon" bench app --np 1 --pairs 1 -o nomatch.h5 \
   --time-regex 'no such line ([0-9]+)' -- ./fake_app.sh "$ring"
-expect_eq "$rc" 1 "no match of --time-regex: error"
+expect_eq "$rc" 9 "no match of --time-regex: a failed launch"
 expect_contains "$err" "no match of --time-regex 'no such line ([0-9]+)' in the output" "no-match message"
 run "$mpimon" bench app --np 1 --pairs 2 -o x.h5 --time-regex '(' -- ./fake_app.sh "$ring"
 expect_eq "$rc" 2 "a bad regex: usage error"

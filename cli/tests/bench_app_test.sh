@@ -68,11 +68,14 @@ fi
 
 # --- Errors: a failing command; monitoring silently disabled; usage.
 "$mpimon" bench app --np 2 --pairs 2 -o false.h5 -- false >/dev/null 2>errf
-[ $? -eq 1 ] || fail "a failing command is not an error (exit 1)"
-grep -q "false np 2 pair 1 o[nf]f*: exit code" errf || fail "failure message: $(cat errf)"
+[ $? -eq 9 ] || fail "a failing command is not a failed launch (exit 9)"
+grep -q "1 of 1 launches run failed (the sweep stopped at it; --keep-going runs the rest), the first: false np 2 pair 1 o[nf]f*: exit code" errf ||
+  fail "failure message: $(cat errf)"
+grep -q "their logs: false.h5.logs" errf || fail "no logs named: $(cat errf)"
+grep -q "^status: exit code" false.h5.logs/*.log || fail "the log has no status: $(cat false.h5.logs/*.log)"
 [ -e false.h5 ] && fail "a sweep that recorded nothing left its results file"
 "$mpimon" bench app --np 2 --pairs 1 --mca pml=ob1 -o ob1.h5 -- "$ring" >/dev/null 2>errm
-[ $? -eq 1 ] || fail "monitoring disabled by --mca pml=ob1 is not an error"
+[ $? -eq 9 ] || fail "monitoring disabled by --mca pml=ob1 is not a failed launch (exit 9)"
 grep -q "monitoring did not run: no dump written" errm || fail "no-dump message: $(cat errm)"
 [ -e ob1.h5 ] && fail "a sweep that recorded nothing left its results file"
 "$mpimon" bench app --np 2 -o u.h5 >/dev/null 2>erru

@@ -55,7 +55,8 @@ const Arm& arm_named(const AppSweep& s, const std::string& name) {
   throw Error(Error::Kind::usage, "no arm named '" + name + "'");
 }
 
-AppLaunchRecord run_launch(const AppSweep& s, const App& app, const AppLaunchKey& key, std::uint32_t position) {
+AppLaunchRecord run_launch(const AppSweep& s, const App& app, const AppLaunchKey& key, std::uint32_t position,
+                           std::string& output) {
   const Arm& arm = arm_named(s, key.arm);
   const ScratchDirectory scratch = launch_directory("app");
   const fs::path& dir = scratch.path();
@@ -77,6 +78,7 @@ AppLaunchRecord run_launch(const AppSweep& s, const App& app, const AppLaunchKey
   record.command = l.text();
   const auto start = std::chrono::steady_clock::now();
   LaunchResult r = l.run(std::chrono::seconds(s.h.timeout), s.workdir);
+  output = r.output;
   record.wall_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   record.seconds = record.wall_seconds;
   record.status = failure_status(r, s.h.timeout);
@@ -266,7 +268,7 @@ std::vector<Planned> plan(const AppSweep& s) {
   return out;
 }
 
-std::optional<Failure> run_sweep(const AppSweep& s, AppResults& results, const std::string& name) {
+FailedLaunches run_sweep(const AppSweep& s, AppResults& results, const std::string& name) {
   auto done = results.completed();
   auto launches = plan(s);
   for (const auto& app : s.apps) {
@@ -283,20 +285,28 @@ std::optional<Failure> run_sweep(const AppSweep& s, AppResults& results, const s
   std::fprintf(stderr, "%s: %zu launches planned, %zu already in %s\n", name.c_str(), launches.size(),
                launches.size() - todo, s.output.c_str());
   Progress progress(todo);
+  FailedLaunches failed(logs_directory(s.output));
   for (const auto& p : launches) {
     if (done.count(p.key)) continue;
-    AppLaunchRecord r = run_launch(s, *p.app, p.key, p.position);
+    std::string output;
+    AppLaunchRecord r = run_launch(s, *p.app, p.key, p.position, output);
     results.append(r);
+    failed.ran();
     const std::string what =
         p.key.app + " np " + std::to_string(p.key.np) + " pair " + std::to_string(p.key.pair) + " " + p.key.arm;
     progress.done(what + std::string(p.key.arm.size() < 3 ? 3 - p.key.arm.size() : 0, ' '),
                   r.status == "ok" ? "ok" : "FAILED", r.seconds);
-    if (r.status != "ok") return Failure{what, r.status};
+    if (r.status == "ok") continue;
+    failed.add(what, r.command, r.status, output);
+    if (!s.keep_going) {
+      failed.stopped = true;
+      break;
+    }
   }
-  return std::nullopt;
+  return failed;
 }
 
-std::vector<AppLaunchRecord> run_app_sweep(const AppSweep& s, const std::string& name) {
+AppSweepRun run_app_sweep(const AppSweep& s, const std::string& name) {
   const bool existed = fs::exists(s.output);
   if (existed && !s.resume)
     raise_error(Error::Kind::input, s.output, "exists: use --resume to continue it, or another -o");
@@ -314,18 +324,15 @@ std::vector<AppLaunchRecord> run_app_sweep(const AppSweep& s, const std::string&
       }
     }
   }
-  const auto failure = run_sweep(s, results, name);
+  FailedLaunches failed = run_sweep(s, results, name);
   auto launches = results.launches();
-  if (failure) {
-    const bool any_ok = std::any_of(launches.begin(), launches.end(), [](const auto& l) { return l.status == "ok"; });
-    if (!existed && !any_ok) {
-      fs::remove(s.output);
-      raise_error(Error::Kind::input, failure->launch, failure->status + " (nothing else done; no results file)");
-    }
-    raise_error(Error::Kind::input, failure->launch,
-                failure->status + " (recorded in " + s.output + "; --resume retries it)");
+  const bool any_ok = std::any_of(launches.begin(), launches.end(), [](const auto& l) { return l.status == "ok"; });
+  if (failed.count() > 0 && !existed && !any_ok) {
+    fs::remove(s.output);
+    failed.raise_if_any("no launch succeeded: no results file");
   }
-  return launches;
+  if (failed.stopped) failed.raise_if_any();
+  return {std::move(launches), std::move(failed)};
 }
 
 }  // namespace mpimon::harness

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <fstream>
 #include <sstream>
 #include <thread>
 
@@ -103,6 +104,27 @@ std::map<std::string, std::string> harness_configuration(const HarnessSettings& 
           {"host", host},
           {"cpus", std::to_string(std::thread::hardware_concurrency())}};
 }
+
+void FailedLaunches::add(const std::string& what, const std::string& command, const std::string& status,
+                         const std::string& output) {
+  fs::create_directories(directory_);
+  std::string file = what;
+  std::replace(file.begin(), file.end(), ' ', '-');
+  std::ofstream log(fs::path(directory_) / (file + ".log"));
+  log << "command: " << command << "\nstatus: " << status << "\n\n" << output;
+  if (!log) raise_error(Error::Kind::system, directory_, "cannot write the log of a failed launch");
+  if (count_++ == 0) first_ = what + ": " + status;
+}
+
+void FailedLaunches::raise_if_any(const std::string& note) const {
+  if (count_ == 0) return;
+  throw Error(Error::Kind::launch,
+              std::to_string(count_) + " of " + std::to_string(launched_) + " launches run failed" +
+                  (stopped ? " (the sweep stopped at it; --keep-going runs the rest)" : "") + ", the first: " + first_ +
+                  "; their logs: " + directory_ + (note.empty() ? "; --resume retries them" : "; " + note));
+}
+
+std::string logs_directory(const std::string& results_file) { return results_file + ".logs"; }
 
 void Progress::done(const std::string& what, const std::string& status, double seconds) {
   ++done_;

@@ -120,7 +120,7 @@ void read_delivered_cost(const std::string& prefix, std::uint32_t np, LaunchReco
   record.spin_ranks_ns = ranks;
 }
 
-LaunchRecord run_launch(const Sweep& s, const LaunchKey& key, std::uint32_t position) {
+LaunchRecord run_launch(const Sweep& s, const LaunchKey& key, std::uint32_t position, std::string& output) {
   const ScratchDirectory scratch = launch_directory("bench");
   const fs::path& dir = scratch.path();
   LaunchRecord record;
@@ -131,6 +131,7 @@ LaunchRecord run_launch(const Sweep& s, const LaunchKey& key, std::uint32_t posi
   record.command = launch.text();
   const auto start = std::chrono::steady_clock::now();
   LaunchResult r = launch.run(std::chrono::seconds(s.h.timeout));
+  output = r.output;
   record.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   if (std::string failed = failure_status(r, s.h.timeout); !failed.empty()) {
     record.status = failed;
@@ -161,7 +162,7 @@ std::string Sweep::interleaved_arm() const {
   return "interleaved-" + (calibration_arm().empty() ? std::string("counting") : calibration_arm());
 }
 
-void run_sweep(const std::string& name, const Sweep& s) {
+FailedLaunches run_sweep(const std::string& name, const Sweep& s) {
   if (fs::exists(s.output) && !s.resume) {
     raise_error(Error::Kind::input, s.output, "exists: use --resume to continue it, or another -o");
   }
@@ -185,14 +186,25 @@ void run_sweep(const std::string& name, const Sweep& s) {
   std::fprintf(stderr, "%s: %zu launches planned, %zu already in %s\n", name.c_str(), plan.size(), plan.size() - todo,
                s.output.c_str());
   Progress progress(todo);
+  FailedLaunches failed(s.logs.empty() ? logs_directory(s.output) : s.logs);
   for (const auto& [key, pos] : plan) {
     if (done.count(key)) continue;
-    LaunchRecord r = run_launch(s, key, pos);
+    std::string output;
+    LaunchRecord r = run_launch(s, key, pos, output);
     results.append(r);
+    failed.ran();
     char what[160];
     std::snprintf(what, sizeof what, "%s np %u pair %u %-8s", key.transport.c_str(), key.np, key.pair, key.arm.c_str());
     progress.done(what, r.status, r.seconds);
+    if (r.status == "ok") continue;
+    std::snprintf(what, sizeof what, "%s np %u pair %u %s", key.transport.c_str(), key.np, key.pair, key.arm.c_str());
+    failed.add(what, r.command, r.status, output);
+    if (!s.keep_going) {
+      failed.stopped = true;
+      break;
+    }
   }
+  return failed;
 }
 
 }  // namespace mpimon::harness

@@ -122,15 +122,14 @@ TEST(AppSweepResume, LaunchesAlreadyOkAreNotRunAgain) {
   off2.status = "ok";
   results.append(off2);
 
-  EXPECT_FALSE(run_sweep(s, results, "test").has_value());
+  EXPECT_EQ(run_sweep(s, results, "test").count(), 0u);
   // Two launches ran: the "off" arms of pairs 1 and 3.
   EXPECT_EQ(lines_of(test::read_text(log)), (Words{"off default -np 1 app.x", "off default -np 1 app.x"}));
   EXPECT_EQ(results.completed().size(), 6u);
 }
 
-TEST(AppSweepResume, AFailedLaunchStopsTheSweepAndIsRetriedNextTime) {
-  test::TempDir dir;
-  const std::string log = dir.file("launches.log");
+// One application, np 1, two pairs, launched by a launcher that exits 3; its results file created.
+AppSweep failing_sweep(const test::TempDir& dir, const std::string& log) {
   AppSweep s;
   s.h.launcher = test::fake_launcher(dir, log, 3);
   s.apps = {{"app", {"app.x"}, false, false}};
@@ -138,14 +137,46 @@ TEST(AppSweepResume, AFailedLaunchStopsTheSweepAndIsRetriedNextTime) {
   s.pairs = 2;
   s.output = dir.file("apps.h5");
   AppResults::create(s.output, configuration_of(s));
+  return s;
+}
+
+TEST(AppSweepResume, AFailedLaunchStopsTheSweepAndIsRetriedNextTime) {
+  test::TempDir dir;
+  const std::string log = dir.file("launches.log");
+  AppSweep s = failing_sweep(dir, log);
   AppResults results(s.output);
-  auto failure = run_sweep(s, results, "test");
-  ASSERT_TRUE(failure.has_value());
-  EXPECT_EQ(failure->status, "exit code 3: ");
+  const FailedLaunches failed = run_sweep(s, results, "test");
+  EXPECT_EQ(failed.count(), 1u);
+  EXPECT_TRUE(failed.stopped);
   EXPECT_EQ(lines_of(test::read_text(log)).size(), 1u);
   EXPECT_TRUE(results.completed().empty());
-  EXPECT_TRUE(run_sweep(s, results, "test").has_value());
+  // Its log: the command line, the status and the output, in RESULTS.logs/.
+  std::vector<std::filesystem::path> logs;
+  for (const auto& e : std::filesystem::directory_iterator(logs_directory(s.output))) logs.push_back(e.path());
+  ASSERT_EQ(logs.size(), 1u);
+  const std::string text = test::read_text(logs[0].string());
+  EXPECT_NE(text.find("status: exit code 3: "), std::string::npos) << text;
+  EXPECT_NE(text.find("command: "), std::string::npos) << text;
+  const std::string error = test::error_of([&] { failed.raise_if_any(); });
+  EXPECT_NE(error.find("1 of 1 launches run failed (the sweep stopped at it"), std::string::npos) << error;
+  EXPECT_NE(error.find("their logs: " + logs_directory(s.output)), std::string::npos) << error;
+  EXPECT_EQ(run_sweep(s, results, "test").count(), 1u);
   EXPECT_EQ(lines_of(test::read_text(log)).size(), 2u) << "the failed launch is tried again";
+}
+
+TEST(AppSweepResume, KeepGoingRunsEveryLaunchAndStillCountsTheFailures) {
+  test::TempDir dir;
+  const std::string log = dir.file("launches.log");
+  AppSweep s = failing_sweep(dir, log);
+  s.keep_going = true;
+  AppResults results(s.output);
+  const FailedLaunches failed = run_sweep(s, results, "test");
+  EXPECT_EQ(failed.count(), 4u);
+  EXPECT_FALSE(failed.stopped);
+  EXPECT_EQ(lines_of(test::read_text(log)).size(), 4u);
+  const std::string error = test::error_of([&] { failed.raise_if_any(); });
+  EXPECT_NE(error.find("4 of 4 launches run failed, the first: app np 1 pair 1"), std::string::npos) << error;
+  EXPECT_NE(error.find("their logs: " + logs_directory(s.output)), std::string::npos) << error;
 }
 
 // --- bench placement: the arms are two rankfiles (docs/placement.md).
@@ -234,7 +265,8 @@ TEST(RankfileSweep, EachPairLaunchesBothRankfilesWithMonitoringOff) {
   // 6 pairs: both orders occur unless the draw is 6 times the same (probability 2^-5).
   EXPECT_TRUE(a_first && b_first);
 
-  auto launches = run_app_sweep(s, "test");
+  auto [launches, failed] = run_app_sweep(s, "test");
+  EXPECT_EQ(failed.count(), 0u);
   ASSERT_EQ(launches.size(), 12u);
   // The fake launcher logs "MONITORING BTL ARGS": monitoring never on, each arm its own rankfile.
   auto lines = lines_of(test::read_text(log));
@@ -258,22 +290,23 @@ TEST(RankfileSweep, ResumeNeedsTheSameArms) {
   test::TempDir dir;
   const std::string log = dir.file("launches.log");
   AppSweep s = two_rankfiles(dir, test::fake_launcher(dir, log), 1);
-  run_app_sweep(s, "test");
-  EXPECT_NE(test::error_of([&] { run_app_sweep(s, "test"); }).find("exists: use --resume"), std::string::npos);
+  (void)run_app_sweep(s, "test");
+  EXPECT_NE(test::error_of([&] { (void)run_app_sweep(s, "test"); }).find("exists: use --resume"), std::string::npos);
   s.resume = true;
   s.pairs = 2;
-  EXPECT_EQ(run_app_sweep(s, "test").size(), 4u);
+  EXPECT_EQ(run_app_sweep(s, "test").launches.size(), 4u);
   s.arms[1].description = "rankfile c.rf";
   s.pairs = 3;
-  EXPECT_NE(test::error_of([&] { run_app_sweep(s, "test"); }).find("was recorded with other arms (arm_B differs)"),
-            std::string::npos);
+  EXPECT_NE(
+      test::error_of([&] { (void)run_app_sweep(s, "test"); }).find("was recorded with other arms (arm_B differs)"),
+      std::string::npos);
   EXPECT_EQ(lines_of(test::read_text(log)).size(), 4u) << "nothing launched after the refusal";
 }
 
 TEST(AppSweepFile, ANewFileWithoutASuccessfulLaunchIsRemoved) {
   test::TempDir dir;
   AppSweep s = two_rankfiles(dir, test::fake_launcher(dir, dir.file("log"), 3), 1);
-  EXPECT_NE(test::error_of([&] { run_app_sweep(s, "test"); }).find("nothing else done; no results file"),
+  EXPECT_NE(test::error_of([&] { (void)run_app_sweep(s, "test"); }).find("no launch succeeded: no results file"),
             std::string::npos);
   EXPECT_FALSE(std::filesystem::exists(s.output));
 }
@@ -310,7 +343,10 @@ TEST(OverheadSweepResume, OnlyLaunchesNotYetOkRun) {
     }
   }
   s.resume = true;
-  run_sweep("test", s);
+  s.keep_going = true;  // every launch of the fake launcher fails (no samples)
+  const FailedLaunches failed = run_sweep("test", s);
+  EXPECT_EQ(failed.count(), 4u);
+  EXPECT_FALSE(failed.stopped);
   // 2 transports x 2 pairs x 2 arms planned, pair 1 of each transport done: 4 launches run, the
   // pair-2 arms, each with the pair's benchmark seed (seed * 1000003 + pair).
   auto launches = lines_of(test::read_text(log));
@@ -329,11 +365,24 @@ TEST(OverheadSweepResume, OnlyLaunchesNotYetOkRun) {
   EXPECT_EQ(results.launches().size(), 8u);
 }
 
+TEST(OverheadSweep, AFailedLaunchStopsTheSweepWithoutKeepGoing) {
+  test::TempDir dir;
+  const std::string log = dir.file("launches.log");
+  Sweep s = small_overhead_sweep(dir, test::fake_launcher(dir, log, 2));
+  const FailedLaunches failed = run_sweep("test", s);
+  EXPECT_EQ(failed.count(), 1u);
+  EXPECT_TRUE(failed.stopped);
+  EXPECT_EQ(lines_of(test::read_text(log)).size(), 1u) << "nothing launched after the failure";
+  const std::string error = test::error_of([&] { failed.raise_if_any(); });
+  EXPECT_NE(error.find("1 of 1 launches run failed"), std::string::npos) << error;
+  EXPECT_NE(error.find("their logs: " + s.output + ".logs"), std::string::npos) << error;
+}
+
 TEST(OverheadSweep, ExistingOutputNeedsResume) {
   test::TempDir dir;
   Sweep s = small_overhead_sweep(dir, "true");
   dir.write("overhead.h5", "");
-  EXPECT_NE(test::error_of([&] { run_sweep("test", s); }).find("exists: use --resume"), std::string::npos);
+  EXPECT_NE(test::error_of([&] { (void)run_sweep("test", s); }).find("exists: use --resume"), std::string::npos);
 }
 
 TEST(OverheadSweep, ConfigurationRecordsTheSweep) {

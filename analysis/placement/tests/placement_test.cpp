@@ -273,6 +273,25 @@ INSTANTIATE_TEST_SUITE_P(Sizes, PlantedOptimum,
                                            Planted{128, 16}),
                          [](const auto& p) { return "ranks" + std::to_string(p.param.nodes * 2 * p.param.cores); });
 
+// Scotch alone (not the cheapest of all methods) on traffic whose optimum is plain: two heavy
+// pairs on two nodes of two cores; each pair on a node is the only mapping that costs 2 x 1000 x 1
+// + 1 x 11 (brute force agrees). Scotch's own answer must reach it: a mapping read in another leaf
+// numbering than Scotch's, or repaired where it needed no repair, does not.
+TEST(ScotchMapping, ReachesThePlainOptimumOfTwoHeavyPairs) {
+  const std::vector<std::uint32_t> arity = {2, 2};
+  const std::vector<std::uint64_t> cost = {10, 1};
+  const TreeTopology t = parse_topology("tleaf 2 2 10 2 1");
+  const std::uint32_t n = 4;
+  std::vector<std::uint64_t> m(n * n, 0);
+  m[0 * n + 1] = m[2 * n + 3] = 1000;
+  m[1 * n + 2] = 1;
+  const std::uint64_t optimum = brute_force_optimum(arity, cost, n, m);
+  ASSERT_EQ(optimum, 2011u);
+  const Mapping scotch = scotch_mapping(fold_traffic(dense(n, m)), t);
+  EXPECT_EQ(reference_cost(arity, cost, n, m, scotch), optimum)
+      << "Scotch's mapping: " << scotch[0] << " " << scotch[1] << " " << scotch[2] << " " << scotch[3];
+}
+
 TEST(PlacementMethods, MoreRanksThanLeavesAndNonSquare) {
   const TreeTopology t = parse_topology("tleaf 1 4 1");
   const auto graph = fold_traffic(SparseMatrix::zeros(5, 5));

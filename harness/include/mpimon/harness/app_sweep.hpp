@@ -58,6 +58,8 @@ struct AppSweep {
   /// the wall time of its launch; "" for the wall time.
   std::string time_regex;
   bool resume = false;
+  /// Run every launch even when some fail (else the sweep stops at the first failure).
+  bool keep_going = false;
 };
 
 /// Whether n is a perfect square (bt runs only on square process counts).
@@ -84,18 +86,21 @@ struct Planned {
 /// Every launch of the sweep, arms shuffled within each pair from the seed.
 std::vector<Planned> plan(const AppSweep& s);
 
-struct Failure {
-  std::string launch, status;
+/// Runs the planned launches not yet in `results`; stops at the first that fails (a configuration
+/// that fails once fails every time; --resume retries) unless s.keep_going. Returns the failed
+/// launches, their logs kept in logs_directory(s.output).
+[[nodiscard]] FailedLaunches run_sweep(const AppSweep& s, AppResults& results, const std::string& name);
+
+struct AppSweepRun {
+  std::vector<AppLaunchRecord> launches;
+  FailedLaunches failed;
 };
 
-/// Runs the planned launches not yet in `results`; stops at the first that fails (a configuration
-/// that fails once fails every time; --resume retries). Returns the failure, if any.
-std::optional<Failure> run_sweep(const AppSweep& s, AppResults& results, const std::string& name);
-
 /// The whole sweep on its results file s.output: created (an existing file needs s.resume, and
-/// then the same arms), the launches not yet done run, every launch returned. Throws
-/// mpimon::Error (input) on a failed launch, naming it; a new file in which no launch succeeded
-/// is removed.
-std::vector<AppLaunchRecord> run_app_sweep(const AppSweep& s, const std::string& name);
+/// then the same arms), the launches not yet done run, every launch returned. A sweep stopped at a
+/// failed launch throws Error{launch} (FailedLaunches::raise_if_any), and a new file in which no
+/// launch succeeded is removed; with s.keep_going the failures are returned, for the caller to
+/// raise once it has said what succeeded.
+AppSweepRun run_app_sweep(const AppSweep& s, const std::string& name);
 
 }  // namespace mpimon::harness

@@ -58,6 +58,30 @@ std::map<std::string, std::string> harness_configuration(const HarnessSettings& 
 
 std::string join(const std::vector<std::string>& items, const char* sep = ",");
 
+/// The launches of a sweep that failed: each one's command line, status and whole output kept in
+/// a log file of `directory` (created at the first failure), and the line that ends the sweep.
+class FailedLaunches {
+ public:
+  explicit FailedLaunches(std::string directory) : directory_(std::move(directory)) {}
+  /// Keeps one failed launch: DIRECTORY/WHAT.log (spaces in WHAT become '-').
+  void add(const std::string& what, const std::string& command, const std::string& status, const std::string& output);
+  /// Counts one launch run (failed or not).
+  void ran() { ++launched_; }
+  [[nodiscard]] std::size_t count() const { return count_; }
+  /// Throws Error{launch} when a launch failed: "N of M launches run failed (...), the first:
+  /// WHAT: STATUS; their logs: DIR", and `note` if any.
+  void raise_if_any(const std::string& note = "") const;
+  /// The sweep stopped at the first failure (it was not told --keep-going).
+  bool stopped = false;
+
+ private:
+  std::string directory_, first_;  ///< first_: "WHAT: STATUS" of the first failure
+  std::size_t count_ = 0, launched_ = 0;
+};
+
+/// Where the failed launches of a sweep writing `results_file` keep their logs: RESULTS.logs.
+std::string logs_directory(const std::string& results_file);
+
 /// The progress lines of a sweep: "[3/8] WHAT STATUS (2.1 s; about 12 s left)" on stderr.
 class Progress {
  public:

@@ -34,13 +34,19 @@ struct Sweep {
   /// MPI_T) or "interleaved-" + calibration_arm().
   [[nodiscard]] std::string interleaved_arm() const;
   bool resume = false;
+  /// Run every launch even when some fail (else the sweep stops at the first failure).
+  bool keep_going = false;
+  /// Where failed launches keep their logs ("": logs_directory(output)).
+  std::string logs;
 };
 
 /// The sweep's provenance, recorded in the results file's /configuration.
 std::map<std::string, std::string> configuration_of(const Sweep& s);
 
 /// Creates s.output (or continues it with s.resume) and runs every launch not yet recorded,
-/// printing a progress line per launch on stderr, prefixed with `name`.
-void run_sweep(const std::string& name, const Sweep& s);
+/// printing a progress line per launch on stderr, prefixed with `name`. Stops at the first launch
+/// that fails unless s.keep_going; the failed launches' logs are kept (FailedLaunches): the caller
+/// ends with raise_if_any once it has said what succeeded.
+[[nodiscard]] FailedLaunches run_sweep(const std::string& name, const Sweep& s);
 
 }  // namespace mpimon::harness

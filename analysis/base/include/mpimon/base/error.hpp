@@ -20,6 +20,7 @@ class Error : public std::runtime_error {
     format,  ///< a file that is not in the expected format or version
     system,  ///< the operating system or HDF5 failed (disk full, permissions)
     usage,   ///< a command-line option with a value it does not accept (front-ends: exit code 2)
+    launch,  ///< a sweep ended with launches that failed (front-ends: exit code 9)
   };
 
   Error(Kind kind, const std::string& message) : std::runtime_error(message), kind_(kind) {}
