@@ -45,9 +45,10 @@ int place_command(const std::string& name, const std::vector<std::string>& args)
         "hosts", po::value(&o.hosts), "comma-separated host names for the rankfile (default node0, node1, ...)")(
         "hostfile", po::value(&o.hostfile), "take the rankfile's hosts from this hostfile")(
         "seed", po::value(&o.seed)->default_value(1), "first seed of the random draws")(
-        "slots-per-leaf", po::value(&o.slots_per_leaf)->default_value(1), "up to K ranks per core (oversubscription)")(
-        "exclude-leaves", po::value(&o.exclude_leaves),
-        "cores that must stay free: leaf indices and ranges, e.g. 0,8-9")(
+        "slots-per-leaf",
+        po::value(&o.slots_per_leaf)->default_value(1)->notifier(in_range<std::uint32_t>("slots-per-leaf", 1)),
+        "up to K ranks per core (oversubscription)")("exclude-leaves", po::value(&o.exclude_leaves),
+                                                     "cores that must stay free: leaf indices and ranges, e.g. 0,8-9")(
         "time-limit", po::value(&o.time_limit),
         "seconds for all methods together (default: ranks / 256, at least 10, at most 25)")(
         "json", po::value(&o.json), "also write the table as JSON to this file")(

@@ -25,7 +25,6 @@ std::vector<std::uint64_t> leaf_list(const std::string& text) {
 }  // namespace
 
 TreeTopology topology_of(const PlaceOptions& o) {
-  if (o.slots_per_leaf == 0) throw po::error("--slots-per-leaf must be at least 1");
   TreeTopology topo = parse_topology(o.topology);
   if (!o.exclude_leaves.empty()) topo = with_excluded(std::move(topo), leaf_list(o.exclude_leaves));
   return with_slots(std::move(topo), o.slots_per_leaf);

@@ -224,6 +224,7 @@ pvars | --mode | nat |
 stats paired | --processes | pos | PAIRS
 stats paired | --confidence | pos-real | PAIRS
 place | --seed | nat | M5 --topology 2x1x2
+place | --slots-per-leaf | pos | M5 --topology 2x1x2
 record | --np | pos | -- true
 record | --mode | mode | -- true
 collect | --np | pos | -o c.h5 -- true

@@ -178,7 +178,7 @@ options)
   expect_contains "$err" "--exclude-leaves: '4-x' is not a leaf index or a range A-B" "bad exclusion list message"
   run "$mpimon" place run.h5 --topology 2x2x8 --slots-per-leaf 0 --json x.json
   expect_eq "$rc" 2 "zero slots"
-  expect_contains "$err" "--slots-per-leaf must be at least 1" "zero slots message"
+  expect_contains "$err" "--slots-per-leaf: '0' is out of range: at least 1" "zero slots message"
   [ ! -e x.json ] || fail "partial output after a failure"
   ;;
 
