@@ -22,6 +22,8 @@ namespace po = boost::program_options;
 inline constexpr int kExitOk = 0;
 inline constexpr int kExitFailure = 1;
 inline constexpr int kExitUsage = 2;
+/// Nothing was checked (what is tested is not in this MPI library): CTest's SKIP_RETURN_CODE.
+inline constexpr int kExitNothingChecked = 77;
 
 /// Describes one command for --help and for error messages.
 struct Command {
