@@ -10,7 +10,8 @@ declare -A expected_skip_seen=()
 
 # junit_cases FILE: one line per test case of a CTest JUnit report (ctest --output-junit),
 #   STATUS US NAME US CTEST'S MESSAGE US WHY (separated by the unit separator, \x1f)
-# WHY is the last line of the test's output that speaks of a skip, else its last line.
+# WHY is GoogleTest's skip message (the line after "FILE:LINE: Skipped"), else the last line of the
+# test's output that speaks of a skip, else its last line.
 # STATUS is CTest's: run, fail, notrun (a skip, or a test that could not start), disabled.
 junit_cases() {
   awk '
@@ -23,17 +24,19 @@ junit_cases() {
       gsub(/&amp;/, "\\&", s); gsub(/\t/, " ", s); sub(/^[ ]+/, "", s); sub(/[ ]+$/, "", s)
       return s
     }
-    /<testcase / { name = attr($0, "name"); status = attr($0, "status"); message = why = last = ""; next }
+    /<testcase / { name = attr($0, "name"); status = attr($0, "status"); message = why = last = gtest_why = ""; gtest = 0; next }
     /^[ \t]*<(skipped|failure) message=/ && !out { message = attr($0, "message"); next }
     /<system-out>/ { out = 1; sub(/.*<system-out>/, "") }
     out {
       line = $0
       if (sub(/<\/system-out>.*/, "", line)) out = 0
-      if (tolower(line) ~ /skip/) why = line
+      if (gtest) { if (line ~ /[^ \t]/) { gtest_why = line; gtest = 0 } }
+      else if (tolower(line) ~ /skip/) why = line
+      if (line ~ /: Skipped$/) gtest = 1
       if (line ~ /[^ \t]/) last = line
       if (out) next
     }
-    /<\/testcase>/ { printf "%s\037%s\037%s\037%s\n", status, name, text(message), text(why == "" ? last : why) }
+    /<\/testcase>/ { printf "%s\037%s\037%s\037%s\n", status, name, text(message), text(gtest_why != "" ? gtest_why : why != "" ? why : last) }
   ' "$1"
 }
 

@@ -11,8 +11,11 @@
 #
 # Every stage runs even if an earlier one failed; the last line counts everything that ran:
 #   N passed, N failed, N skipped
-# (CTest's results of both builds, the gate, the fuzzing, the Open MPI 5 stage and the Debian
-# package), and the exit code is non-zero if anything failed or nothing passed.
+# (CTest's own verdict per test of both builds, the gate's two measures, the fuzzing, the Open MPI 5
+# stage and the Debian package), and the exit code is non-zero if anything failed or nothing passed.
+# A test CTest could not run (executable missing, a required fixture failed) is a failure. Every
+# skip is expected by name in ci/expected-skips.txt: under CI=true one that is not, or an entry that
+# did not skip, fails the run (docs/cli.md, "The test command's verdict").
 source "$(dirname "$0")/common.sh"
 source "$repo/ci/summary.sh"
 

@@ -36,12 +36,15 @@ add_test(NAME runs_tool_sh COMMAND ${CMAKE_BINARY_DIR}/tool.sh)
 add_test(NAME needs_fake_tool COMMAND sh -c "command -v mpimon-fake-tool >/dev/null || { echo 'SKIP: mpimon-fake-tool not on PATH'; exit 77; }; mpimon-fake-tool")
 add_test(NAME known_skip COMMAND sh -c "echo 'a line with <xml> & \"quotes\"'; echo 'SKIP: not on this machine'; exit 77")
 set_tests_properties(needs_fake_tool known_skip PROPERTIES SKIP_RETURN_CODE 77)
+add_test(NAME gtest_skip COMMAND sh -c "printf 'x_test.cpp:3: Skipped\\nTreeMatch not available here\\n[  SKIPPED ] A.B\\n'")
+set_tests_properties(gtest_skip PROPERTIES SKIP_REGULAR_EXPRESSION "\\[  SKIPPED \\]")
 EOF
 printf '#!/bin/sh\nexit 0\n' >tools/mpimon-fake-tool && chmod +x tools/mpimon-fake-tool
 "$cmake" -S project -B crafted >configure.log 2>&1 || fail "configuring the crafted project: $(cat configure.log)"
 cat >expected.txt <<'EOF'
 # a comment, then the crafted project's one expected skip
 main known_skip  it skips everywhere
+main gtest_*  GoogleTest's skip
 EOF
 export MPIMON_EXPECTED_SKIPS=$work/expected.txt
 # run_crafted CASE [ENV...]: ctest on the crafted project (tools/ on PATH unless PATH is given);
@@ -64,7 +67,8 @@ check_counts() { expect_contains "$2" "$(ctest_counts "$1.log")" "$1: the summar
 
 run_crafted green
 out=$(CI=true summary count_junit main green.xml "$(cat green.rc)")
-expect_contains "$out" "5 passed, 0 failed, 1 skipped" "green: counts"
+expect_contains "$out" "5 passed, 0 failed, 2 skipped" "green: counts"
+expect_contains "$out" "main: skipped (expected: GoogleTest's skip): gtest_skip: TreeMatch not available here" "green: GoogleTest's skip message"
 expect_contains "$out" "rc=0" "green: passes under CI=true"
 expect_contains "$out" "main: skipped (expected: it skips everywhere): known_skip: SKIP: not on this machine" \
   "green: the expected skip with both reasons (the output's XML escapes undone)"
@@ -76,7 +80,7 @@ expect_eq "$(cat fixture.rc)" 8 "fixture: ctest's exit code"
 grep -q 'skipped message="Fixture dependency failed"' fixture.xml ||
   fail "fixture: the JUnit report no longer calls the dependent skipped (the case this guards is gone): $(cat fixture.xml)"
 out=$(summary count_junit main fixture.xml "$(cat fixture.rc)")
-expect_contains "$out" "3 passed, 2 failed, 1 skipped" "fixture: counts"
+expect_contains "$out" "3 passed, 2 failed, 2 skipped" "fixture: counts"
 expect_contains "$out" "failed: main: needs_setup did not run: Fixture dependency failed" "fixture: the dependent is named"
 expect_contains "$out" "failed: main: setup: failed" "fixture: the setup is named"
 expect_contains "$out" "rc=1" "fixture: red"
@@ -86,7 +90,7 @@ check_counts fixture "$out"
 rm crafted/tool.sh
 run_crafted deleted
 out=$(summary count_junit main deleted.xml "$(cat deleted.rc)")
-expect_contains "$out" "4 passed, 1 failed, 1 skipped" "deleted: counts"
+expect_contains "$out" "4 passed, 1 failed, 2 skipped" "deleted: counts"
 expect_contains "$out" "failed: main: runs_tool_sh did not run: Unable to find executable" "deleted: named"
 expect_contains "$out" "rc=1" "deleted: red"
 check_counts deleted "$out"
@@ -98,17 +102,17 @@ run_crafted no_tool PATH=/usr/bin:/bin
 out=$(CI=true summary count_junit main no_tool.xml "$(cat no_tool.rc)")
 expect_contains "$out" "failed: main: needs_fake_tool skipped, which ci/expected-skips.txt does not expect on the reference machine: SKIP: mpimon-fake-tool not on PATH" \
   "no tool, CI=true: named with its reason"
-expect_contains "$out" "4 passed, 1 failed, 1 skipped" "no tool, CI=true: counts"
+expect_contains "$out" "4 passed, 1 failed, 2 skipped" "no tool, CI=true: counts"
 expect_contains "$out" "rc=1" "no tool, CI=true: red"
 out=$(summary count_junit main no_tool.xml "$(cat no_tool.rc)")
-expect_contains "$out" "4 passed, 0 failed, 2 skipped" "no tool outside CI: counts"
+expect_contains "$out" "4 passed, 0 failed, 3 skipped" "no tool outside CI: counts"
 expect_contains "$out" "main: skipped (not in ci/expected-skips.txt, a failure under CI=true): needs_fake_tool: SKIP: mpimon-fake-tool not on PATH" \
   "no tool outside CI: the reason"
 expect_contains "$out" "rc=0" "no tool outside CI: not a failure"
 check_counts no_tool "$out"
 
 # A manifest entry that matched no skip: the list must follow the tests.
-printf 'main known_skip  it skips everywhere\nmain gone.*  a test that was renamed\nsanitizer other  another stage\n' >stale.txt
+printf 'main known_skip  it skips everywhere\nmain gtest_skip  g\nmain gone.*  a test that was renamed\nsanitizer other  another stage\n' >stale.txt
 out=$(MPIMON_EXPECTED_SKIPS=stale.txt CI=true summary count_junit main green.xml 0)
 expect_contains "$out" "failed: main: ci/expected-skips.txt expects gone.* to skip (a test that was renamed), it did not" \
   "stale entry, CI=true: named"
@@ -121,9 +125,9 @@ expect_contains "$out" "rc=0" "stale entry outside CI: not a failure"
 # CTest failed but its report shows no failure, or it announces more tests than it lists; no report.
 out=$(summary count_junit main green.xml 8)
 expect_contains "$out" "failed: main: ctest exit code 8" "a failing ctest with a clean report"
-sed 's/tests="6"/tests="7"/' green.xml >short.xml
+sed 's/tests="7"/tests="8"/' green.xml >short.xml
 out=$(summary count_junit main short.xml 0)
-expect_contains "$out" "failed: main: short.xml announces 7 tests, lists 6" "a report missing a test"
+expect_contains "$out" "failed: main: short.xml announces 8 tests, lists 7" "a report missing a test"
 out=$(summary count_junit main missing.xml)
 expect_contains "$out" "0 passed, 1 failed, 0 skipped" "a missing report is a failure, not zero tests"
 printf '<?xml version="1.0"?>\n<testsuite name="x"\n\ttests="0"\n\tfailures="0"\n>\n</testsuite>\n' >empty.xml
@@ -181,7 +185,7 @@ exit $status
 STUB
   chmod +x ompi5.sh
 }
-printf 'ompi5 known_skip  it skips everywhere\n' >ompi5-skips.txt
+printf 'ompi5 known_skip  it skips everywhere\nompi5 gtest_skip  g\n' >ompi5-skips.txt
 stub 3 no
 out=$(CI=true summary ompi5_stage ./ompi5.sh build)
 expect_contains "$out" "0 passed, 1 failed, 0 skipped" "CI=true: the stage is required"
@@ -196,7 +200,7 @@ expect_contains "$out" "ompi5: skipped: Debian 13's archive is not reachable" "o
 # The stage ran: its CTest report (3 passed, 2 failed, 1 expected skip) and validate's line.
 stub 1 yes
 out=$(MPIMON_EXPECTED_SKIPS=ompi5-skips.txt CI=true summary ompi5_stage ./ompi5.sh build)
-expect_contains "$out" "120 passed, 3 failed, 2 skipped" "ompi5 counts (3 + 117 passed, 2 + 1 failed, 1 + 1 skipped)"
+expect_contains "$out" "120 passed, 3 failed, 3 skipped" "ompi5 counts (3 + 117 passed, 2 + 1 failed, 2 + 1 skipped)"
 expect_contains "$out" "failed: ompi5: needs_setup did not run: Fixture dependency failed" "ompi5: the test is named"
 expect_contains "$out" "rc=1" "ompi5 failures fail the command"
 # It exits 0 but leaves no results (or only those of an earlier run, removed first): a failure.
