@@ -27,6 +27,8 @@ inline constexpr int kExitFailure = 1;
 inline constexpr int kExitUsage = 2;
 /// A sweep (bench overhead, bench app, bench placement, the gate's timing) had launches that failed.
 inline constexpr int kExitLaunchesFailed = 9;
+/// Nothing was checked (what is tested is not in this MPI library): CTest's SKIP_RETURN_CODE.
+inline constexpr int kExitNothingChecked = 77;
 
 /// Describes one command for --help and for error messages.
 struct Command {

@@ -90,19 +90,13 @@ include(CPack)
 if(MPIMON_ENABLE_TESTING)
   # The CMake package used by a project of its own (docs/example-consumer) on real dumps.
   # Skipped (77) in a sanitized build: its library would need a sanitized consumer.
-  add_test(NAME install.cmake_package COMMAND bash ${PROJECT_SOURCE_DIR}/cli/tests/example_consumer_test.sh
-                                              ${PROJECT_BINARY_DIR} ${PROJECT_SOURCE_DIR} "${MPIMON_SANITIZER}")
-  set_tests_properties(install.cmake_package PROPERTIES LABELS "install;cli" TIMEOUT 600 SKIP_RETURN_CODE 77)
-  # ci/debian-package.sh without root or network: help, mirror, exit codes, a bad build directory.
-  # (The package itself is installed into a clean Debian 12 root by that script, a stage of ci/test.sh.)
-  add_test(NAME install.debian_package_script COMMAND bash ${PROJECT_SOURCE_DIR}/ci/tests/debian_package_script_test.sh
-                                                     ${PROJECT_SOURCE_DIR})
-  set_tests_properties(install.debian_package_script PROPERTIES LABELS "install;cli")
+  mpimon_add_script_test(NAME install.cmake_package SCRIPT ${PROJECT_SOURCE_DIR}/cli/tests/example_consumer_test.sh
+                         ARGS ${PROJECT_BINARY_DIR} ${PROJECT_SOURCE_DIR} "${MPIMON_SANITIZER}"
+                         LABELS install cli TIMEOUT 600)
   if(MPIMON_ENABLE_MPI)
     # Installed, moved, no path of the trees inside, run from the prefix with the trees hidden.
-    add_test(NAME install.relocatable COMMAND bash ${PROJECT_SOURCE_DIR}/cli/tests/install_test.sh
-                                              ${PROJECT_BINARY_DIR} ${PROJECT_SOURCE_DIR})
-    set_tests_properties(install.relocatable PROPERTIES LABELS "install;cli;mpi" PROCESSORS 2 TIMEOUT 900
-      SKIP_RETURN_CODE 77 ENVIRONMENT "${MPIMON_MPI_TEST_ENVIRONMENT}")
+    mpimon_add_script_test(NAME install.relocatable SCRIPT ${PROJECT_SOURCE_DIR}/cli/tests/install_test.sh
+                           ARGS ${PROJECT_BINARY_DIR} ${PROJECT_SOURCE_DIR} LABELS install cli MPI PROCESSORS 2
+                           TIMEOUT 900)
   endif()
 endif()

@@ -1,126 +1,259 @@
 #!/usr/bin/env bash
-# Tests of ci/summary.sh, the counting behind ci/test.sh's last line, with stub stages: CTest's
-# JUnit reports, `mpimon validate`'s verdict line, the Open MPI 5 stage (a stub ci/ompi5.sh)
-# skipped, required under CI=true, opted out, run, or run without results, and the Debian package
-# stage (a stub ci/debian-package.sh) likewise.
-# Usage: summary_test.sh REPO MPIMON
+# Tests of ci/summary.sh, the counting behind ci/test.sh's last line:
+# - CTest's own verdict, test by test, on real CTest runs of a crafted project: the counts equal
+#   those CTest prints, and a fixture made to fail, an executable deleted, a tool moved out of PATH
+#   each turn the summary red with a line naming the test;
+# - the expected skips (a manifest like ci/expected-skips.txt): under CI=true an unexpected skip
+#   fails with its reason and an entry that did not skip fails; outside CI both are printed;
+# - `mpimon validate`'s verdict line (runs not checked are skips), the Open MPI 5 stage (a stub
+#   ci/ompi5.sh) and the Debian package stage (a stub ci/debian-package.sh), the gate's exit codes;
+# - a test script that skips after a check fails instead (cli/tests/test_lib.sh).
+# Usage: summary_test.sh REPO MPIMON CMAKE CTEST
 set -u
-repo=$1 mpimon=$2
+repo=$1 mpimon=$2 cmake=$3 ctest=$4
 source "$repo/cli/tests/test_lib.sh"
+unset CI MPIMON_SKIP_OMPI5 MPIMON_SKIP_DEBIAN_PACKAGE
+# summary CODE...: runs CODE with ci/summary.sh sourced in a subshell, then its summary; prints
+# everything and "rc=N", the summary's exit code.
+summary() { (source "$repo/ci/summary.sh"; eval "$*" 2>&1; print_summary 2>&1; echo "rc=$?"); }
 
-# A JUnit report as CTest 3.25 writes it (attributes one a line).
-junit() {
-  printf '<?xml version="1.0" encoding="UTF-8"?>\n<testsuite name="x"\n\ttests="%s"\n\tfailures="%s"\n\tdisabled="0"\n\tskipped="%s"\n\thostname=""\n\t>\n</testsuite>\n' "$1" "$2" "$3"
+# --- A crafted CTest project: every way a test can end. The fixture's setup fails when
+# SETUP_STATUS says so, tool.sh can be deleted after configuring, mpimon-fake-tool can be left out
+# of PATH (the test then skips, as the project's scripts do for a missing Chromium or lstopo).
+mkdir project tools
+cat >project/CMakeLists.txt <<'EOF'
+cmake_minimum_required(VERSION 3.25)
+project(crafted NONE)
+enable_testing()
+add_test(NAME ok COMMAND true)
+add_test(NAME setup COMMAND sh -c "exit \${SETUP_STATUS:-0}")
+set_tests_properties(setup PROPERTIES FIXTURES_SETUP fx)
+add_test(NAME needs_setup COMMAND true)
+set_tests_properties(needs_setup PROPERTIES FIXTURES_REQUIRED fx)
+file(WRITE ${CMAKE_BINARY_DIR}/tool.sh "#!/bin/sh\nexit 0\n")
+file(CHMOD ${CMAKE_BINARY_DIR}/tool.sh PERMISSIONS OWNER_READ OWNER_WRITE OWNER_EXECUTE)
+add_test(NAME runs_tool_sh COMMAND ${CMAKE_BINARY_DIR}/tool.sh)
+add_test(NAME needs_fake_tool COMMAND sh -c "command -v mpimon-fake-tool >/dev/null || { echo 'SKIP: mpimon-fake-tool not on PATH'; exit 77; }; mpimon-fake-tool")
+add_test(NAME known_skip COMMAND sh -c "echo 'a line with <xml> & \"quotes\"'; echo 'SKIP: not on this machine'; exit 77")
+set_tests_properties(needs_fake_tool known_skip PROPERTIES SKIP_RETURN_CODE 77)
+add_test(NAME gtest_skip COMMAND sh -c "printf 'x_test.cpp:3: Skipped\\nTreeMatch not available here\\n[  SKIPPED ] A.B\\n'")
+set_tests_properties(gtest_skip PROPERTIES SKIP_REGULAR_EXPRESSION "\\[  SKIPPED \\]")
+EOF
+printf '#!/bin/sh\nexit 0\n' >tools/mpimon-fake-tool && chmod +x tools/mpimon-fake-tool
+"$cmake" -S project -B crafted >configure.log 2>&1 || fail "configuring the crafted project: $(cat configure.log)"
+cat >expected.txt <<'EOF'
+# a comment, then the crafted project's one expected skip
+main known_skip  it skips everywhere
+main gtest_*  GoogleTest's skip
+EOF
+export MPIMON_EXPECTED_SKIPS=$work/expected.txt
+# run_crafted CASE [ENV...]: ctest on the crafted project (tools/ on PATH unless PATH is given);
+# CASE.xml is its JUnit report, CASE.log its output, CASE.rc its exit code.
+run_crafted() {
+  local case=$1
+  shift
+  (cd crafted && env PATH="$work/tools:$PATH" "$@" "$ctest" --output-junit "$work/$case.xml" >"$work/$case.log" 2>&1
+   echo $? >"$work/$case.rc")
 }
-# What \`mpimon validate\` ends with: the real command's own last line (MPIMON is this build's
-# mpimon; a launcher that fails makes its one run fail), with the counts of a run of 119.
+# ctest_counts LOG: "P passed, F failed, S skipped" from CTest's own printed verdict: "N tests
+# failed out of M", and its list of the tests that did not run (skipped).
+ctest_counts() {
+  awk '/tests failed out of/ { f = $(NF - 5); m = $NF } /^The following tests did not run:/ { list = 1; next }
+       list && /^[[:space:]]+[0-9]+ - / { s++; next } { list = 0 }
+       END { printf "%d passed, %d failed, %d skipped\n", m - f - s, f, s }' "$1"
+}
+# check_counts CASE OUT: the summary's line equals CTest's own counts.
+check_counts() { expect_contains "$2" "$(ctest_counts "$1.log")" "$1: the summary's counts are CTest's"; }
+
+run_crafted green
+out=$(CI=true summary count_junit main green.xml "$(cat green.rc)")
+expect_contains "$out" "5 passed, 0 failed, 2 skipped" "green: counts"
+expect_contains "$out" "main: skipped (expected: GoogleTest's skip): gtest_skip: TreeMatch not available here" "green: GoogleTest's skip message"
+expect_contains "$out" "rc=0" "green: passes under CI=true"
+expect_contains "$out" "main: skipped (expected: it skips everywhere): known_skip: SKIP: not on this machine" \
+  "green: the expected skip with both reasons (the output's XML escapes undone)"
+check_counts green "$out"
+
+# A fixture made to fail: its dependent did not run. JUnit calls it skipped, CTest calls it Not Run.
+run_crafted fixture SETUP_STATUS=1
+expect_eq "$(cat fixture.rc)" 8 "fixture: ctest's exit code"
+grep -q 'skipped message="Fixture dependency failed"' fixture.xml ||
+  fail "fixture: the JUnit report no longer calls the dependent skipped (the case this guards is gone): $(cat fixture.xml)"
+out=$(summary count_junit main fixture.xml "$(cat fixture.rc)")
+expect_contains "$out" "3 passed, 2 failed, 2 skipped" "fixture: counts"
+expect_contains "$out" "failed: main: needs_setup did not run: Fixture dependency failed" "fixture: the dependent is named"
+expect_contains "$out" "failed: main: setup: failed" "fixture: the setup is named"
+expect_contains "$out" "rc=1" "fixture: red"
+check_counts fixture "$out"
+
+# An executable deleted after configuring.
+rm crafted/tool.sh
+run_crafted deleted
+out=$(summary count_junit main deleted.xml "$(cat deleted.rc)")
+expect_contains "$out" "4 passed, 1 failed, 2 skipped" "deleted: counts"
+expect_contains "$out" "failed: main: runs_tool_sh did not run: Unable to find executable" "deleted: named"
+expect_contains "$out" "rc=1" "deleted: red"
+check_counts deleted "$out"
+printf '#!/bin/sh\nexit 0\n' >crafted/tool.sh && chmod +x crafted/tool.sh
+
+# A tool moved out of PATH: a skip the manifest does not expect. Under CI=true a failure with the
+# test's own reason; outside CI a skip saying so.
+run_crafted no_tool PATH=/usr/bin:/bin
+out=$(CI=true summary count_junit main no_tool.xml "$(cat no_tool.rc)")
+expect_contains "$out" "failed: main: needs_fake_tool skipped, which ci/expected-skips.txt does not expect on the reference machine: SKIP: mpimon-fake-tool not on PATH" \
+  "no tool, CI=true: named with its reason"
+expect_contains "$out" "4 passed, 1 failed, 2 skipped" "no tool, CI=true: counts"
+expect_contains "$out" "rc=1" "no tool, CI=true: red"
+out=$(summary count_junit main no_tool.xml "$(cat no_tool.rc)")
+expect_contains "$out" "4 passed, 0 failed, 3 skipped" "no tool outside CI: counts"
+expect_contains "$out" "main: skipped (not in ci/expected-skips.txt, a failure under CI=true): needs_fake_tool: SKIP: mpimon-fake-tool not on PATH" \
+  "no tool outside CI: the reason"
+expect_contains "$out" "rc=0" "no tool outside CI: not a failure"
+check_counts no_tool "$out"
+
+# A manifest entry that matched no skip: the list must follow the tests.
+printf 'main known_skip  it skips everywhere\nmain gtest_skip  g\nmain gone.*  a test that was renamed\nsanitizer other  another stage\n' >stale.txt
+out=$(MPIMON_EXPECTED_SKIPS=stale.txt CI=true summary count_junit main green.xml 0)
+expect_contains "$out" "failed: main: ci/expected-skips.txt expects gone.* to skip (a test that was renamed), it did not" \
+  "stale entry, CI=true: named"
+expect_contains "$out" "rc=1" "stale entry, CI=true: red"
+grep -q "another stage" <<<"$out" && fail "stale entry: an entry of another stage was checked: $out"
+out=$(MPIMON_EXPECTED_SKIPS=stale.txt summary count_junit main green.xml 0)
+expect_contains "$out" "main: note: ci/expected-skips.txt expects gone.* to skip" "stale entry outside CI: reported"
+expect_contains "$out" "rc=0" "stale entry outside CI: not a failure"
+
+# CTest failed but its report shows no failure, or it announces more tests than it lists; no report.
+out=$(summary count_junit main green.xml 8)
+expect_contains "$out" "failed: main: ctest exit code 8" "a failing ctest with a clean report"
+sed 's/tests="7"/tests="8"/' green.xml >short.xml
+out=$(summary count_junit main short.xml 0)
+expect_contains "$out" "failed: main: short.xml announces 8 tests, lists 7" "a report missing a test"
+out=$(summary count_junit main missing.xml)
+expect_contains "$out" "0 passed, 1 failed, 0 skipped" "a missing report is a failure, not zero tests"
+printf '<?xml version="1.0"?>\n<testsuite name="x"\n\ttests="0"\n\tfailures="0"\n>\n</testsuite>\n' >empty.xml
+out=$(summary count_junit main empty.xml)
+expect_contains "$out" "rc=1" "a run of no test fails"
+out=$(summary count_skipped fuzz off)
+expect_contains "$out" "rc=1" "nothing but skips fails: nothing passed"
+
+# The real expected-skips list: every line is STAGE TEST REASON, for a stage ci/test.sh counts.
+while read -r stage pattern reason; do
+  [[ -z $stage || $stage == \#* ]] && continue
+  [[ $stage =~ ^(main|sanitizer|ompi5)$ ]] || fail "ci/expected-skips.txt: unknown stage '$stage'"
+  [ -n "$reason" ] || fail "ci/expected-skips.txt: $pattern has no reason"
+done <"$repo/ci/expected-skips.txt"
+
+# The gate, one check per measure: a timing re-record is a skip saying so; an instruction re-record,
+# a regression, missing and unstable rows fail, each named.
+out=$(summary count_gate instructions 0 \; count_gate timing 6 \; count_gate instructions 6 \; count_gate instructions 7 \
+  \; count_gate timing 8 \; count_gate instructions 3 \; count_gate timing 1)
+expect_contains "$out" "1 passed, 5 failed, 1 skipped" "gate exit codes"
+expect_contains "$out" "gate timing: skipped: re-record" "gate: the timing re-record is a skip saying so"
+expect_contains "$out" "failed: gate instructions: re-record (exit code 6)" "gate: an instruction re-record fails"
+expect_contains "$out" "failed: gate instructions: missing (exit code 7)" "gate: missing"
+expect_contains "$out" "failed: gate timing: unstable (exit code 8)" "gate: unstable"
+expect_contains "$out" "failed: gate instructions: REGRESSION" "gate: regression"
+
+# What `mpimon validate` ends with: the real command's own last line (a launcher that fails makes
+# its one run fail), turned into the counts of a run of 119.
 validate_line=$("$mpimon" validate --case p2p --np 1 --mode 1 --programs "$work" --launcher false 2>/dev/null | tail -1)
+expect_contains "$validate_line" "1 runs: 0 exact, 0 showing a known defect of the MPI library, 1 failing" "mpimon validate's last line"
 validate_text() {
-  sed -E 's/^1 runs: 0 exact, 0 showing (a known defect of the MPI library), 1 failing$/119 runs: 97 exact, 21 showing \1: x (21), 1 failing/' <<<"$validate_line"
+  sed -E 's/^1 runs: 0 exact, 0 showing (a known defect of the MPI library), 1 failing$/119 runs: 96 exact, 21 showing \1: x (21), 1 not checked (not reachable on this MPI library), 1 failing/' <<<"$validate_line"
 }
-# A stub ci/ompi5.sh: exits with STATUS after writing what the real one leaves in BUILD/ompi5.
+validate_text >validate.txt
+out=$(summary count_validate v validate.txt)
+expect_contains "$out" "117 passed, 1 failed, 1 skipped" "validate: runs not checked are skips"
+out=$(summary "printf '118 of 119 runs as expected\n' >old.txt; count_validate v old.txt")
+expect_contains "$out" "no verdict line in old.txt" "an unknown verdict line is named"
+expect_contains "$out" "rc=1" "an unknown verdict line fails (and the command goes on to its summary)"
+
+# The Open MPI 5 stage, a stub ci/ompi5.sh exiting STATUS after writing what the real one leaves in
+# BUILD/ompi5 (RESULTS=yes: the crafted project's fixture run as its CTest report, validate's line).
 stub() {
   local status=$1 results=$2
-  cat >"$work/ompi5.sh" <<STUB
+  mkdir -p build/ompi5
+  cat >ompi5.sh <<STUB
 #!/usr/bin/env bash
 mkdir -p "$work/build/ompi5"
 [ $status -eq 3 ] && echo "Debian 13's archive is not reachable" >"$work/build/ompi5/skipped.txt"
 if [ "$results" = yes ]; then
-  printf '%s' '$(junit 10 1 2)' >"$work/build/ompi5/ctest.xml"
+  cp "$work/fixture.xml" "$work/build/ompi5/ctest.xml"
   printf '%s\n' '$(validate_text)' >"$work/build/ompi5/validate.txt"
 fi
 exit $status
 STUB
-  chmod +x "$work/ompi5.sh"
+  chmod +x ompi5.sh
 }
-
-junit 20 2 3 >a.xml
-junit 5 0 1 >b.xml
-out=$(source "$repo/ci/summary.sh"; count_junit a a.xml >/dev/null; count_junit b b.xml >/dev/null; count_status gate 0
-      count_status fuzz 1 2>/dev/null; count_skipped x y >/dev/null; print_summary; echo "rc=$?")
-expect_eq "$(tail -2 <<<"$out" | head -1)" "20 passed, 3 failed, 5 skipped" "two builds, the gate and the fuzzing"
-expect_contains "$out" "failed: fuzz: exit code 1" "the failed stage is named"
-expect_contains "$out" "rc=1" "a failure makes the command fail"
-
-out=$(source "$repo/ci/summary.sh"; count_junit a missing.xml 2>&1; print_summary; echo "rc=$?")
-expect_contains "$out" "0 passed, 1 failed, 0 skipped" "a missing report is a failure, not zero tests"
-junit 0 0 0 >empty.xml
-out=$(source "$repo/ci/summary.sh"; count_junit a empty.xml 2>&1; print_summary; echo "rc=$?")
-expect_contains "$out" "rc=1" "a run of no test fails"
-out=$(source "$repo/ci/summary.sh"; count_skipped fuzz off; print_summary; echo "rc=$?")
-expect_contains "$out" "rc=1" "nothing but skips fails: nothing passed"
-
-# The gate: 6 (baseline from elsewhere) is a visible skip, 7 (missing) and 8 (unstable) fail.
-out=$(source "$repo/ci/summary.sh"; count_gate 0; count_gate 6; count_gate 7 2>/dev/null; count_gate 8 2>/dev/null
-      count_gate 3 2>/dev/null; print_summary)
-expect_contains "$out" "1 passed, 3 failed, 1 skipped" "gate exit codes"
-expect_contains "$out" "gate: skipped: results/gate/baseline.json is from another build or CPU" "gate re-record reason"
-
-# The Open MPI 5 stage cannot be prepared (exit 3).
+printf 'ompi5 known_skip  it skips everywhere\nompi5 gtest_skip  g\n' >ompi5-skips.txt
 stub 3 no
-out=$(unset MPIMON_SKIP_OMPI5; CI=true; source "$repo/ci/summary.sh"; ompi5_stage "$work/ompi5.sh" "$work/build" 2>&1
-      print_summary; echo "rc=$?")
+out=$(CI=true summary ompi5_stage ./ompi5.sh build)
 expect_contains "$out" "0 passed, 1 failed, 0 skipped" "CI=true: the stage is required"
 expect_contains "$out" "required under CI=true but cannot run: Debian 13's archive is not reachable" "CI=true: the reason"
 expect_contains "$out" "MPIMON_SKIP_OMPI5=1" "CI=true: the opt-out is named"
-out=$(MPIMON_SKIP_OMPI5=1 CI=true; source "$repo/ci/summary.sh"; count_passed; ompi5_stage "$work/ompi5.sh" "$work/build" 2>&1
-      print_summary; echo "rc=$?")
+out=$(MPIMON_SKIP_OMPI5=1 CI=true summary count_passed \; ompi5_stage ./ompi5.sh build)
 expect_contains "$out" "1 passed, 0 failed, 1 skipped" "MPIMON_SKIP_OMPI5=1: skipped explicitly"
 expect_contains "$out" "rc=0" "MPIMON_SKIP_OMPI5=1: not a failure"
-out=$(unset MPIMON_SKIP_OMPI5 CI; source "$repo/ci/summary.sh"; count_passed; ompi5_stage "$work/ompi5.sh" "$work/build" 2>&1
-      print_summary; echo "rc=$?")
+out=$(summary count_passed \; ompi5_stage ./ompi5.sh build)
 expect_contains "$out" "1 passed, 0 failed, 1 skipped" "outside CI: skipped with the reason"
 expect_contains "$out" "ompi5: skipped: Debian 13's archive is not reachable" "outside CI: the reason"
-
-# The stage ran: its CTest report and validate's verdict line are counted.
+# The stage ran: its CTest report (3 passed, 2 failed, 1 expected skip) and validate's line.
 stub 1 yes
-out=$(CI=true; source "$repo/ci/summary.sh"; ompi5_stage "$work/ompi5.sh" "$work/build" 2>&1; print_summary; echo "rc=$?")
-expect_contains "$validate_line" "1 runs: 0 exact, 0 showing a known defect of the MPI library, 1 failing" "mpimon validate's last line"
-expect_contains "$out" "125 passed, 2 failed, 2 skipped" "ompi5 counts (7 + 118 passed, 1 + 1 failed, 2 skipped)"
+out=$(MPIMON_EXPECTED_SKIPS=ompi5-skips.txt CI=true summary ompi5_stage ./ompi5.sh build)
+expect_contains "$out" "120 passed, 3 failed, 3 skipped" "ompi5 counts (3 + 117 passed, 2 + 1 failed, 2 + 1 skipped)"
+expect_contains "$out" "failed: ompi5: needs_setup did not run: Fixture dependency failed" "ompi5: the test is named"
 expect_contains "$out" "rc=1" "ompi5 failures fail the command"
-# A verdict line that is not the real one (an older format) is no verdict: a failure, not a stop.
-out=$(source "$repo/ci/summary.sh"; printf '118 of 119 runs as expected\n' >old.txt; count_validate v old.txt 2>&1
-      print_summary; echo "rc=$?")
-expect_contains "$out" "no verdict line in old.txt" "an unknown verdict line is named"
-expect_contains "$out" "rc=1" "an unknown verdict line fails (and the command goes on to its summary)"
 # It exits 0 but leaves no results (or only those of an earlier run, removed first): a failure.
 stub 0 no
-out=$(CI=true; source "$repo/ci/summary.sh"; ompi5_stage "$work/ompi5.sh" "$work/build" 2>&1; print_summary; echo "rc=$?")
+out=$(CI=true summary ompi5_stage ./ompi5.sh build)
 expect_contains "$out" "0 passed, 2 failed, 0 skipped" "exit 0 without results is not a pass"
 stub 2 no
-out=$(source "$repo/ci/summary.sh"; ompi5_stage "$work/ompi5.sh" "$work/build" 2>&1; print_summary; echo "rc=$?")
+out=$(summary ompi5_stage ./ompi5.sh build)
 expect_contains "$out" "ci/ompi5.sh exit code 2" "another exit code is a failure"
 
 # The Debian package stage: one check from the exit code; 3 (its root cannot be prepared) as above.
 deb_stub() {
   printf '#!/usr/bin/env bash\nmkdir -p "%s/build/debian-package"\n[ %s -eq 3 ] && echo "no Debian mirror in /etc/apt" >"%s/build/debian-package/skipped.txt"\nexit %s\n' \
-    "$work" "$1" "$work" "$1" >"$work/debian-package.sh"
-  chmod +x "$work/debian-package.sh"
+    "$work" "$1" "$work" "$1" >debian-package.sh
+  chmod +x debian-package.sh
 }
 deb_stub 0
-out=$(CI=true; source "$repo/ci/summary.sh"; debian_package_stage "$work/debian-package.sh" "$work/build" 2>&1; print_summary; echo "rc=$?")
+out=$(CI=true summary debian_package_stage ./debian-package.sh build)
 expect_contains "$out" "1 passed, 0 failed, 0 skipped" "debian-package: done is one pass"
 deb_stub 1
-out=$(CI=true; source "$repo/ci/summary.sh"; count_passed; debian_package_stage "$work/debian-package.sh" "$work/build" 2>&1
-      print_summary; echo "rc=$?")
+out=$(CI=true summary count_passed \; debian_package_stage ./debian-package.sh build)
 expect_contains "$out" "failed: debian-package: exit code 1" "debian-package: a failed step is named"
 expect_contains "$out" "rc=1" "debian-package: a failed step fails the command"
 deb_stub 3
-out=$(unset MPIMON_SKIP_DEBIAN_PACKAGE; CI=true; source "$repo/ci/summary.sh"; count_passed
-      debian_package_stage "$work/debian-package.sh" "$work/build" 2>&1; print_summary; echo "rc=$?")
+out=$(CI=true summary count_passed \; debian_package_stage ./debian-package.sh build)
 expect_contains "$out" "1 passed, 1 failed, 0 skipped" "debian-package, CI=true: the stage is required"
 expect_contains "$out" "required under CI=true but cannot run: no Debian mirror in /etc/apt" "debian-package, CI=true: the reason"
 expect_contains "$out" "MPIMON_SKIP_DEBIAN_PACKAGE=1" "debian-package, CI=true: the opt-out is named"
-out=$(MPIMON_SKIP_DEBIAN_PACKAGE=1 CI=true; source "$repo/ci/summary.sh"; count_passed
-      debian_package_stage "$work/debian-package.sh" "$work/build" 2>&1; print_summary; echo "rc=$?")
+out=$(MPIMON_SKIP_DEBIAN_PACKAGE=1 CI=true summary count_passed \; debian_package_stage ./debian-package.sh build)
 expect_contains "$out" "1 passed, 0 failed, 1 skipped" "MPIMON_SKIP_DEBIAN_PACKAGE=1: skipped explicitly"
-out=$(unset MPIMON_SKIP_DEBIAN_PACKAGE CI; source "$repo/ci/summary.sh"; count_passed
-      debian_package_stage "$work/debian-package.sh" "$work/build" 2>&1; print_summary; echo "rc=$?")
+out=$(summary count_passed \; debian_package_stage ./debian-package.sh build)
 expect_contains "$out" "debian-package: skipped: no Debian mirror in /etc/apt" "debian-package outside CI: the reason"
 expect_contains "$out" "rc=0" "debian-package outside CI: a skip is not a failure"
 
-# ci/test.sh itself ends with the summary and hands the stages to ompi5_stage and debian_package_stage.
+# A test script's skip: decided before anything is checked; after a check it is a failure.
+# shellcheck disable=SC2016 # the scripts' own variables
+for script in 'skip_test "no tool"' 'expect_eq 1 1 "a check"; skip_test "no tool"' \
+  'expect_eq 1 2 "a failed check"; skip_test "no tool"' 'skip_part "a part"; finish t' \
+  'expect_eq 1 2 "a failed check"; skip_part "a part"; finish t'; do
+  rc=$(bash -c "source '$repo/cli/tests/test_lib.sh'; $script" >/dev/null 2>&1; echo $?)
+  case $script in
+    skip_test*) expect_eq "$rc" 77 "test_lib: [$script]" ;;
+    'skip_part "a part"; finish t') expect_eq "$rc" 77 "test_lib: [$script]" ;;
+    *) expect_eq "$rc" 1 "test_lib: [$script]" ;;
+  esac
+done
+
+# ci/test.sh itself: CTest's exit code to count_junit, the gate through gate_stage, the summary last.
 expect_eq "$(tail -1 "$repo/ci/test.sh")" "print_summary" "ci/test.sh ends with the summary"
+grep -q '^count_junit main "$build/ctest.xml" "$ctest_status"$' "$repo/ci/test.sh" ||
+  fail "ci/test.sh does not count the main CTest run with its exit code"
+grep -q '^gate_stage "$build/cli/mpimon" "$repo/results/gate/baseline.json" "$build"$' "$repo/ci/test.sh" ||
+  fail "ci/test.sh does not run the gate through gate_stage"
 grep -q '^ompi5_stage "$repo/ci/ompi5.sh"' "$repo/ci/test.sh" || fail "ci/test.sh does not run ci/ompi5.sh through ompi5_stage"
 grep -q '^debian_package_stage "$repo/ci/debian-package.sh"' "$repo/ci/test.sh" ||
   fail "ci/test.sh does not run ci/debian-package.sh through debian_package_stage"

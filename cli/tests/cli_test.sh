@@ -226,8 +226,7 @@ export_graph)
     expect_eq "$rc" 0 "scotch_gmap maps the graph ($err)"
     expect_eq "$(head -1 g.map)" 3 "scotch_gmap: one line per process"
   else
-    echo "gtst/scotch_gmap not installed (package scotch): Scotch check skipped"
-    scotch_skipped=1
+    skip_part "Scotch's gtst/scotch_gmap not installed (package scotch): the graph read by Scotch"
   fi
   if command -v gpmetis >/dev/null && command -v graphchk >/dev/null; then
     "$mpimon" export metis out.h5 -o g.graph
@@ -238,16 +237,14 @@ export_graph)
     expect_eq "$rc" 0 "gpmetis partitions the graph ($err)"
     expect_eq "$(wc -l <g.graph.part.2)" 3 "gpmetis: one part per process"
   else
-    echo "gpmetis/graphchk not installed (package metis): METIS check skipped"
-    [ -n "${scotch_skipped:-}" ] && exit 77
+    skip_part "METIS's gpmetis/graphchk not installed (package metis): the graph read by METIS"
   fi
   echo "edge weight total (from the files): $total"
   ;;
 
 profile2mat_compat)
   if [ -z "${PROFILE2MAT:-}" ] || [ ! -x "$PROFILE2MAT" ]; then
-    echo "profile2mat not installed (package openmpi-bin): skipped"
-    exit 77
+    skip_test "profile2mat not installed (package openmpi-bin)"
   fi
   for sample in mode1_sample mode2_sample; do
     bash "$(dirname "$0")/compare_profile2mat.sh" "$mpimon" "$merge" "$PROFILE2MAT" "$data"/real/$sample.*.prof ||
@@ -273,8 +270,7 @@ show)
 
 h5dump)
   if [ -z "${H5DUMP:-}" ] || [ ! -x "$H5DUMP" ]; then
-    echo "h5dump not installed (package hdf5-tools): skipped"
-    exit 77
+    skip_test "h5dump not installed (package hdf5-tools)"
   fi
   copy_sample mode2_sample
   "$merge" -q -o out.h5 prof/*.prof || fail "merge"

@@ -42,7 +42,7 @@ if [ -n "${PROFILE2MAT:-}" ] && [ -x "${PROFILE2MAT:-}" ]; then
   rm peer/mpimon-demo-ring.prof
   diff -r peer recorded_mat >/dev/null || fail "recorded file differs from Open MPI's profile2mat on the dumps"
 else
-  echo "profile2mat not installed: the recorded file is compared with mpimon-merge only"
+  skip_part "profile2mat not installed (package openmpi-bin): the recorded file against Open MPI's own merge"
 fi
 
 # The file says which Open MPI ran and which monitoring components it loaded: as mpirun --version

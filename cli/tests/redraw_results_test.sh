@@ -15,9 +15,10 @@ mpimon=$1 src=$2
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 source "$here/test_lib.sh"
 python=/usr/bin/python3
-if ! "$python" -c "import matplotlib, h5py, numpy" 2>/dev/null; then
-  echo "SKIP: python3-matplotlib, python3-h5py or python3-numpy missing (ci/install-deps.sh)"; exit 77
-fi
+# Skips are decided here, before anything is checked.
+"$python" -c "import matplotlib, h5py, numpy" 2>/dev/null ||
+  skip_test "python3-matplotlib, python3-h5py or python3-numpy missing (ci/install-deps.sh)"
+chromium=$(command -v chromium) || skip_test "chromium missing (ci/install-deps.sh installs it)"
 overhead=$src/results/overhead apps=$src/results/apps
 
 # Table 1, Fig. 3's table and the overhead analysis, recomputed from the per-launch summaries:
@@ -77,10 +78,6 @@ expect_eq "$rc" 1 "compact of a text file: exit code"
 # The report of the compact files in a browser.
 run "$mpimon" report "$overhead/np2-compact.h5" "$apps/table1-compact.h5" -o report.html
 expect_eq "$rc" 0 "mpimon report: $err"
-chromium=$(command -v chromium || true)
-if [ -z "$chromium" ]; then
-  echo "SKIP: chromium missing (ci/install-deps.sh installs it)"; exit 77
-fi
 timeout 120 "$chromium" --headless --no-sandbox --disable-gpu --no-first-run --user-data-dir="$work/profile" \
   --enable-logging=stderr --v=0 --virtual-time-budget=15000 --dump-dom "file://$work/report.html" >dom.html 2>console.log
 if grep -E 'CONSOLE' console.log | grep -qiE 'error|uncaught'; then

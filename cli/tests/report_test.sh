@@ -8,10 +8,10 @@ mpimon=$1 merge=$2 data=$3
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 source "$here/test_lib.sh"
 python=/usr/bin/python3
-chromium=$(command -v chromium || true)
-if ! "$python" -c "import matplotlib, h5py, numpy" 2>/dev/null; then
-  echo "SKIP: python3-matplotlib, python3-h5py or python3-numpy missing (ci/install-deps.sh)"; exit 77
-fi
+# Skips are decided here, before anything is checked.
+"$python" -c "import matplotlib, h5py, numpy" 2>/dev/null ||
+  skip_test "python3-matplotlib, python3-h5py or python3-numpy missing (ci/install-deps.sh)"
+chromium=$(command -v chromium) || skip_test "chromium missing (ci/install-deps.sh installs it)"
 
 cp "$data"/real/mode2_sample.*.prof .
 run "$merge" -o m.h5 mode2_sample.0.prof mode2_sample.1.prof mode2_sample.2.prof
@@ -44,9 +44,6 @@ run "$mpimon" report missing.h5 -o bad.html
 expect_eq "$rc" 1 "report of a missing file exit code"
 [ -e bad.html ] && fail "a failed report left bad.html"
 
-if [ -z "$chromium" ]; then
-  echo "SKIP: chromium missing (ci/install-deps.sh installs it)"; exit 77
-fi
 browse() {  # browse ARGS...: headless Chromium on report.html, console messages on stderr
   timeout 120 "$chromium" --headless --no-sandbox --disable-gpu --no-first-run --user-data-dir="$work/profile" \
     --enable-logging=stderr --v=0 --virtual-time-budget=15000 "$@" "file://$work/report.html"

@@ -3,22 +3,33 @@
 # `finish NAME` prints the verdict and exits 1 if anything failed, else 77 (CTest's
 # SKIP_RETURN_CODE for these tests) if a part could not run for a missing prerequisite
 # (`skip_part REASON`): a test that did not check everything is reported as skipped, never passed.
+# `skip_test REASON` skips the whole test (77) and is refused once anything was checked: a skip is
+# decided before the first assertion, so a failure already recorded can never end as a skip.
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 cd "$work" || exit 1
-failures=0
+failures=0 checks=0
 skipped_parts=()
 
 fail() { echo "FAIL: $*"; failures=$((failures + 1)); }
-expect_eq() { [ "$1" == "$2" ] || fail "$3: expected [$2], got [$1]"; }
-expect_contains() { grep -qF -- "$2" <<<"$1" || fail "$3: [$2] not found in: $1"; }
+expect_eq() { checks=$((checks + 1)); [ "$1" == "$2" ] || fail "$3: expected [$2], got [$1]"; }
+expect_contains() { checks=$((checks + 1)); grep -qF -- "$2" <<<"$1" || fail "$3: [$2] not found in: $1"; }
 # expect_near ACTUAL EXPECTED TOLERANCE WHAT
 expect_near() {
+  checks=$((checks + 1))
   awk -v a="$1" -v e="$2" -v t="$3" 'BEGIN { d = a - e; if (d < 0) d = -d; exit !(a != "" && d <= t) }' ||
     fail "$4: expected $2 ± $3, got [$1]"
 }
 
 skip_part() { echo "SKIPPED PART: $*"; skipped_parts+=("$*"); }
+skip_test() {
+  if ((checks + failures > 0)); then
+    echo "FAIL: skipped after $checks check(s) and $failures failure(s) ($*): a skip is decided before anything is checked"
+    exit 1
+  fi
+  echo "SKIP: $*"
+  exit 77
+}
 
 # run CMD...: sets out (stdout), err (stderr) and rc (exit code)
 run() {

@@ -548,8 +548,10 @@ Verdict judge_survived(const KnownDefect& d, const ValidationCase& c, const std:
                                         [](const std::string& line) { return line.rfind("UNSUPPORTED ", 0) == 0; });
   if (unsupported != report.end()) {
     if (expected_here) return {Outcome::fails, d.id + " cannot be reached here: " + *unsupported, report};
-    return {Outcome::holds, d.id + " not reachable on Open MPI " + series + " (" + *unsupported + "), as recorded",
-            report};
+    return {
+        Outcome::unreachable,
+        "not checked: " + d.id + " cannot be reached on Open MPI " + series + " (" + *unsupported + "), as recorded",
+        report};
   }
   if (d.rule == DefectRule::crash_or_report) {
     return judge_pinned(d, expected_here, series, report, differences_from_expected_lines(d, report, np));
@@ -750,11 +752,15 @@ const char* outcome_name(Outcome o) {
       return "DEFECT FIXED";
     case Outcome::error:
       return "ERROR";
+    case Outcome::unreachable:
+      return "not reachable";
   }
   return "?";
 }
 
-bool outcome_expected(Outcome o) { return o == Outcome::holds || o == Outcome::defect_present; }
+bool outcome_expected(Outcome o) {
+  return o == Outcome::holds || o == Outcome::defect_present || o == Outcome::unreachable;
+}
 
 CaseResult run_case(const ValidationCase& c, int np, int mode, const SuiteOptions& options) {
   const auto start = std::chrono::steady_clock::now();
