@@ -30,7 +30,7 @@ TEST(ValidationRun, GlobsProcessCountsAndModes) {
   EXPECT_EQ(test_name(s[0]), "validation.p2p.mode1.np2");
   EXPECT_EQ(test_name(s[1]), "validation.p2p.mode1.np3");
   EXPECT_EQ(calls, 0);  // p2p needs no component: ompi_info is not asked
-  // Each case's own counts and modes: p2p runs at np 1 to 4 and modes 1 and 2 (validation_suite.cpp).
+  // Each case's own counts and modes: p2p runs at np 1 to 4 and modes 1 and 2 (validation_cases.cpp).
   EXPECT_EQ(select_cases({"p2p"}, {}, {}, probe_of(none, calls), absent).size(), 8U);
 }
 
