@@ -32,6 +32,7 @@
 #include <vector>
 
 #include "bench_clock.hpp"
+#include "mpimon/base/names.hpp"
 #include "mpimon/mpi/mpi_support.hpp"
 #include "mpimon/mpi/mpit.hpp"
 #include "mpimon/results/interleave.hpp"
@@ -48,27 +49,16 @@ enum class Op { send, pingpong, bcast, alltoall, put_lock, put_flush, get_lock, 
 constexpr std::array kAllOps = {Op::send,     Op::pingpong,  Op::bcast,    Op::alltoall,
                                 Op::put_lock, Op::put_flush, Op::get_lock, Op::get_flush};
 
-const char* op_name(Op op) {
-  switch (op) {
-    case Op::send:
-      return "send";
-    case Op::pingpong:
-      return "pingpong";
-    case Op::bcast:
-      return "bcast";
-    case Op::alltoall:
-      return "alltoall";
-    case Op::put_lock:
-      return "put_lock";
-    case Op::put_flush:
-      return "put_flush";
-    case Op::get_lock:
-      return "get_lock";
-    case Op::get_flush:
-      return "get_flush";
-  }
-  return "?";
-}
+constexpr std::array<mpimon::Named<Op>, kAllOps.size()> kOpNames{{{Op::send, "send"},
+                                                                  {Op::pingpong, "pingpong"},
+                                                                  {Op::bcast, "bcast"},
+                                                                  {Op::alltoall, "alltoall"},
+                                                                  {Op::put_lock, "put_lock"},
+                                                                  {Op::put_flush, "put_flush"},
+                                                                  {Op::get_lock, "get_lock"},
+                                                                  {Op::get_flush, "get_flush"}}};
+
+const char* op_name(Op op) { return mpimon::to_name(kOpNames, op); }
 
 bool is_rma(Op op) { return op == Op::put_lock || op == Op::put_flush || op == Op::get_lock || op == Op::get_flush; }
 
@@ -148,11 +138,9 @@ std::vector<int> paper_sizes() {
 std::vector<Op> parse_ops(std::string_view list) {
   std::vector<Op> ops;
   for (std::string_view name : split(list, ',')) {
-    std::optional<Op> op;
-    if (name == "put") op = Op::put_lock;
+    std::optional<Op> op = mpimon::from_name(kOpNames, name);
+    if (name == "put") op = Op::put_lock;  // the short names of the locked forms
     if (name == "get") op = Op::get_lock;
-    for (Op candidate : kAllOps)
-      if (name == op_name(candidate)) op = candidate;
     if (!op) throw UsageError("--ops: unknown operation '" + std::string(name) + "'");
     if (std::find(ops.begin(), ops.end(), *op) != ops.end())
       throw UsageError("--ops: '" + std::string(name) + "' given twice");

@@ -8,10 +8,18 @@
 #include <regex>
 
 #include "mpimon/base/error.hpp"
+#include "mpimon/base/names.hpp"
 
 namespace mpimon::harness {
 
 namespace {
+
+constexpr std::array<Named<Outcome>, 6> kOutcomeNames{{{Outcome::holds, "holds"},
+                                                       {Outcome::fails, "FAILS"},
+                                                       {Outcome::defect_present, "defect present"},
+                                                       {Outcome::defect_fixed, "DEFECT FIXED"},
+                                                       {Outcome::error, "ERROR"},
+                                                       {Outcome::unreachable, "not reachable"}}};
 
 bool is_segmentation_fault(const std::string& output) {
   return output.find("signal 11") != std::string::npos || output.find("Segmentation fault") != std::string::npos;
@@ -83,7 +91,8 @@ Verdict judge_report(const ValidationCase& c, const std::vector<std::string>& re
 
 Verdict judge_no_dump(const KnownDefect& d, const ValidationCase& c, int written, int np, const std::string& series) {
   std::vector<std::string> ideal, model;
-  if (written < np) ideal.push_back(std::to_string(np - written) + " of " + std::to_string(np) + " ranks wrote no dump");
+  if (written < np)
+    ideal.push_back(std::to_string(np - written) + " of " + std::to_string(np) + " ranks wrote no dump");
   if (written > 0) model.push_back(std::to_string(written) + " of " + std::to_string(np) + " ranks wrote a dump");
   return judge_pinned(d, defect_expected(c, series), series, ideal, model);
 }
@@ -203,23 +212,7 @@ bool defect_expected(const ValidationCase& c, const std::string& series) {
   return std::find(c.defect_present_on.begin(), c.defect_present_on.end(), as) != c.defect_present_on.end();
 }
 
-const char* outcome_name(Outcome o) {
-  switch (o) {
-    case Outcome::holds:
-      return "holds";
-    case Outcome::fails:
-      return "FAILS";
-    case Outcome::defect_present:
-      return "defect present";
-    case Outcome::defect_fixed:
-      return "DEFECT FIXED";
-    case Outcome::error:
-      return "ERROR";
-    case Outcome::unreachable:
-      return "not reachable";
-  }
-  return "?";
-}
+const char* outcome_name(Outcome o) { return to_name(kOutcomeNames, o); }
 
 bool outcome_expected(Outcome o) {
   return o == Outcome::holds || o == Outcome::defect_present || o == Outcome::unreachable;

@@ -11,25 +11,22 @@
 #include <tuple>
 
 #include "mpimon/base/error.hpp"
+#include "mpimon/base/names.hpp"
 #include "mpimon/matrices/prof.hpp"
 
 namespace mpimon {
 
-std::string_view class_name(TrafficClass c) {
-  switch (c) {
-    case TrafficClass::external:
-      return "external";
-    case TrafficClass::internal:
-      return "internal";
-    case TrafficClass::osc_sent:
-      return "osc_sent";
-    case TrafficClass::osc_recv:
-      return "osc_recv";
-    case TrafficClass::coll:
-      return "coll";
-  }
-  return "?";
-}
+namespace {
+
+constexpr std::array<Named<TrafficClass>, kTrafficClassCount> kClassNames{{{TrafficClass::external, "external"},
+                                                                           {TrafficClass::internal, "internal"},
+                                                                           {TrafficClass::osc_sent, "osc_sent"},
+                                                                           {TrafficClass::osc_recv, "osc_recv"},
+                                                                           {TrafficClass::coll, "coll"}}};
+
+}  // namespace
+
+std::string_view class_name(TrafficClass c) { return to_name(kClassNames, c); }
 
 char class_letter(TrafficClass c) {
   static constexpr char letters[] = {'E', 'I', 'S', 'R', 'C'};

@@ -6,6 +6,7 @@
 #include <sstream>
 
 #include "mpimon/base/error.hpp"
+#include "mpimon/base/names.hpp"
 #include "mpimon/models/collective_model.hpp"
 
 namespace mpimon {
@@ -52,34 +53,21 @@ std::string list_algorithms(CollectiveOp op) {
   raise_error(Error::Kind::input, what, reason);
 }
 
+constexpr std::array<Named<CollectiveOp>, 8> kCollectiveOpNames{{{CollectiveOp::bcast, "bcast"},
+                                                                 {CollectiveOp::reduce, "reduce"},
+                                                                 {CollectiveOp::allreduce, "allreduce"},
+                                                                 {CollectiveOp::alltoall, "alltoall"},
+                                                                 {CollectiveOp::allgather, "allgather"},
+                                                                 {CollectiveOp::gather, "gather"},
+                                                                 {CollectiveOp::scatter, "scatter"},
+                                                                 {CollectiveOp::barrier, "barrier"}}};
+
 }  // namespace
 
-std::string_view op_name(CollectiveOp op) {
-  switch (op) {
-    case CollectiveOp::bcast:
-      return "bcast";
-    case CollectiveOp::reduce:
-      return "reduce";
-    case CollectiveOp::allreduce:
-      return "allreduce";
-    case CollectiveOp::alltoall:
-      return "alltoall";
-    case CollectiveOp::allgather:
-      return "allgather";
-    case CollectiveOp::gather:
-      return "gather";
-    case CollectiveOp::scatter:
-      return "scatter";
-    case CollectiveOp::barrier:
-      return "barrier";
-  }
-  return "?";
-}
+std::string_view op_name(CollectiveOp op) { return to_name(kCollectiveOpNames, op); }
 
 CollectiveOp parse_op(std::string_view text) {
-  for (CollectiveOp op : kAllCollectiveOps) {
-    if (op_name(op) == text) return op;
-  }
+  if (auto op = from_name(kCollectiveOpNames, text)) return *op;
   reject("--op", "unknown operation '" + std::string(text) +
                      "' (bcast, reduce, allreduce, alltoall, allgather, gather, scatter, barrier)");
 }

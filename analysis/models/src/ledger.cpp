@@ -9,28 +9,23 @@
 #include <tuple>
 
 #include "mpimon/base/error.hpp"
+#include "mpimon/base/names.hpp"
 
 namespace mpimon {
 
-std::string_view collective_kind_name(CollectiveKind k) {
-  switch (k) {
-    case CollectiveKind::one_to_all:
-      return "O2A";
-    case CollectiveKind::all_to_one:
-      return "A2O";
-    case CollectiveKind::all_to_all:
-      return "A2A";
-  }
-  return "?";
-}
+namespace {
+
+constexpr std::array<Named<CollectiveKind>, 3> kCollectiveKindNames{
+    {{CollectiveKind::one_to_all, "O2A"}, {CollectiveKind::all_to_one, "A2O"}, {CollectiveKind::all_to_all, "A2A"}}};
+
+}  // namespace
+
+std::string_view collective_kind_name(CollectiveKind k) { return to_name(kCollectiveKindNames, k); }
 
 namespace {
 
 std::optional<CollectiveKind> parse_collective_kind(std::string_view text) {
-  for (auto k : {CollectiveKind::one_to_all, CollectiveKind::all_to_one, CollectiveKind::all_to_all}) {
-    if (text == collective_kind_name(k)) return k;
-  }
-  return std::nullopt;
+  return from_name(kCollectiveKindNames, text);
 }
 
 }  // namespace

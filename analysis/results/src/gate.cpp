@@ -13,6 +13,7 @@
 
 #include "mpimon/base/error.hpp"
 #include "mpimon/base/json.hpp"
+#include "mpimon/base/names.hpp"
 #include "mpimon/results/stats.hpp"
 
 namespace mpimon {
@@ -276,23 +277,14 @@ GateBaseline parse_gate_baseline(std::istream& in, const std::string& path) {
 
 // ---- verdicts -------------------------------------------------------------------------------------
 
-const char* verdict_name(Verdict v) {
-  switch (v) {
-    case Verdict::pass:
-      return "pass";
-    case Verdict::regression:
-      return "REGRESSION";
-    case Verdict::inconclusive:
-      return "inconclusive";
-    case Verdict::rerecord:
-      return "re-record";
-    case Verdict::unstable:
-      return "unstable";
-    case Verdict::missing:
-      return "missing";
-  }
-  return "?";
-}
+constexpr std::array<Named<Verdict>, 6> kVerdictNames{{{Verdict::pass, "pass"},
+                                                       {Verdict::regression, "REGRESSION"},
+                                                       {Verdict::inconclusive, "inconclusive"},
+                                                       {Verdict::rerecord, "re-record"},
+                                                       {Verdict::unstable, "unstable"},
+                                                       {Verdict::missing, "missing"}}};
+
+const char* verdict_name(Verdict v) { return to_name(kVerdictNames, v); }
 
 std::vector<InstructionVerdict> judge_instructions(const std::vector<InstructionCount>& now,
                                                    const InstructionBaseline& baseline, double tolerance,

@@ -16,6 +16,7 @@
 #include <boost/math/distributions/students_t.hpp>
 
 #include "mpimon/base/error.hpp"
+#include "mpimon/base/names.hpp"
 
 namespace mpimon {
 
@@ -218,21 +219,13 @@ Estimate per_process(const PairedAnalysis& analysis, std::size_t processes) {
   return estimate;
 }
 
-const char* cost_verdict_name(CostVerdict v) {
-  switch (v) {
-    case CostVerdict::below:
-      return "below";
-    case CostVerdict::above:
-      return "above";
-    case CostVerdict::nonzero:
-      return "nonzero";
-    case CostVerdict::inconclusive:
-      return "inconclusive";
-    case CostVerdict::no_interval:
-      break;
-  }
-  return "no interval";
-}
+constexpr std::array<Named<CostVerdict>, 5> kCostVerdictNames{{{CostVerdict::below, "below"},
+                                                               {CostVerdict::above, "above"},
+                                                               {CostVerdict::nonzero, "nonzero"},
+                                                               {CostVerdict::inconclusive, "inconclusive"},
+                                                               {CostVerdict::no_interval, "no interval"}}};
+
+const char* cost_verdict_name(CostVerdict v) { return to_name(kCostVerdictNames, v); }
 
 CostVerdict cost_verdict(const std::optional<Interval>& interval, double threshold) {
   if (!interval) return CostVerdict::no_interval;
