@@ -21,18 +21,10 @@ set -euo pipefail
 
 repo=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 quick=0 build=$repo/build out= reps=5 pairs=10
-while [ $# -gt 0 ]; do
-  case $1 in
-    --quick) quick=1 reps=2 pairs=4 ;;
-    --build) build=${2:?--build needs a directory}; shift ;;
-    --out) out=${2:?--out needs a prefix}; shift ;;
-    --reps) reps=${2:?--reps needs a number}; shift ;;
-    --pairs) pairs=${2:?--pairs needs a number}; shift ;;
-    -h | --help) sed -n '2,/^set -euo/{/^set/d;s/^# \{0,1\}//;p}' "${BASH_SOURCE[0]}"; exit 0 ;;
-    *) echo "run.sh: unknown argument '$1' (see --help)" >&2; exit 2 ;;
-  esac
-  shift
-done
+source "$repo/bench/common/options.sh"
+bench_options=("--quick = quick=1 reps=2 pairs=4" "--build build a directory" "--out out a prefix"
+  "--reps reps a number" "--pairs pairs a number")
+parse_options "$@"
 [[ $reps =~ ^[1-9][0-9]*$ ]] || { echo "run.sh: --reps must be a positive integer, not '$reps'" >&2; exit 2; }
 [[ $pairs =~ ^[1-9][0-9]*$ ]] || { echo "run.sh: --pairs must be a positive integer, not '$pairs'" >&2; exit 2; }
 tmp=${TMPDIR:-/tmp}

@@ -21,16 +21,9 @@ repo=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 build=$repo/build
 ranks_list="16384 32768"
 np_list="2 4"
-while [ $# -gt 0 ]; do
-  case $1 in
-    --build) build=${2:?--build needs a directory}; shift ;;
-    --ranks) ranks_list=${2:?--ranks needs a list}; shift ;;
-    --np) np_list=${2:?--np needs a list}; shift ;;
-    -h | --help) sed -n '2,/^set -euo/{/^set/d;s/^# \{0,1\}//;p}' "${BASH_SOURCE[0]}"; exit 0 ;;
-    *) echo "parallel.sh: unknown argument '$1' (see --help)" >&2; exit 2 ;;
-  esac
-  shift
-done
+source "$repo/bench/common/options.sh"
+bench_options=("--build build a directory" "--ranks ranks_list a list" "--np np_list a list")
+parse_options "$@"
 merge=$build/cli/mpimon-merge
 synth=$build/bench/mpimon-synth-dumps
 for exe in "$merge" "$synth"; do [ -x "$exe" ] || { echo "parallel.sh: $exe is missing; build it first" >&2; exit 1; }; done

@@ -19,16 +19,9 @@ repo=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 quick=0
 build=$repo/build
 out=
-while [ $# -gt 0 ]; do
-  case $1 in
-    --quick) quick=1 ;;
-    --build) build=${2:?--build needs a directory}; shift ;;
-    --out) out=${2:?--out needs a prefix}; shift ;;
-    -h | --help) sed -n '2,/^set -euo/{/^set/d;s/^# \{0,1\}//;p}' "${BASH_SOURCE[0]}"; exit 0 ;;
-    *) echo "run.sh: unknown argument '$1' (see --help)" >&2; exit 2 ;;
-  esac
-  shift
-done
+source "$repo/bench/common/options.sh"
+bench_options=("--quick = quick=1" "--build build a directory" "--out out a prefix")
+parse_options "$@"
 tmp=${TMPDIR:-/tmp}
 [ -n "$out" ] || { [ $quick = 1 ] && out=$tmp/merge-performance-quick || out=$repo/results/merge-performance; }
 out=$(realpath -m "$out")
