@@ -1,11 +1,10 @@
 #pragma once
-/// \file
-/// \brief The one exception type of the analysis library.
-///
-/// Every failure the library reports is an mpimon::Error whose message names where the
-/// problem is (file, and line when there is one) and why, e.g.
-///   prof/run.3.prof:12: histogram has 65 buckets, expected 66
-/// Front-ends print what() and map the kind to an exit code.
+// The one exception type of the analysis library.
+//
+// Every failure the library reports is an mpimon::Error whose message names where the
+// problem is (file, and line when there is one) and why, e.g.
+//   prof/run.3.prof:12: histogram has 65 buckets, expected 66
+// Front-ends print what() and map the kind to an exit code.
 
 #include <cstddef>
 #include <stdexcept>

@@ -1,6 +1,5 @@
 #pragma once
-/// \file
-/// \brief The one JSON string escaper of the project: its reports are small and written by hand.
+// The one JSON string escaper of the project: its reports are small and written by hand.
 
 #include <string>
 #include <string_view>

@@ -1,7 +1,6 @@
 #pragma once
-/// \file
-/// \brief What `mpimon show` says of a dump beyond its totals and top talkers (matrix_view.hpp):
-/// the ranks without a dump.
+// What `mpimon show` says of a dump beyond its totals and top talkers (matrix_view.hpp):
+// the ranks without a dump.
 
 #include <string>
 

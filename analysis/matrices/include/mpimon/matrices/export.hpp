@@ -1,6 +1,5 @@
 #pragma once
-/// \file
-/// \brief Exports of merged matrices to other tools' formats (docs/exports.md).
+// Exports of merged matrices to other tools' formats (docs/exports.md).
 
 #include <cstdint>
 #include <ostream>

@@ -1,6 +1,5 @@
 #pragma once
-/// \file
-/// \brief Compressed-sparse-row matrix of uint64, the in-memory form of one traffic matrix.
+// Compressed-sparse-row matrix of uint64, the in-memory form of one traffic matrix.
 
 #include <cstdint>
 #include <span>

@@ -1,6 +1,5 @@
 #pragma once
-/// \file
-/// \brief The `mpimon-matrices` HDF5 file (docs/matrices-format.md): names, and a reader.
+// The `mpimon-matrices` HDF5 file (docs/matrices-format.md): names, and a reader.
 
 #include <cstdint>
 #include <memory>

@@ -1,8 +1,7 @@
 #pragma once
-/// \file
-/// \brief What a heatmap of a matrices file shows (docs/plots.md): per class and metric the matrix,
-/// reduced to blocks of ranks above a size, the summed message-size histogram and the top talkers,
-/// as one JSON document that analysis/scripts/plot_matrices.py and make_report.py draw.
+// What a heatmap of a matrices file shows (docs/plots.md): per class and metric the matrix,
+// reduced to blocks of ranks above a size, the summed message-size histogram and the top talkers,
+// as one JSON document that analysis/scripts/plot_matrices.py and make_report.py draw.
 
 #include <cstdint>
 #include <ostream>

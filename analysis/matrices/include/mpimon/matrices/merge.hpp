@@ -1,6 +1,5 @@
 #pragma once
-/// \file
-/// \brief Merges per-rank .prof files into one mpimon-matrices HDF5 file.
+// Merges per-rank .prof files into one mpimon-matrices HDF5 file.
 
 #include <array>
 #include <cstdint>

@@ -1,10 +1,9 @@
 #pragma once
-/// \file
-/// \brief Reader for the per-rank `NAME.RANK.prof` files written by Open MPI's monitoring.
-///
-/// The format is documented in docs/prof-format.md. A file holds what one process (its "rank",
-/// in MPI_COMM_WORLD numbering) sent to each peer, in five classes, plus per-communicator
-/// collective records.
+// Reader for the per-rank `NAME.RANK.prof` files written by Open MPI's monitoring.
+//
+// The format is documented in docs/prof-format.md. A file holds what one process (its "rank",
+// in MPI_COMM_WORLD numbering) sent to each peer, in five classes, plus per-communicator
+// collective records.
 
 #include <array>
 #include <cstddef>

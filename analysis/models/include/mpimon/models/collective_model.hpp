@@ -1,14 +1,13 @@
 #pragma once
-/// \file
-/// \brief Predicts, exactly, the point-to-point messages Open MPI's `coll/tuned` collectives
-/// decompose into, as PML monitoring records them (docs/collectives.md).
-///
-/// The model is written from the algorithms of Open MPI 4.1's and 5.0's `ompi/mca/coll/base/` as they
-/// are selected with `coll_tuned_use_dynamic_rules 1` and `coll_tuned_<op>_algorithm N`: their
-/// process trees, segmentation, block splits and fall-backs. For each directed pair of
-/// MPI_COMM_WORLD ranks it gives the messages and payload bytes the sender's monitoring counts,
-/// and whether they are counted as external (`E`) or internal (`I`). No MPI here: `mpimon
-/// validate collective` checks the model against Open MPI under monitoring.
+// Predicts, exactly, the point-to-point messages Open MPI's `coll/tuned` collectives
+// decompose into, as PML monitoring records them (docs/collectives.md).
+//
+// The model is written from the algorithms of Open MPI 4.1's and 5.0's `ompi/mca/coll/base/` as they
+// are selected with `coll_tuned_use_dynamic_rules 1` and `coll_tuned_<op>_algorithm N`: their
+// process trees, segmentation, block splits and fall-backs. For each directed pair of
+// MPI_COMM_WORLD ranks it gives the messages and payload bytes the sender's monitoring counts,
+// and whether they are counted as external (`E`) or internal (`I`). No MPI here: `mpimon
+// validate collective` checks the model against Open MPI under monitoring.
 
 #include <cstdint>
 #include <map>

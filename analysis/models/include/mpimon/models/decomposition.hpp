@@ -1,8 +1,7 @@
 #pragma once
-/// \file
-/// \brief Index logic of the application workloads (docs/workloads.md): block decompositions,
-/// process grids, halo regions and the multi-partition layout. Header-only and without MPI, so
-/// that it is unit-tested alone (analysis/tests/decomposition_test.cpp).
+// Index logic of the application workloads (docs/workloads.md): block decompositions,
+// process grids, halo regions and the multi-partition layout. Header-only and without MPI, so
+// that it is unit-tested alone (analysis/tests/decomposition_test.cpp).
 
 #include <algorithm>
 #include <array>

@@ -1,15 +1,14 @@
 #pragma once
-/// \file
-/// \brief A workload's own record of what it sent, the ground truth the monitoring is checked
-/// against (docs/validation.md).
-///
-/// Each rank of a validation workload writes `PREFIX.RANK.ledger`: a header line
-/// `# mpimon-ledger 1 rank R nprocs N`, then one line per message it sent,
-/// `CLASS PEER BYTES` (CLASS a .prof letter, PEER a MPI_COMM_WORLD rank), and one line per
-/// collective call it made as the recording side, `COMM KIND NAME BYTES` (KIND O2A, A2O or A2A,
-/// NAME the communicator's name, without spaces), and one line per block a root of a collective on
-/// NAME kept for itself, `LOCAL NAME BYTES`: not communication, so a correct monitoring records
-/// none of it, but a defect's rule may (docs/defects.md#scatterv-counts-root-itself).
+// A workload's own record of what it sent, the ground truth the monitoring is checked
+// against (docs/validation.md).
+//
+// Each rank of a validation workload writes `PREFIX.RANK.ledger`: a header line
+// `# mpimon-ledger 1 rank R nprocs N`, then one line per message it sent,
+// `CLASS PEER BYTES` (CLASS a .prof letter, PEER a MPI_COMM_WORLD rank), and one line per
+// collective call it made as the recording side, `COMM KIND NAME BYTES` (KIND O2A, A2O or A2A,
+// NAME the communicator's name, without spaces), and one line per block a root of a collective on
+// NAME kept for itself, `LOCAL NAME BYTES`: not communication, so a correct monitoring records
+// none of it, but a defect's rule may (docs/defects.md#scatterv-counts-root-itself).
 
 #include <array>
 #include <cstdint>

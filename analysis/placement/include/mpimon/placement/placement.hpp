@@ -1,11 +1,10 @@
 #pragma once
-/// \file
-/// \brief Process placement from a traffic matrix (docs/placement.md): tree-leaf topologies, the
-/// cost model TreeMatch and Scotch share, the mapping methods and the files that apply a mapping.
-///
-/// A mapping gives each MPI_COMM_WORLD rank a leaf of the tree, leaves numbered 0.. in tree order as
-/// TreeMatch numbers a tree-leaf's leaves. Everything reads the traffic as a list of non-zeros;
-/// nothing here is N x N except the TreeMatch adapter (TreeMatch itself takes a dense matrix).
+// Process placement from a traffic matrix (docs/placement.md): tree-leaf topologies, the
+// cost model TreeMatch and Scotch share, the mapping methods and the files that apply a mapping.
+//
+// A mapping gives each MPI_COMM_WORLD rank a leaf of the tree, leaves numbered 0.. in tree order as
+// TreeMatch numbers a tree-leaf's leaves. Everything reads the traffic as a list of non-zeros;
+// nothing here is N x N except the TreeMatch adapter (TreeMatch itself takes a dense matrix).
 
 #include <cstdint>
 #include <optional>

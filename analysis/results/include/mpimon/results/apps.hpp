@@ -1,8 +1,7 @@
 #pragma once
-/// \file
-/// \brief Results of `mpimon bench app` (docs/apps.md): launch pairs of an application, monitoring
-/// off and on, and the columns of RR-9038's Table 1 (times, messages per process, messages per
-/// second, overhead with its 95 % CI and significance), plus the per-pair overheads of Fig. 3.
+// Results of `mpimon bench app` (docs/apps.md): launch pairs of an application, monitoring
+// off and on, and the columns of RR-9038's Table 1 (times, messages per process, messages per
+// second, overhead with its 95 % CI and significance), plus the per-pair overheads of Fig. 3.
 
 #include <array>
 #include <cstdint>

@@ -1,8 +1,7 @@
 #pragma once
-/// \file
-/// \brief The overhead regression gate (docs/gate.md): instructions the monitoring adds per
-/// operation, counted with callgrind, and the paired timing overhead compared with a baseline.
-/// No MPI here: the CLI runs the launches, this computes the measures, verdicts and reports.
+// The overhead regression gate (docs/gate.md): instructions the monitoring adds per
+// operation, counted with callgrind, and the paired timing overhead compared with a baseline.
+// No MPI here: the CLI runs the launches, this computes the measures, verdicts and reports.
 
 #include <cstdint>
 #include <istream>

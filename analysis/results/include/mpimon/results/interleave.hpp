@@ -1,10 +1,9 @@
 #pragma once
-/// \file
-/// \brief The interleaved design's schedule (docs/overhead.md, "Designs"): inside one launch, the
-/// timed iterations of a benchmark run in blocks of B iterations, the cost switched on and off
-/// from block to block in ABBA order (on, off, off, on, on, off, ...), so that a linear drift
-/// over a block pair cancels. Header-only: mpimon-overhead-bench (which links no analysis) and
-/// the analysis both use it.
+// The interleaved design's schedule (docs/overhead.md, "Designs"): inside one launch, the
+// timed iterations of a benchmark run in blocks of B iterations, the cost switched on and off
+// from block to block in ABBA order (on, off, off, on, on, off, ...), so that a linear drift
+// over a block pair cancels. Header-only: mpimon-overhead-bench (which links no analysis) and
+// the analysis both use it.
 
 #include <cstddef>
 #include <string>

@@ -1,7 +1,6 @@
 #pragma once
-/// \file
-/// \brief Results of the overhead harness (docs/overhead.md, "The results file"): every launch's raw
-/// samples, their summaries, and the paired analysis of monitoring off against each other arm.
+// Results of the overhead harness (docs/overhead.md, "The results file"): every launch's raw
+// samples, their summaries, and the paired analysis of monitoring off against each other arm.
 
 #include <cstdint>
 #include <map>

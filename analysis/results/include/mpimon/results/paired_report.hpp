@@ -1,8 +1,7 @@
 #pragma once
-/// \file
-/// \brief The report of a paired analysis (`mpimon stats paired`, docs/statistics.md): the rows a
-/// reader sees, the verdict in one line, a note when the Wilcoxon test contradicts the t-test, and
-/// the same as JSON.
+// The report of a paired analysis (`mpimon stats paired`, docs/statistics.md): the rows a
+// reader sees, the verdict in one line, a note when the Wilcoxon test contradicts the t-test, and
+// the same as JSON.
 
 #include <cstddef>
 #include <optional>

@@ -1,14 +1,13 @@
 #pragma once
-/// \file
-/// \brief Paired statistics for monitoring-overhead measurements (docs/statistics.md).
-///
-/// The unit of analysis is a pair of launches, one with monitoring off and one with it on, each
-/// summarised by one number (e.g. the median time per call of that launch). Iterations pooled
-/// across launches are not independent and must not be fed in here.
-///
-/// Every function reports bad input (size mismatch, no pairs, non-finite values) as an
-/// mpimon::Error of kind input. Quantities that are undefined for the data given (a t-test on
-/// one pair, or on constant differences) are absent, with a reason, never NaN.
+// Paired statistics for monitoring-overhead measurements (docs/statistics.md).
+//
+// The unit of analysis is a pair of launches, one with monitoring off and one with it on, each
+// summarised by one number (e.g. the median time per call of that launch). Iterations pooled
+// across launches are not independent and must not be fed in here.
+//
+// Every function reports bad input (size mismatch, no pairs, non-finite values) as an
+// mpimon::Error of kind input. Quantities that are undefined for the data given (a t-test on
+// one pair, or on constant differences) are absent, with a reason, never NaN.
 
 #include <cstddef>
 #include <istream>

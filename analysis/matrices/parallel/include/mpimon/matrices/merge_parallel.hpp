@@ -1,9 +1,8 @@
 #pragma once
-/// \file
-/// \brief mpimon-merge under mpirun/srun: the input files split over the processes (docs/merge-at-scale.md).
-///
-/// The only part of mpimon-merge that knows MPI (this header does not include mpi.h). Without a
-/// launcher mpimon-merge never calls MPI_Init and works as the serial merge.
+// mpimon-merge under mpirun/srun: the input files split over the processes (docs/merge-at-scale.md).
+//
+// The only part of mpimon-merge that knows MPI (this header does not include mpi.h). Without a
+// launcher mpimon-merge never calls MPI_Init and works as the serial merge.
 
 #include <functional>
 #include <string>
