@@ -17,6 +17,7 @@
 
 #include "mpimon/base/error.hpp"
 #include "mpimon/base/names.hpp"
+#include "mpimon/base/summary.hpp"
 
 namespace mpimon {
 
@@ -45,16 +46,6 @@ void require_probabilities(std::span<const double> p) {
     if (!(p[i] >= 0 && p[i] <= 1))
       raise_stats_error("p-value " + std::to_string(i + 1) + " (" + format_value(p[i]) + ") is not in [0, 1]");
   }
-}
-
-double mean_of(std::span<const double> values) {
-  return std::accumulate(values.begin(), values.end(), 0.0) / static_cast<double>(values.size());
-}
-
-double sample_sd(std::span<const double> values, double mean) {
-  double sum_of_squares = 0;
-  for (double v : values) sum_of_squares += (v - mean) * (v - mean);
-  return std::sqrt(sum_of_squares / static_cast<double>(values.size() - 1));
 }
 
 /// The t-test, or the reason it is undefined. Like R's t.test, differences whose standard error

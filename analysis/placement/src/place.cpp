@@ -1,0 +1,151 @@
+// place(): every method of the table (placement_methods.cpp) run in its share of the time, each mapping
+// costed by mpimon's own model, beside packed, random and the lower bound; and the cheapest of them.
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <iomanip>
+#include <map>
+#include <set>
+#include <sstream>
+
+#include "mpimon/base/error.hpp"
+#include "mpimon/base/summary.hpp"
+#include "mpimon/placement/placement.hpp"
+
+namespace mpimon {
+
+namespace {
+
+uint128 cost_on(const AffinityGraph& graph, const TreeTopology& topo, const Mapping& m) {
+  return evaluate_mapping(graph, topo, m).cost;
+}
+
+std::optional<double> gain(double baseline, double cost) {
+  if (cost <= 0 || baseline <= 0) return std::nullopt;
+  return 100.0 * (baseline / cost - 1.0);
+}
+
+}  // namespace
+
+std::vector<MethodResult> place(const AffinityGraph& compute, const AffinityGraph& evaluate, const TreeTopology& topo,
+                                const PlacementRequest& request) {
+  if (compute.order != evaluate.order) {
+    raise_error(Error::Kind::input, "matrix", "the computing and evaluating traffic have different rank counts");
+  }
+  if (compute.order > topo.usable_leaves()) {
+    raise_error(Error::Kind::input, "--topology",
+                std::to_string(compute.order) + " ranks do not fit on the " + std::to_string(topo.usable_leaves()) +
+                    (topo.excluded.empty() ? "" : " usable") + " leaves of '" + topo.tleaf() + "'");
+  }
+  const double limit = request.time_limit > 0 ? request.time_limit : placement_time_limit(compute.order);
+  std::vector<std::string> names = request.methods;
+  if (names.empty()) {
+    for (const auto& m : placement_methods()) names.emplace_back(m.name);
+  }
+  std::vector<std::pair<std::string, Mapping>> seeds;  // refine's starting points computed so far
+  std::set<std::string> attempted, planned(names.begin(), names.end());
+  for (const auto& name : names) {
+    const PlacementMethod* method = find_placement_method(name);
+    if (method == nullptr) {
+      raise_error(Error::Kind::usage, "--method", "unknown method '" + name + "' (" + placement_method_names() + ")");
+    }
+    for (const auto& m : placement_methods()) {
+      if (method->starts_from_seeds && m.seeds_refinement) planned.insert(m.name);
+    }
+  }
+  const auto begin = std::chrono::steady_clock::now();
+  auto run = [&](const PlacementMethod& method, bool must_run) {
+    attempted.insert(method.name);
+    MethodOutput out;
+    if (const std::string why = method.unavailable(); !why.empty()) {
+      if (must_run) raise_error(Error::Kind::system, method.name, why);
+      out.skipped = why;
+      return out;
+    }
+    // Its share of what is left: time the methods before it did not use goes to those after it.
+    double shares_left = 0;
+    for (const auto& m : placement_methods()) {
+      if (planned.count(m.name) && (!attempted.count(m.name) || m.name == std::string(method.name)))
+        shares_left += m.share;
+    }
+    const double left = limit - std::chrono::duration<double>(std::chrono::steady_clock::now() - begin).count();
+    const double seconds = shares_left > 0 ? std::max(method.share * limit, left * method.share / shares_left) : 0;
+    out = method.compute({compute, topo, request.seed, seconds, seeds});
+    if (out.skipped.empty() && !topo.excluded.empty()) repair_mapping(compute, topo, out.mapping);
+    if (out.skipped.empty() && method.seeds_refinement) seeds.emplace_back(method.name, out.mapping);
+    return out;
+  };
+  const uint128 bound = placement_lower_bound(evaluate, topo);
+  std::vector<MethodResult> results;
+  for (const auto& name : names) {
+    const PlacementMethod* method = find_placement_method(name);
+    if (method->starts_from_seeds) {  // compute the seeds that were not asked for
+      for (const auto& m : placement_methods()) {
+        if (m.seeds_refinement && !attempted.count(m.name)) run(m, false);
+      }
+    }
+    const auto started = std::chrono::steady_clock::now();
+    MethodOutput out = run(*method, request.methods_explicit);
+    MethodResult row;
+    row.method = name;
+    row.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+    row.unavailable = out.skipped;
+    row.note = out.note;
+    row.started_from = out.started_from;
+    row.lower_bound = bound;
+    if (!row.unavailable.empty()) {
+      results.push_back(row);
+      continue;
+    }
+    row.mapping = std::move(out.mapping);
+    row.metrics = evaluate_mapping(evaluate, topo, row.mapping);
+    row.computed_cost = &compute == &evaluate ? row.metrics.cost : cost_on(compute, topo, row.mapping);
+    if (method->drawn && request.random_draws > 1) {
+      std::vector<double> costs;
+      for (std::uint32_t d = 0; d < request.random_draws; ++d) {
+        costs.push_back(
+            static_cast<double>(cost_on(evaluate, topo, random_mapping(compute.order, topo, request.seed + d))));
+      }
+      row.draws = request.random_draws;
+      row.cost_mean = mean_of(costs);
+      row.cost_sd = sample_sd(costs, row.cost_mean);
+      row.cost_min = *std::min_element(costs.begin(), costs.end());
+      row.cost_max = *std::max_element(costs.begin(), costs.end());
+    }
+    results.push_back(row);
+  }
+  // Gains against packed and random, computed for them too when they were not asked for.
+  const double packed = static_cast<double>(cost_on(evaluate, topo, packed_mapping(evaluate.order, topo)));
+  double random = 0;
+  for (const auto& r : results) {
+    if (r.method == "random" && r.unavailable.empty()) random = r.cost();
+  }
+  if (random == 0 && request.random_draws > 0) {
+    for (std::uint32_t d = 0; d < request.random_draws; ++d) {
+      random += static_cast<double>(cost_on(evaluate, topo, random_mapping(evaluate.order, topo, request.seed + d)));
+    }
+    random /= request.random_draws;
+  }
+  for (auto& r : results) {
+    if (!r.unavailable.empty()) continue;
+    r.gain_vs_packed = gain(packed, r.cost());
+    r.gain_vs_random = gain(random, r.cost());
+  }
+  return results;
+}
+
+const MethodResult& cheapest(const std::vector<MethodResult>& results) {
+  const MethodResult* best = nullptr;
+  for (const auto& r : results) {
+    if (!r.unavailable.empty()) continue;
+    if (best == nullptr || r.computed_cost < best->computed_cost) best = &r;
+  }
+  if (best == nullptr) {
+    std::string why;
+    for (const auto& r : results) why += "; " + r.method + ": " + r.unavailable;
+    raise_error(Error::Kind::system, "--method", "no method could run" + why);
+  }
+  return *best;
+}
+
+}  // namespace mpimon
