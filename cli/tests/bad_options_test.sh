@@ -291,14 +291,16 @@ done
 failing=$work/bin/mpirun
 sweep_dir=$(mktemp -d "$work/sweep.XXXX")
 cd "$sweep_dir" || exit 1
-run "$mpimon" bench overhead --launcher "$failing" --sizes 1 --pairs 2 -o o.h5
+# --program: any file; the launcher fails before it would run (a build without MPI has no benchmark).
+benchmark=(--program /bin/true)
+run "$mpimon" bench overhead --launcher "$failing" --sizes 1 --pairs 2 -o o.h5 "${benchmark[@]}"
 expect_eq "$rc" 9 "bench overhead with failing launches: exit code"
 expect_contains "$err" "1 of 1 launches run failed (the sweep stopped at it; --keep-going runs the rest), the first: shared np 2 pair 1" "bench overhead stops at the first failure"
 expect_contains "$err" "exit code 2: failing launcher; their logs: o.h5.logs; --resume retries them" "bench overhead: the status and the logs"
 [ "$(ls o.h5.logs | wc -l)" -eq 1 ] || fail "bench overhead: one log expected in o.h5.logs: $(ls o.h5.logs)"
 grep -q "status: exit code 2" o.h5.logs/*.log || fail "bench overhead: the log does not hold the status"
 rm -rf o.h5 o.h5.logs
-run "$mpimon" bench overhead --launcher "$failing" --sizes 1 --pairs 2 -o o.h5 --keep-going
+run "$mpimon" bench overhead --launcher "$failing" --sizes 1 --pairs 2 -o o.h5 --keep-going "${benchmark[@]}"
 expect_eq "$rc" 9 "bench overhead --keep-going with failing launches: exit code"
 expect_contains "$err" "6 of 6 launches run failed, the first: shared np 2 pair 1" "bench overhead --keep-going counts every failure"
 expect_contains "$err" "their logs: o.h5.logs" "bench overhead --keep-going: the logs"
@@ -311,7 +313,7 @@ expect_contains "$err" "their logs: a.h5.logs; no launch succeeded: no results f
 run "$mpimon" bench placement --launcher "$failing" --rankfile "$fixtures/a.rf" --rankfile "$fixtures/b.rf" -o p.h5 -- true
 expect_eq "$rc" 9 "bench placement with failing launches: exit code"
 expect_contains "$err" "1 of 1 launches run failed (the sweep stopped at it" "bench placement"
-run "$mpimon" gate --measure timing --update-baseline --baseline b.json --launcher "$failing" --pairs 2
+run "$mpimon" gate --measure timing --update-baseline --baseline b.json --launcher "$failing" --pairs 2 "${benchmark[@]}"
 expect_eq "$rc" 9 "gate: failing timing launches: exit code"
 expect_contains "$err" "1 of 1 launches run failed (the sweep stopped at it; --keep-going runs the rest)" "gate"
 expect_contains "$err" "their logs: gate-report.json.logs" "gate: the logs"
