@@ -229,7 +229,14 @@ std::vector<std::string> read_vlen_strings(hid_t obj, bool is_attribute, const s
     std::vector<char*> raw(static_cast<std::size_t>(n), nullptr);
     herr_t st = is_attribute ? H5Aread(obj, mem_type.get(), raw.data())
                              : H5Dread(obj, mem_type.get(), H5S_ALL, H5S_ALL, H5P_DEFAULT, raw.data());
-    check_status(st, where, "reading strings");
+    try {
+      check_status(st, where, "reading strings");
+    } catch (...) {
+      // A read that fails part-way has already allocated the strings it converted: ours to free.
+      H5Dvlen_reclaim(mem_type.get(), space.get(), H5P_DEFAULT, raw.data());
+      H5Eclear2(H5E_DEFAULT);
+      throw;
+    }
     for (char* s : raw) out.emplace_back(s ? s : "");
     H5Dvlen_reclaim(mem_type.get(), space.get(), H5P_DEFAULT, raw.data());
   } else {
