@@ -5,7 +5,7 @@
 
 #include <string>
 
-#include "../../analysis/tests/test_util.hpp"
+#include "test_util.hpp"  // analysis/tests: the shared test support
 
 namespace mpimon::harness::test {
 
