@@ -10,6 +10,7 @@
 #include "cli_support.hpp"
 #include "commands.hpp"
 #include "mpimon/harness/app_sweep.hpp"
+#include "mpimon/models/workloads.hpp"
 #include "mpimon/results/apps.hpp"
 
 namespace mpimon::cli {
@@ -23,11 +24,13 @@ int bench_placement_command(const std::string& name, const std::vector<std::stri
               "       [--resume] [--keep-going] [--time-regex REGEX] [-- COMMAND ARGS...]",
               "Measures whether one placement of the processes beats another: for each of R pairs, one launch\n"
               "with the processes placed by rankfile A and one by rankfile B (mpirun --rankfile FILE), in random\n"
-              "order, monitoring off in both. The built-in workloads (default: stencil, cg, lu and bt of\n"
-              "mpimon-workload) are timed by their own report; any other MPI command (after --) by the wall time\n"
-              "of its launch. Each launch records the bindings mpirun reports (--report-bindings). Prints one\n"
-              "table (mean times, B - A with its 95 % CI, t-test and Wilcoxon p, the faster arm) and writes it\n"
-              "with every launch to RESULTS.h5. `mpimon place --rankfile` writes rankfiles (docs/placement.md)."};
+              "order, monitoring off in both. The built-in workloads (default: " +
+                  models::workload_list() +
+                  " of\n"
+                  "mpimon-workload) are timed by their own report; any other MPI command (after --) by the wall time\n"
+                  "of its launch. Each launch records the bindings mpirun reports (--report-bindings). Prints one\n"
+                  "table (mean times, B - A with its 95 % CI, t-test and Wilcoxon p, the faster arm) and writes it\n"
+                  "with every launch to RESULTS.h5. `mpimon place --rankfile` writes rankfiles (docs/placement.md)."};
   const auto [args, command] = split_command(all_args);
   return run_command(cmd, [&] {
     AppSweep s;
@@ -48,7 +51,7 @@ int bench_placement_command(const std::string& name, const std::vector<std::stri
     }
     s.nps = {np};
     s.h.bind = "launcher";  // the rankfile binds every rank
-    apply_app_options(w, vm, command, s, "stencil,cg,lu,bt");
+    apply_app_options(w, vm, command, s, models::all_workloads_option());
     s.arms = rankfile_arms(rankfiles[0], rankfiles[1], np, s.h.launcher);
     if (plan(s).empty()) throw po::error("no launch to run: bt needs a square number of processes (--np 1,4,9,...)");
 

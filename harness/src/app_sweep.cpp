@@ -14,14 +14,13 @@
 #include "mpimon/base/version.hpp"
 #include "mpimon/harness/locations.hpp"
 #include "mpimon/matrices/merge.hpp"
+#include "mpimon/models/workloads.hpp"
 
 namespace mpimon::harness {
 
 namespace fs = std::filesystem;
 
 namespace {
-
-const char* const kWorkloads[] = {"stencil", "cg", "lu", "bt"};
 
 // The merged dumps of one "on" launch: totals per class, or why there are none.
 std::string read_dumps(const fs::path& dir, std::uint32_t np, AppLaunchRecord& record) {
@@ -191,8 +190,8 @@ std::vector<App> workload_apps(const std::string& program, const std::vector<std
                                const std::vector<std::string>& stencil, const std::vector<std::string>& computes) {
   std::vector<App> apps;
   for (const auto& w : workloads) {
-    if (std::find(std::begin(kWorkloads), std::end(kWorkloads), w) == std::end(kWorkloads)) {
-      throw Error(Error::Kind::usage, "--workload takes stencil, cg, lu and bt, not '" + w + "'");
+    if (!models::is_workload(w)) {
+      throw Error(Error::Kind::usage, "--workload takes " + models::workload_list() + ", not '" + w + "'");
     }
     for (const auto& c : classes) {
       std::vector<std::string> argv{program, "--workload", w, "--class", c};

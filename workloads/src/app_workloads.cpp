@@ -1,18 +1,38 @@
+#include <algorithm>
+#include <array>
 #include <cmath>
 #include <cstdio>
 #include <stdexcept>
 
 #include "app_workloads_internal.hpp"
+#include "mpimon/models/workloads.hpp"
 
 namespace mpimon::mpi {
 
-std::vector<std::string> workload_names() { return {"stencil", "cg", "lu", "bt"}; }
-std::vector<std::string> class_names() { return {"small", "medium", "large"}; }
+namespace {
+
+struct Runner {
+  std::string_view name;
+  WorkloadReport (*run)(Traffic&, const WorkloadOptions&);
+};
+
+// One kernel per row of models::kWorkloadKinds, in its order.
+constexpr std::array kRunners{Runner{"stencil", run_stencil}, Runner{"cg", run_cg}, Runner{"lu", run_lu},
+                              Runner{"bt", run_bt}};
+
+constexpr bool runners_match_kinds() {
+  if (kRunners.size() != models::kWorkloadKinds.size()) return false;
+  for (std::size_t i = 0; i < kRunners.size(); ++i) {
+    if (kRunners[i].name != models::kWorkloadKinds[i].name) return false;
+  }
+  return true;
+}
+static_assert(runners_match_kinds(), "every workload of models::kWorkloadKinds needs its kernel here, in order");
+
+}  // namespace
 
 WorkloadReport run_workload(MPI_Comm comm, const WorkloadOptions& options, Ledger& ledger) {
-  bool known_class = false;
-  for (const auto& c : class_names()) known_class |= c == options.problem_class;
-  if (!known_class)
+  if (!models::is_workload_class(options.problem_class))
     throw std::invalid_argument("--class must be small, medium or large, not '" + options.problem_class + "'");
   if (options.iterations < 0) throw std::invalid_argument("--iterations must be positive");
   if (options.vars < 0) throw std::invalid_argument("--vars must be positive");
@@ -22,18 +42,12 @@ WorkloadReport run_workload(MPI_Comm comm, const WorkloadOptions& options, Ledge
     if (n < 0) throw std::invalid_argument("--grid sizes must be positive");
   }
   Traffic traffic(comm, ledger, options.inject_error);
-  WorkloadReport r;
-  if (options.workload == "stencil") {
-    r = run_stencil(traffic, options);
-  } else if (options.workload == "cg") {
-    r = run_cg(traffic, options);
-  } else if (options.workload == "lu") {
-    r = run_lu(traffic, options);
-  } else if (options.workload == "bt") {
-    r = run_bt(traffic, options);
-  } else {
-    throw std::invalid_argument("--workload must be stencil, cg, lu or bt, not '" + options.workload + "'");
-  }
+  const auto runner =
+      std::find_if(kRunners.begin(), kRunners.end(), [&](const Runner& k) { return k.name == options.workload; });
+  if (runner == kRunners.end())
+    throw std::invalid_argument("--workload must be one of " + models::workload_list() + ", not '" + options.workload +
+                                "'");
+  WorkloadReport r = runner->run(traffic, options);
   r.workload = options.workload;
   r.problem_class = options.problem_class;
   return r;

@@ -17,7 +17,7 @@ namespace mpimon::mpi {
 
 /// What a workload is asked to do; zero / empty fields take the class's value.
 struct WorkloadOptions {
-  std::string workload;                 ///< stencil, cg, lu, bt
+  std::string workload;                 ///< a name of models::kWorkloadKinds
   std::string problem_class = "small";  ///< small, medium, large
   int iterations = 0;
   workload::Vec3 grid{0, 0, 0};  ///< global grid points
@@ -28,10 +28,6 @@ struct WorkloadOptions {
   bool inject_error = false;     ///< corrupt one message of rank 0 (the check must then fail)
   std::uint64_t scramble = 0;    ///< stencil: seed of a rank order that does not follow the grid; 0 none
 };
-
-/// Names of the workloads and classes, for help texts and validation.
-std::vector<std::string> workload_names();
-std::vector<std::string> class_names();
 
 /// A workload's outcome. Times and counts cover the timed loop only.
 struct WorkloadReport {
