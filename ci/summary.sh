@@ -128,12 +128,12 @@ count_junit() {
   echo "$stage: CTest: $run passed, $fails failed, $skips skipped"
 }
 
-# count_validate STAGE FILE: adds the last line of `mpimon validate`,
+# count_validate STAGE FILE [VALIDATE_EXIT_CODE]: adds the last line of `mpimon validate`,
 #   "N runs: X exact, Y showing a known defect of the MPI library[: ids][, U not checked (...)], Z failing"
 # (exact and known-defect runs are as expected, failing ones are not; runs not checked, whose subject
-# the MPI library cannot reach, are skips).
+# the MPI library cannot reach, are skips). A non-zero exit code with no failing run is a failure.
 count_validate() {
-  local stage=$1 file=$2 line total failing unchecked
+  local stage=$1 file=$2 validate_status=${3:-0} line total failing unchecked
   line=$(grep -E '^[0-9]+ runs: .*, [0-9]+ failing$' "$file" 2>/dev/null | tail -1 || true)
   total=${line%% runs:*}
   failing=${line##*, }
@@ -148,6 +148,9 @@ count_validate() {
   failed=$((failed + failing))
   skipped=$((skipped + unchecked))
   ((failing == 0)) || failed_stages+=("$stage ($failing not as expected)")
+  if [ "$validate_status" -ne 0 ] && [ "$failing" -eq 0 ]; then
+    count_failed "$stage" "mpimon validate exit code $validate_status"
+  fi
   echo "$stage: $((total - failing - unchecked)) passed, $failing failed, $unchecked not checked (skipped)"
 }
 
@@ -211,17 +214,32 @@ count_cannot_run() {
   fi
 }
 
+# read_exit_code STAGE REPORT FILE: sets exit_code to the exit code a stage script saved in FILE
+# for the command that wrote REPORT. A REPORT without a number in FILE has lost its command's
+# verdict: a failure (then exit_code is 0, so that it is counted once). No REPORT: 0 (the missing
+# report is counted a failure where it is read).
+read_exit_code() {
+  exit_code=$(cat "$3" 2>/dev/null || true)
+  [[ $exit_code =~ ^[0-9]+$ ]] && return
+  [ -e "$2" ] && count_failed "$1" "no exit code saved in $3 for $2"
+  exit_code=0
+}
+
 # ompi5_stage SCRIPT BUILD: runs the Open MPI 5.0 stage (ci/ompi5.sh validate) and counts it; the
 # Open MPI 5 column of docs/defects.md rests on it.
 ompi5_stage() {
   local script=$1 out=$2/ompi5 status=0
   # Results of an earlier run must not be counted for this one.
-  rm -f "$out/ctest.xml" "$out/validate.txt" "$out/skipped.txt"
+  rm -f "$out/ctest.xml" "$out/ctest.exit" "$out/validate.txt" "$out/validate.exit" "$out/skipped.txt"
   "$script" validate || status=$?
   case $status in
     0 | 1)
-      count_junit ompi5 "$out/ctest.xml"
-      count_validate "ompi5 validate" "$out/validate.txt"
+      # Each report is counted with its command's own exit code (ctest's: a failing ctest whose
+      # report shows no failure is still a failure).
+      read_exit_code ompi5 "$out/ctest.xml" "$out/ctest.exit"
+      count_junit ompi5 "$out/ctest.xml" "$exit_code"
+      read_exit_code "ompi5 validate" "$out/validate.txt" "$out/validate.exit"
+      count_validate "ompi5 validate" "$out/validate.txt" "$exit_code"
       # A failed step before the tests (root, build) leaves no results: counted above as failures.
       ;;
     3) count_cannot_run "ompi5" MPIMON_SKIP_OMPI5 "$(cat "$out/skipped.txt" 2>/dev/null || echo "no reason saved")" ;;

@@ -169,17 +169,22 @@ expect_contains "$out" "no verdict line in old.txt" "an unknown verdict line is 
 expect_contains "$out" "rc=1" "an unknown verdict line fails (and the command goes on to its summary)"
 
 # The Open MPI 5 stage, a stub ci/ompi5.sh exiting STATUS after writing what the real one leaves in
-# BUILD/ompi5 (RESULTS=yes: the crafted project's fixture run as its CTest report, validate's line).
+# BUILD/ompi5 (RESULTS=yes: REPORT, a crafted project's run, as its CTest report, with CTEST_EXIT,
+# by default that run's own exit code, in ctest.exit; validate's line ending in FAILING failing runs
+# with VALIDATE_EXIT in validate.exit; an empty exit code leaves its file out).
 stub() {
-  local status=$1 results=$2
+  local status=$1 results=$2 report=${3:-fixture} ctest_exit=${4-$(cat "${3:-fixture}.rc")} failing=${5:-1}
+  local validate_exit=${6-1}
   mkdir -p build/ompi5
   cat >ompi5.sh <<STUB
 #!/usr/bin/env bash
 mkdir -p "$work/build/ompi5"
 [ $status -eq 3 ] && echo "Debian 13's archive is not reachable" >"$work/build/ompi5/skipped.txt"
 if [ "$results" = yes ]; then
-  cp "$work/fixture.xml" "$work/build/ompi5/ctest.xml"
-  printf '%s\n' '$(validate_text)' >"$work/build/ompi5/validate.txt"
+  cp "$work/$report.xml" "$work/build/ompi5/ctest.xml"
+  [ -n "$ctest_exit" ] && echo "$ctest_exit" >"$work/build/ompi5/ctest.exit"
+  printf '%s\n' '$(validate_text | sed "s/, 1 failing\$/, $failing failing/")' >"$work/build/ompi5/validate.txt"
+  [ -n "$validate_exit" ] && echo "$validate_exit" >"$work/build/ompi5/validate.exit"
 fi
 exit $status
 STUB
@@ -203,6 +208,23 @@ out=$(MPIMON_EXPECTED_SKIPS=ompi5-skips.txt CI=true summary ompi5_stage ./ompi5.
 expect_contains "$out" "120 passed, 3 failed, 3 skipped" "ompi5 counts (3 + 117 passed, 2 + 1 failed, 2 + 1 skipped)"
 expect_contains "$out" "failed: ompi5: needs_setup did not run: Fixture dependency failed" "ompi5: the test is named"
 expect_contains "$out" "rc=1" "ompi5 failures fail the command"
+# ctest's own exit code reaches the summary: ctest failed while its report shows no failure.
+stub 1 yes green 8 0 0
+out=$(MPIMON_EXPECTED_SKIPS=ompi5-skips.txt CI=true summary ompi5_stage ./ompi5.sh build)
+expect_contains "$out" "failed: ompi5: ctest exit code 8" "ompi5: a failing ctest with a clean report is named"
+expect_contains "$out" "rc=1" "ompi5: a failing ctest with a clean report fails the command"
+stub 0 yes green 0 0 0
+out=$(MPIMON_EXPECTED_SKIPS=ompi5-skips.txt CI=true summary ompi5_stage ./ompi5.sh build)
+expect_contains "$out" "rc=0" "ompi5: a clean report, ctest and validate exit 0: green (the case above differs only by ctest's exit code)"
+# The exit codes lost (not saved), or validate failing without a failing run: failures, named.
+stub 0 yes green "" 0 ""
+out=$(MPIMON_EXPECTED_SKIPS=ompi5-skips.txt CI=true summary ompi5_stage ./ompi5.sh build)
+expect_contains "$out" "failed: ompi5: no exit code saved in build/ompi5/ctest.exit for build/ompi5/ctest.xml" "ompi5: ctest's exit code lost"
+expect_contains "$out" "failed: ompi5 validate: no exit code saved in build/ompi5/validate.exit" "ompi5: validate's exit code lost"
+stub 1 yes green 0 0 2
+out=$(MPIMON_EXPECTED_SKIPS=ompi5-skips.txt CI=true summary ompi5_stage ./ompi5.sh build)
+expect_contains "$out" "failed: ompi5 validate: mpimon validate exit code 2" "ompi5: validate's exit code without a failing run"
+expect_contains "$out" "rc=1" "ompi5: validate's exit code fails the command"
 # It exits 0 but leaves no results (or only those of an earlier run, removed first): a failure.
 stub 0 no
 out=$(CI=true summary ompi5_stage ./ompi5.sh build)
