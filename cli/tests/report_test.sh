@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # `mpimon plot FILE.h5` and `mpimon report` on a merged matrices file, looked at as a person would:
 # the PNGs are not blank, and headless Chromium opens REPORT.html from disk with no console error,
-# draws the heatmaps, and shows the numbers the HDF5 file holds (read back with h5py).
+# draws the heatmaps, and shows the numbers the HDF5 file holds (read back with h5py); on a matrix
+# with one hot pair, every heatmap cell has its value's colour and one cell only is hot.
 # Usage: report_test.sh MPIMON MPIMON_MERGE DATA_DIR
 set -u
 mpimon=$1 merge=$2 data=$3
@@ -44,9 +45,9 @@ run "$mpimon" report missing.h5 -o bad.html
 expect_eq "$rc" 1 "report of a missing file exit code"
 [ -e bad.html ] && fail "a failed report left bad.html"
 
-browse() {  # browse ARGS...: headless Chromium on report.html, console messages on stderr
+browse() {  # browse ARGS...: headless Chromium on $page (report.html), console messages on stderr
   timeout 120 "$chromium" --headless --no-sandbox --disable-gpu --no-first-run --user-data-dir="$work/profile" \
-    --enable-logging=stderr --v=0 --virtual-time-budget=15000 "$@" "file://$work/report.html"
+    --enable-logging=stderr --v=0 --virtual-time-budget=15000 "$@" "file://$work/${page:-report.html}"
 }
 browse --dump-dom >dom.html 2>console.log
 [ -s dom.html ] || fail "chromium wrote no DOM: $(tail -5 console.log)"
@@ -59,5 +60,22 @@ browse --screenshot="$work/shot.png" --window-size=1300,1400 >/dev/null 2>&1
 [ -s shot.png ] || fail "no screenshot"
 run "$python" "$here/check_report.py" image shot.png
 expect_eq "$rc" 0 "screenshot: $out"
+
+# The heatmap as a person sees it: a matrix made by check_report_heatmap.py (one hot pair among
+# cold ones), merged, reported and rendered; each cell's colour in Plotly's rendered SVG against
+# Plotly's documented Viridis at the cell's value, and exactly one hot cell, at its place.
+mkdir hot
+run "$python" "$here/check_report_heatmap.py" write hot/hot
+expect_eq "$rc" 0 "writing the hot-pair dumps: $out"
+run "$merge" -o hot.h5 hot/hot.*.prof
+expect_eq "$rc" 0 "mpimon-merge of the hot-pair dumps: $err"
+run "$mpimon" report hot.h5 -o hot.html
+expect_eq "$rc" 0 "mpimon report hot.h5: $err"
+rm -rf "$work/profile"
+page=hot.html browse --dump-dom >hot_dom.html 2>console.log
+[ -s hot_dom.html ] || fail "chromium wrote no DOM of the hot-pair report: $(tail -5 console.log)"
+run "$python" "$here/check_report_heatmap.py" check hot_dom.html
+expect_eq "$rc" 0 "hot-pair heatmap: $out"
+echo "$out"
 [ -n "${REPORT_TEST_KEEP:-}" ] && cp -r figs shot.png report.html "$REPORT_TEST_KEEP"/
 finish report
