@@ -69,6 +69,11 @@ for page in report.html report_place.html; do
     persistent-send-uncounted
   expect_eq "$rc" 0 "$page: $out"
   echo "$page: $out"
+  # The matrix cell by cell: each cell's colour in Plotly's rendered SVG is Viridis at the value
+  # halo.h5 holds (read with h5py), on the colour bar's scale; cells without traffic are empty.
+  run "$python" "$here/check_report_heatmap.py" check dom.html halo.h5
+  expect_eq "$rc" 0 "$page: heatmap cells: $out"
+  echo "$page: $out"
 done
 [ -n "${REPORT_TEST_KEEP:-}" ] && cp report.html first.png "$REPORT_TEST_KEEP"/
 finish report_first_screen
