@@ -202,27 +202,24 @@ expect_contains "$out" "rc=0" "MPIMON_SKIP_OMPI5=1: not a failure"
 out=$(summary count_passed \; ompi5_stage ./ompi5.sh build)
 expect_contains "$out" "1 passed, 0 failed, 1 skipped" "outside CI: skipped with the reason"
 expect_contains "$out" "ompi5: skipped: Debian 13's archive is not reachable" "outside CI: the reason"
+# ran_stage STUB ARGS...: the summary under CI=true of a stage that ran (stub STUB ARGS...).
+ran_stage() { stub "$@"; MPIMON_EXPECTED_SKIPS=ompi5-skips.txt CI=true summary ompi5_stage ./ompi5.sh build; }
 # The stage ran: its CTest report (3 passed, 2 failed, 1 expected skip) and validate's line.
-stub 1 yes
-out=$(MPIMON_EXPECTED_SKIPS=ompi5-skips.txt CI=true summary ompi5_stage ./ompi5.sh build)
+out=$(ran_stage 1 yes)
 expect_contains "$out" "120 passed, 3 failed, 3 skipped" "ompi5 counts (3 + 117 passed, 2 + 1 failed, 2 + 1 skipped)"
 expect_contains "$out" "failed: ompi5: needs_setup did not run: Fixture dependency failed" "ompi5: the test is named"
 expect_contains "$out" "rc=1" "ompi5 failures fail the command"
 # ctest's own exit code reaches the summary: ctest failed while its report shows no failure.
-stub 1 yes green 8 0 0
-out=$(MPIMON_EXPECTED_SKIPS=ompi5-skips.txt CI=true summary ompi5_stage ./ompi5.sh build)
+out=$(ran_stage 1 yes green 8 0 0)
 expect_contains "$out" "failed: ompi5: ctest exit code 8" "ompi5: a failing ctest with a clean report is named"
 expect_contains "$out" "rc=1" "ompi5: a failing ctest with a clean report fails the command"
-stub 0 yes green 0 0 0
-out=$(MPIMON_EXPECTED_SKIPS=ompi5-skips.txt CI=true summary ompi5_stage ./ompi5.sh build)
+out=$(ran_stage 0 yes green 0 0 0)
 expect_contains "$out" "rc=0" "ompi5: a clean report, ctest and validate exit 0: green (the case above differs only by ctest's exit code)"
 # The exit codes lost (not saved), or validate failing without a failing run: failures, named.
-stub 0 yes green "" 0 ""
-out=$(MPIMON_EXPECTED_SKIPS=ompi5-skips.txt CI=true summary ompi5_stage ./ompi5.sh build)
+out=$(ran_stage 0 yes green "" 0 "")
 expect_contains "$out" "failed: ompi5: no exit code saved in build/ompi5/ctest.exit for build/ompi5/ctest.xml" "ompi5: ctest's exit code lost"
 expect_contains "$out" "failed: ompi5 validate: no exit code saved in build/ompi5/validate.exit" "ompi5: validate's exit code lost"
-stub 1 yes green 0 0 2
-out=$(MPIMON_EXPECTED_SKIPS=ompi5-skips.txt CI=true summary ompi5_stage ./ompi5.sh build)
+out=$(ran_stage 1 yes green 0 0 2)
 expect_contains "$out" "failed: ompi5 validate: mpimon validate exit code 2" "ompi5: validate's exit code without a failing run"
 expect_contains "$out" "rc=1" "ompi5: validate's exit code fails the command"
 # It exits 0 but leaves no results (or only those of an earlier run, removed first): a failure.

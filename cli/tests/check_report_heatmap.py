@@ -59,7 +59,8 @@ def write(prefix):
     histogram = ",".join(["0"] * 66)
     for me in range(N):
         lines = ["# POINT TO POINT"]
-        lines += [f"E\t{me}\t{peer}\t{value(me, peer)} bytes\t1 msgs sent\t{histogram}" for peer in range(N) if peer != me]
+        lines += [f"E\t{me}\t{peer}\t{value(me, peer)} bytes\t1 msgs sent\t{histogram}"
+                  for peer in range(N) if peer != me]
         lines += ["# OSC", "# COLLECTIVES", f"D\tMPI_COMM_WORLD\tprocs: {','.join(map(str, range(N)))}"]
         lines += [f"{kind}\t{me}\t0 bytes\t0 msgs sent" for kind in ("O2A", "A2O", "A2A")]
         with open(f"{prefix}.{me}.prof", "w", encoding="utf-8") as f:
@@ -156,22 +157,15 @@ def first_heatmap_svg(dom):
 
 
 def run_matrix(h5_path, class_name):
-    """The bytes matrix of one class of the file's first dump, read with h5py (dense or CSR)."""
+    """The bytes matrix of one class of the file's first dump, read with h5py."""
     import h5py
     import numpy as np
+    from check_report import read_class
     with h5py.File(h5_path, "r") as f:
         dump = f[next(iter(f.keys()))]
         if class_name not in dump:
             fail(f"the first heatmap's title '{class_name}' is not a class of {h5_path}")
-        n = int(dump.attrs["nprocs"])
-        group = dump[class_name]["bytes"]
-        if isinstance(group, h5py.Dataset):
-            return group[()].astype(np.float64)
-        dense = np.zeros((n, n))
-        indptr, indices, data = group["indptr"][()], group["indices"][()], group["data"][()]
-        for row in range(n):
-            dense[row, indices[indptr[row]:indptr[row + 1]]] = data[indptr[row]:indptr[row + 1]]
-        return dense
+        return read_class(dump[class_name]["bytes"], int(dump.attrs["nprocs"]), np).astype(np.float64)
 
 
 def axis_position(ticks, what):
@@ -277,7 +271,8 @@ def check(dom_path, h5_path=None):
     if problems:
         fail("; ".join(problems[:8]) + (f" (and {len(problems) - 8} more)" if len(problems) > 8 else ""))
     scale = f"1e{abs(low) if abs(low) < 5e-3 else low:.2f} to 1e{high:.2f}"
-    cells = f"{int((matrix > 0).sum())} cells of {svg.chart_title} in Viridis at log10(bytes) on the colour bar's scale ({scale})"
+    cells = (f"{int((matrix > 0).sum())} cells of {svg.chart_title} in Viridis at log10(bytes) on the colour "
+             f"bar's scale ({scale})")
     if h5_path:
         print(f"heatmap ok: {cells}, {int((matrix == 0).sum())} empty cells empty")
         return
