@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # `mpimon collect` end to end on mpimon-collect-phases: each phase of the collected file against the
-# program's ledgers (mpimon-collect-check), the program's own PMPI tool, 1 process, MPI_Init_thread,
-# an aborting application, --missing refuse, usage errors, and no file left behind.
+# program's ledgers (mpimon-collect-check) for the classes this Open MPI delivers (its expected split,
+# known from its version, which every file's class lists must equal), the program's own PMPI tool,
+# 1 process, MPI_Init_thread, an aborting application, --missing refuse, usage errors, and no file
+# left behind. The exit code of every command it runs is checked.
 # Usage: collect_test.sh MPIMON PHASES_PROGRAM CHECK_PROGRAM
 mpimon=$1 phases=$2 check=$3
 source "$(dirname "$0")/../../cli/tests/test_lib.sh"
