@@ -7,6 +7,9 @@
 #   rankfile:  mapping and rankfile files, hosts
 #   options:   --slots-per-leaf and --exclude-leaves: mappings that respect them, costs by awk, errors
 #   cluster:   --topology N@node.xml from lstopo's XML of a synthetic node (skipped without lstopo)
+#   scotch:    the scotch method's mapping = Debian's scotch_gmap on the same graph and tree, every
+#              method's cost = gmtst's, the repair counted against gmap's mapping (skipped without
+#              Scotch's programs, package scotch)
 # FIXTURE_DIR holds real monitored runs: stencil.RANK.prof (16 ranks, 7-point stencil) and
 # reduce.RANK.prof (16 ranks, one forced binary MPI_Reduce), see its README.md.
 scenario=$1 mpimon=$2 merge=$3 fixtures=$4 oracle=${5:-}
@@ -202,6 +205,87 @@ cluster)
   run "$mpimon" place run.h5 --topology 2@missing.xml
   expect_eq "$rc" 2 "missing node file"
   expect_contains "$err" "--topology: cannot read the node's hwloc XML file 'missing.xml'" "missing node file message"
+  ;;
+scotch)
+  # Debian's Scotch programs are the oracle: gmap maps, gmtst costs. Without them nothing here is checked.
+  { command -v scotch_gmap && command -v gmtst; } >/dev/null ||
+    skip_test "Scotch's programs scotch_gmap and gmtst (Debian package scotch) not installed"
+  # gmtst (SCOTCH_graphMapView, Scotch 6.0 to 7.0.8) renumbers the leaves a mapping uses 0, 1, ... in
+  # increasing order before it measures distances, so its cost is that of a mapping onto the first
+  # leaves unless every leaf holds a vertex: ranks on leaves 0 and 9 are measured as on 0 and 1 (the
+  # "distance 1 for every edge" of a partial mapping). full_cost makes the mapping full: isolated
+  # vertices, which cost nothing, on the free leaves.
+  # gmtst also sums in Scotch's 32-bit integers (every Debian variant: -int64 and -long link the same
+  # libscotch): the trees keep the costs below 2^31, which is checked.
+  # full_cost GRF LEAVES MAPPING: the mapping's cost as gmtst reports it (CommExpan, the sum over
+  # edges of weight x distance); MAPPING is "RANK LEAF" lines. The distances gmtst saw, in distances.txt.
+  full_cost() {
+    awk -v L="$2" 'NR == 2 { n = $1; print L, $2; next } { print } END { for (v = n; v < L; v++) print 0 }' "$1" >full.grf
+    awk -v L="$2" '{ leaf[$1] = $2; used[$2] = 1; n++ }
+      END { print L; for (v = 0; v < n; v++) print v "\t" leaf[v]; for (t = 0; t < L; t++) if (!used[t]) print n++ "\t" t }' \
+      "$3" >full.map
+    gmtst full.grf tree.tgt full.map >gmtst.txt || { echo "gmtst failed" >&2; return; }
+    grep -E '^M.CommLoad\[[0-9]+\]=' gmtst.txt | grep -v '=0.000000$' | sed 's/.*\[\([0-9]*\)\].*/\1/' | tr '\n' ' ' >distances.txt
+    sed -n 's/^M.CommExpan=.*(\([0-9]*\))$/\1/p' gmtst.txt
+  }
+  leaves_of() { awk '{ n = 1; for (l = 3; l <= NF; l += 2) n *= $l; print n }' <<<"$1"; }
+  for h5 in run.h5 reduce.h5; do
+    "$mpimon" export scotch $h5 -o graph.grf || fail "export scotch $h5"
+    # Full trees (16 leaves), and trees with free leaves (32, 18: an odd arity) where Scotch spreads the ranks.
+    for tleaf in "tleaf 3 2 100 2 10 4 1" "tleaf 2 4 50 4 1" "tleaf 3 2 100 2 10 8 1" "tleaf 2 3 100 6 1"; do
+      echo "$tleaf" >tree.tgt
+      leaves=$(leaves_of "$tleaf")
+      # The strategy mpimon builds: SCOTCH_stratGraphMapBuild(SCOTCH_STRATQUALITY, leaves, imbalance 0).
+      run scotch_gmap -cq -b0 graph.grf tree.tgt gmap.map
+      expect_eq "$rc" 0 "scotch_gmap on $tleaf ($err)"
+      tail -n +2 gmap.map | sort -n | tr '\t' ' ' >gmap.pairs
+      run "$mpimon" place $h5 --topology "$tleaf" --json all.json
+      expect_eq "$rc" 0 "place, all methods, $h5 on $tleaf ($err)"
+      expect_eq "$(json_field all.json '" ".join(str(l) for m in d["methods"] if m["method"] == "scotch" for l in m["mapping"])')" \
+        "$(cut -d' ' -f2 gmap.pairs | tr '\n' ' ' | sed 's/ $//')" "scotch method = scotch_gmap's mapping, $h5 on $tleaf"
+      expect_eq "$(json_field all.json '[m["repaired_ranks"] for m in d["methods"] if m["method"] == "scotch"][0]')" "[]" \
+        "scotch needed no repair, $h5 on $tleaf"
+      expect_eq "$(cut -d' ' -f2 gmap.pairs | sort -n | uniq -d)" "" "scotch_gmap put no two ranks on one leaf, $h5 on $tleaf"
+      # Every row's cost = gmtst's for its mapping (TreeMatch's, when available, and the baselines too).
+      for method in $(json_field all.json '" ".join(m["method"] for m in d["methods"] if "cost" in m)'); do
+        json_field all.json '"\n".join("%d %d" % (r, l) for m in d["methods"] if m["method"] == "'$method'" for r, l in enumerate(m["mapping"]))' >row.map
+        cost=$(json_field all.json '[m["cost"] for m in d["methods"] if m["method"] == "'$method'"][0]')
+        [ "$cost" -lt 2147483648 ] || fail "$method's cost $cost, $h5 on $tleaf: beyond what gmtst can sum"
+        expect_eq "$cost" "$(full_cost graph.grf "$leaves" row.map)" "$method cost = gmtst's, $h5 on $tleaf"
+        [ "$method" = cyclic ] && [ "$tleaf" = "tleaf 3 2 100 2 10 4 1" ] && cyclic_distances=$(cat distances.txt)
+      done
+    done
+  done
+  # Scotch adds the link costs from the pair's lowest common level down, as mpimon does: cyclic's
+  # edges on that tree lie at distances 1, 11 and 111 by gmtst (not at the level costs 1, 10, 100).
+  expect_eq "$cyclic_distances" "1 11 111 " "gmtst's distances on tleaf 3 2 100 2 10 4 1 (cyclic, reduce)"
+  # The reduce is no rank-order graph: gmap moved ranks, so the equality above is not vacuous.
+  [ "$(cut -d' ' -f2 gmap.pairs | tr '\n' ' ')" != "$(seq 0 15 | tr '\n' ' ')" ] || fail "scotch_gmap kept rank order on the reduce"
+
+  # The repair, counted. With imbalance 0 and no more ranks than leaves Scotch put no two ranks on
+  # one leaf on any input tried (docs/placement.md#methods---method-comma-separated-default-all);
+  # it acts when leaves are excluded, which Scotch does not know. Expected from gmap's own mapping:
+  # every rank on an excluded leaf, or on one a lower rank took, moves; the others keep gmap's leaf.
+  tleaf="tleaf 3 2 100 2 10 8 1"
+  echo "$tleaf" >tree.tgt
+  "$mpimon" export scotch run.h5 -o graph.grf || fail "export scotch run.h5"
+  scotch_gmap -cq -b0 graph.grf tree.tgt gmap.map || fail "scotch_gmap on $tleaf"
+  tail -n +2 gmap.map | sort -n | tr '\t' ' ' >gmap.pairs
+  excluded=$(awk '$1 == 0 || $1 == 5 || $1 == 9 { print $2 }' gmap.pairs | sort -n | tr '\n' ',' | sed 's/,$//')
+  expected=$(awk -v ex=",$excluded," 'index(ex, "," $2 ",") || seen[$2]++ { printf "%s%s", (n++ ? ", " : ""), $1 }' gmap.pairs)
+  expect_eq "$expected" "0, 5, 9" "gmap's ranks on the excluded leaves"
+  run "$mpimon" place run.h5 --topology "$tleaf" --method scotch --exclude-leaves "$excluded" --mapping-out x.map --json x.json
+  expect_eq "$rc" 0 "place --method scotch --exclude-leaves $excluded ($err)"
+  expect_eq "$(json_field x.json '", ".join(str(r) for r in d["methods"][0]["repaired_ranks"])')" "$expected" "repaired ranks"
+  expect_contains "$out" "scotch: repaired 3 of 16 ranks" "the note under the table"
+  expect_eq "$(json_field x.json 'd["methods"][0]["note"]')" "$(grep '^scotch: ' <<<"$out" | sed 's/^scotch: //')" "the note in the JSON"
+  expect_eq "$(join x.map gmap.pairs | awk '$2 != $3 { print $1 }' | tr '\n' ' ')" "$(tr -d ',' <<<"$expected") " \
+    "only the repaired ranks left gmap's leaves"
+  expect_eq "$(json_field x.json 'd["methods"][0]["cost"]')" "$(full_cost graph.grf 32 x.map)" "repaired mapping's cost = gmtst's"
+  # No exclusion: nothing repaired, no note.
+  run "$mpimon" place run.h5 --topology "$tleaf" --method scotch --json y.json
+  expect_eq "$(json_field y.json 'd["methods"][0]["repaired_ranks"]')" "[]" "nothing repaired without exclusions"
+  expect_eq "$(grep -c '^scotch: repaired' <<<"$out")" 0 "no repair note without exclusions"
   ;;
 *)
   echo "unknown scenario $scenario"

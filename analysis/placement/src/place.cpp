@@ -20,6 +20,17 @@ uint128 cost_on(const AffinityGraph& graph, const TreeTopology& topo, const Mapp
   return evaluate_mapping(graph, topo, m).cost;
 }
 
+// The method's note, and when the repair moved ranks, how many and which (the first ten).
+std::string with_repair_note(const std::string& note, const std::vector<std::uint32_t>& repaired, std::uint32_t ranks) {
+  if (repaired.empty()) return note;
+  std::ostringstream line;
+  line << (note.empty() ? "" : note + "; ") << "repaired " << repaired.size() << " of " << ranks
+       << " ranks (put on a leaf already taken or excluded; each moved to the cheapest free usable leaf): ";
+  for (std::size_t k = 0; k < repaired.size() && k < 10; ++k) line << (k ? ", " : "") << repaired[k];
+  if (repaired.size() > 10) line << ", ...";
+  return line.str();
+}
+
 std::optional<double> gain(double baseline, double cost) {
   if (cost <= 0 || baseline <= 0) return std::nullopt;
   return 100.0 * (baseline / cost - 1.0);
@@ -71,7 +82,12 @@ std::vector<MethodResult> place(const AffinityGraph& compute, const AffinityGrap
     const double left = limit - std::chrono::duration<double>(std::chrono::steady_clock::now() - begin).count();
     const double seconds = shares_left > 0 ? std::max(method.share * limit, left * method.share / shares_left) : 0;
     out = method.compute({compute, topo, request.seed, seconds, seeds});
-    if (out.skipped.empty() && !topo.excluded.empty()) repair_mapping(compute, topo, out.mapping);
+    if (out.skipped.empty() && !topo.excluded.empty()) {
+      const auto moved = repair_mapping(compute, topo, out.mapping);
+      out.repaired.insert(out.repaired.end(), moved.begin(), moved.end());
+      std::sort(out.repaired.begin(), out.repaired.end());
+      out.repaired.erase(std::unique(out.repaired.begin(), out.repaired.end()), out.repaired.end());
+    }
     if (out.skipped.empty() && method.seeds_refinement) seeds.emplace_back(method.name, out.mapping);
     return out;
   };
@@ -90,7 +106,8 @@ std::vector<MethodResult> place(const AffinityGraph& compute, const AffinityGrap
     row.method = name;
     row.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
     row.unavailable = out.skipped;
-    row.note = out.note;
+    row.note = with_repair_note(out.note, out.repaired, compute.order);
+    row.repaired_ranks = std::move(out.repaired);
     row.started_from = out.started_from;
     row.lower_bound = bound;
     if (!row.unavailable.empty()) {

@@ -225,7 +225,7 @@ std::vector<std::vector<std::pair<std::uint32_t, std::uint64_t>>> AffinityGraph:
   return adj;
 }
 
-void repair_mapping(const AffinityGraph& graph, const TreeTopology& topo, Mapping& mapping) {
+std::vector<std::uint32_t> repair_mapping(const AffinityGraph& graph, const TreeTopology& topo, Mapping& mapping) {
   std::vector<bool> used(topo.leaves(), false);
   std::vector<std::uint32_t> displaced;
   for (std::uint32_t r = 0; r < mapping.size(); ++r) {
@@ -235,7 +235,7 @@ void repair_mapping(const AffinityGraph& graph, const TreeTopology& topo, Mappin
       used[mapping[r]] = true;
     }
   }
-  if (displaced.empty()) return;
+  if (displaced.empty()) return displaced;
   const auto adj = graph.adjacency();
   for (std::uint32_t r : displaced) {
     std::uint64_t best = 0;
@@ -249,6 +249,7 @@ void repair_mapping(const AffinityGraph& graph, const TreeTopology& topo, Mappin
     mapping[r] = best;
     used[best] = true;
   }
+  return displaced;
 }
 
 void check_mapping(const Mapping& mapping, std::uint32_t order, const TreeTopology& topo) {

@@ -41,9 +41,10 @@ MethodOutput treematch(const MethodInput& in) {
 
 MethodOutput scotch(const MethodInput& in) {
   bool timed_out = false;
-  Mapping m = scotch_mapping(in.graph, in.topo, in.seconds, &timed_out);
+  std::vector<std::uint32_t> repaired;
+  Mapping m = scotch_mapping(in.graph, in.topo, in.seconds, &timed_out, &repaired);
   if (timed_out) return {{}, late(in), "", ""};
-  return {std::move(m), "", "", ""};
+  return {std::move(m), "", "", "", std::move(repaired)};
 }
 
 MethodOutput packed(const MethodInput& in) { return {packed_mapping(in.graph.order, in.topo), "", "", ""}; }

@@ -48,6 +48,9 @@ void write_placement_json(std::ostream& out, const std::vector<MethodResult>& ro
     out << "], \"busiest_node_off_node\": " << to_decimal(r.metrics.busiest_node_off_node);
     if (!r.started_from.empty()) out << ", \"started_from\": \"" << r.started_from << "\"";
     if (!r.note.empty()) out << ", \"note\": \"" << json_escape(r.note) << "\"";
+    out << ", \"repaired_ranks\": [";
+    for (std::size_t k = 0; k < r.repaired_ranks.size(); ++k) out << (k ? ", " : "") << r.repaired_ranks[k];
+    out << "]";
     out << ", \"mapping\": [";
     for (std::size_t k = 0; k < r.mapping.size(); ++k) out << (k ? ", " : "") << r.mapping[k];
     out << "]}";

@@ -15,8 +15,6 @@
 
 namespace mpimon {
 
-namespace {}  // namespace
-
 #ifdef MPIMON_HAVE_SCOTCH
 
 namespace {
@@ -69,14 +67,16 @@ Mapping scotch_in_process(const AffinityGraph& graph, const TreeTopology& topo) 
 
 std::string placement_detail::scotch_unavailable() { return ""; }
 
-Mapping scotch_mapping(const AffinityGraph& graph, const TreeTopology& topo, double seconds, bool* timed_out) {
+Mapping scotch_mapping(const AffinityGraph& graph, const TreeTopology& topo, double seconds, bool* timed_out,
+                       std::vector<std::uint32_t>* repaired) {
   // Scotch cannot be interrupted: it runs in a child, stopped when its time is over.
   bool late = false;
   Mapping mapping = placement_detail::compute_in_child(
       "scotch", [&] { return scotch_in_process(graph, topo); }, graph.order, seconds, late);
   if (timed_out != nullptr) *timed_out = late;
   if (late) return {};
-  repair_mapping(graph, topo, mapping);  // Scotch balances, it does not inject
+  auto moved = repair_mapping(graph, topo, mapping);  // Scotch balances, it does not inject
+  if (repaired != nullptr) *repaired = std::move(moved);
   return mapping;
 }
 
@@ -86,7 +86,7 @@ std::string placement_detail::scotch_unavailable() {
   return "this mpimon was built without Scotch (Debian: libscotch-dev)";
 }
 
-Mapping scotch_mapping(const AffinityGraph&, const TreeTopology&, double, bool*) {
+Mapping scotch_mapping(const AffinityGraph&, const TreeTopology&, double, bool*, std::vector<std::uint32_t>*) {
   raise_error(Error::Kind::system, "scotch", "this mpimon was built without Scotch (Debian: libscotch-dev)");
 }
 

@@ -314,6 +314,23 @@ TEST(ScotchMapping, ReachesThePlainOptimumOfTwoHeavyPairs) {
       << "Scotch's mapping: " << scotch[0] << " " << scotch[1] << " " << scotch[2] << " " << scotch[3];
 }
 
+// The repair, worked by hand on 2 nodes x 2 cores (leaves {0, 1}, {2, 3}; cost 11 between nodes, 1
+// within): of ranks sharing a leaf the lowest keeps it, a rank on an excluded leaf moves too, each to
+// the free usable leaf nearest its peers; it returns the ranks it moved.
+TEST(RepairMapping, MovesSharedAndExcludedAndSaysWhich) {
+  const TreeTopology t = parse_topology("tleaf 2 2 10 2 1");
+  const auto graph = fold_traffic(dense(3, {0, 5, 0, 0, 0, 1, 0, 0, 0}));  // 0-1: 5, 1-2: 1
+  Mapping shared = {1, 1, 3};  // rank 1 joins rank 0 on leaf 1: leaf 0 is 1 from it, leaf 2 is 11
+  EXPECT_EQ(repair_mapping(graph, t, shared), (std::vector<std::uint32_t>{1}));
+  EXPECT_EQ(shared, (Mapping{1, 0, 3}));
+  Mapping excluded = {3, 3, 0};  // core 3 excluded: rank 0 goes next to rank 1 (leaf 2), rank 1 to leaf 1
+  EXPECT_EQ(repair_mapping(graph, with_excluded(t, {3}), excluded), (std::vector<std::uint32_t>{0, 1}));
+  EXPECT_EQ(excluded, (Mapping{2, 1, 0}));
+  Mapping fine = {0, 1, 2};
+  EXPECT_TRUE(repair_mapping(graph, t, fine).empty());
+  EXPECT_EQ(fine, (Mapping{0, 1, 2}));
+}
+
 TEST(PlacementMethods, MoreRanksThanLeavesAndNonSquare) {
   const TreeTopology t = parse_topology("tleaf 1 4 1");
   const auto graph = fold_traffic(SparseMatrix::zeros(5, 5));
@@ -377,6 +394,7 @@ TEST(PlacementReport, JsonRowsAsTheFormatSays) {
   random.gain_vs_packed = -20.0;
   MethodResult refine = row("refine", {1, 0, 2, 3}, {6, {4, 2}, 4});
   refine.started_from = "packed";
+  refine.repaired_ranks = {1, 3};
   refine.gain_vs_packed = 100.0 * (7.0 / 6.0 - 1.0);
   std::ostringstream out;
   write_placement_json(out, {treematch, packed, random, refine}, t,
@@ -397,9 +415,9 @@ TEST(PlacementReport, JsonRowsAsTheFormatSays) {
   "lower_bound": 5,
   "methods": [
     {"method": "treematch", "unavailable": "no \"TreeMatch\" here", "seconds": 0},
-    {"method": "packed", "cost": 7, "computed_cost": 7, "vs_bound_percent": 40, "seconds": 0, "gain_vs_packed_percent": 0, "gain_vs_random_percent": 25, "crossing": [5, 2], "busiest_node_off_node": 5, "mapping": [0, 1, 2, 3]},
-    {"method": "random", "cost": 10, "computed_cost": 10, "draws": 2, "cost_mean": 8.75, "cost_sd": 1.25, "cost_min": 7.5, "cost_max": 10, "vs_bound_percent": 75, "seconds": 0, "gain_vs_packed_percent": -20, "gain_vs_random_percent": null, "crossing": [6, 4], "busiest_node_off_node": 6, "mapping": [3, 2, 1, 0]},
-    {"method": "refine", "cost": 6, "computed_cost": 6, "vs_bound_percent": 20, "seconds": 0, "gain_vs_packed_percent": 16.66666667, "gain_vs_random_percent": null, "crossing": [4, 2], "busiest_node_off_node": 4, "started_from": "packed", "mapping": [1, 0, 2, 3]}
+    {"method": "packed", "cost": 7, "computed_cost": 7, "vs_bound_percent": 40, "seconds": 0, "gain_vs_packed_percent": 0, "gain_vs_random_percent": 25, "crossing": [5, 2], "busiest_node_off_node": 5, "repaired_ranks": [], "mapping": [0, 1, 2, 3]},
+    {"method": "random", "cost": 10, "computed_cost": 10, "draws": 2, "cost_mean": 8.75, "cost_sd": 1.25, "cost_min": 7.5, "cost_max": 10, "vs_bound_percent": 75, "seconds": 0, "gain_vs_packed_percent": -20, "gain_vs_random_percent": null, "crossing": [6, 4], "busiest_node_off_node": 6, "repaired_ranks": [], "mapping": [3, 2, 1, 0]},
+    {"method": "refine", "cost": 6, "computed_cost": 6, "vs_bound_percent": 20, "seconds": 0, "gain_vs_packed_percent": 16.66666667, "gain_vs_random_percent": null, "crossing": [4, 2], "busiest_node_off_node": 4, "started_from": "packed", "repaired_ranks": [1, 3], "mapping": [1, 0, 2, 3]}
   ]
 }
 )";

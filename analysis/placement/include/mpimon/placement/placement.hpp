@@ -83,7 +83,8 @@ using Mapping = std::vector<std::uint64_t>;  ///< leaf of each rank
 
 /// Puts every rank that shares a leaf or sits on an excluded one on the free usable leaf that costs
 /// least given where its peers are (for mappers that balance rather than inject, or ignore exclusions).
-void repair_mapping(const AffinityGraph& graph, const TreeTopology& topo, Mapping& mapping);
+/// Of ranks sharing a leaf the lowest keeps it. Returns the ranks it moved, in increasing order.
+std::vector<std::uint32_t> repair_mapping(const AffinityGraph& graph, const TreeTopology& topo, Mapping& mapping);
 
 /// Throws Error::Kind::input unless `mapping` puts `order` ranks on distinct usable leaves of `topo`.
 void check_mapping(const Mapping& mapping, std::uint32_t order, const TreeTopology& topo);
@@ -117,11 +118,12 @@ Mapping multisection_mapping(const AffinityGraph& graph, const TreeTopology& top
 /// the tree alone (rearrangement bounds, placement_bound.cpp).
 uint128 placement_lower_bound(const AffinityGraph& graph, const TreeTopology& topo);
 
-/// Scotch's SCOTCH_graphMap of the graph onto SCOTCH_archTleaf of the same tree, repaired into an
-/// injection when Scotch puts two ranks on one leaf. Runs in a child process stopped after
+/// Scotch's SCOTCH_graphMap of the graph onto SCOTCH_archTleaf of the same tree (quality strategy,
+/// imbalance 0: what `scotch_gmap -cq -b0` computes), repaired into an injection when Scotch puts
+/// two ranks on one leaf (the ranks moved in *repaired). Runs in a child process stopped after
 /// `seconds` (then: an empty mapping and *timed_out set).
 Mapping scotch_mapping(const AffinityGraph& graph, const TreeTopology& topo, double seconds = 1e9,
-                       bool* timed_out = nullptr);
+                       bool* timed_out = nullptr, std::vector<std::uint32_t>* repaired = nullptr);
 
 /// Where the TreeMatch library is: Open MPI 4.1's topo/treematch component exports it.
 struct TreeMatchLibrary {
@@ -159,6 +161,7 @@ struct MethodInput {
 struct MethodOutput {
   Mapping mapping;
   std::string skipped, note, started_from;
+  std::vector<std::uint32_t> repaired{};  ///< ranks repair_mapping moved off the mapper's answer
 };
 
 /// One placement method: the single entry `mpimon place`'s method list, dispatch, refinement
@@ -191,8 +194,11 @@ struct MethodResult {
   std::string unavailable;    ///< why the method was skipped ("" when it ran)
   std::string started_from;   ///< refine: the method it improved
   std::string note;           ///< a line under the table ("" for none)
-  uint128 lower_bound = 0;    ///< placement_lower_bound of the evaluated traffic (the same on every row)
-  double seconds = 0;         ///< time it took (wall clock)
+  /// Ranks repair_mapping moved: the mapper put them on a leaf already taken or excluded (JSON
+  /// "repaired_ranks"; the note says so when there are any).
+  std::vector<std::uint32_t> repaired_ranks;
+  uint128 lower_bound = 0;  ///< placement_lower_bound of the evaluated traffic (the same on every row)
+  double seconds = 0;       ///< time it took (wall clock)
   /// random: the cost over the draws.
   std::uint32_t draws = 1;
   double cost_mean = 0, cost_sd = 0, cost_min = 0, cost_max = 0;
