@@ -229,38 +229,59 @@ scotch)
     sed -n 's/^M.CommExpan=.*(\([0-9]*\))$/\1/p' gmtst.txt
   }
   leaves_of() { awk '{ n = 1; for (l = 3; l <= NF; l += 2) n *= $l; print n }' <<<"$1"; }
-  for h5 in run.h5 reduce.h5; do
+  # 64 ranks on a 4x4x4 torus, 1 to 7 KiB per pair, ranks scrambled (cell c is rank 37c mod 64): enough
+  # ranks for an imbalance of 0.05 to allow a vertex, so it tells Scotch's -b0 from -b0.05.
+  mkdir torus && awk 'BEGIN {
+    for (c = 0; c < 64; c++) {
+      out = "torus/torus." (c * 37) % 64 ".prof"
+      print "# POINT TO POINT" >out
+      for (d = 0; d < 6; d++) {
+        split((c % 4) " " int(c / 4) % 4 " " int(c / 16), p, " ")
+        axis = int(d / 2) + 1
+        p[axis] = (p[axis] + (d % 2 ? 3 : 1)) % 4
+        n = p[1] + 4 * p[2] + 16 * p[3]
+        printf "E\t%d\t%d\t%d bytes\t1 msgs sent\n", (c * 37) % 64, (n * 37) % 64, 1024 * (1 + (c + n) % 7) >out
+      }
+      print "# OSC\n# COLLECTIVES" >out
+    } }' && "$merge" -q -o torus.h5 torus/*.prof || fail "torus input"
+  # Full trees (16 and 64 leaves), and trees with free leaves (32, 18: an odd arity, 80) where Scotch
+  # spreads the ranks.
+  for case in "run.h5:tleaf 3 2 100 2 10 4 1" "run.h5:tleaf 2 4 50 4 1" "run.h5:tleaf 3 2 100 2 10 8 1" \
+    "run.h5:tleaf 2 3 100 6 1" "reduce.h5:tleaf 3 2 100 2 10 4 1" "reduce.h5:tleaf 2 4 50 4 1" \
+    "reduce.h5:tleaf 3 2 100 2 10 8 1" "reduce.h5:tleaf 2 3 100 6 1" "torus.h5:tleaf 3 2 100 2 10 16 1" \
+    "torus.h5:tleaf 3 2 100 2 10 20 1"; do
+    h5=${case%%:*} tleaf=${case#*:}
     "$mpimon" export scotch $h5 -o graph.grf || fail "export scotch $h5"
-    # Full trees (16 leaves), and trees with free leaves (32, 18: an odd arity) where Scotch spreads the ranks.
-    for tleaf in "tleaf 3 2 100 2 10 4 1" "tleaf 2 4 50 4 1" "tleaf 3 2 100 2 10 8 1" "tleaf 2 3 100 6 1"; do
-      echo "$tleaf" >tree.tgt
-      leaves=$(leaves_of "$tleaf")
-      # The strategy mpimon builds: SCOTCH_stratGraphMapBuild(SCOTCH_STRATQUALITY, leaves, imbalance 0).
-      run scotch_gmap -cq -b0 graph.grf tree.tgt gmap.map
-      expect_eq "$rc" 0 "scotch_gmap on $tleaf ($err)"
-      tail -n +2 gmap.map | sort -n | tr '\t' ' ' >gmap.pairs
-      run "$mpimon" place $h5 --topology "$tleaf" --json all.json
-      expect_eq "$rc" 0 "place, all methods, $h5 on $tleaf ($err)"
-      expect_eq "$(json_field all.json '" ".join(str(l) for m in d["methods"] if m["method"] == "scotch" for l in m["mapping"])')" \
-        "$(cut -d' ' -f2 gmap.pairs | tr '\n' ' ' | sed 's/ $//')" "scotch method = scotch_gmap's mapping, $h5 on $tleaf"
-      expect_eq "$(json_field all.json '[m["repaired_ranks"] for m in d["methods"] if m["method"] == "scotch"][0]')" "[]" \
-        "scotch needed no repair, $h5 on $tleaf"
-      expect_eq "$(cut -d' ' -f2 gmap.pairs | sort -n | uniq -d)" "" "scotch_gmap put no two ranks on one leaf, $h5 on $tleaf"
-      # Every row's cost = gmtst's for its mapping (TreeMatch's, when available, and the baselines too).
-      for method in $(json_field all.json '" ".join(m["method"] for m in d["methods"] if "cost" in m)'); do
-        json_field all.json '"\n".join("%d %d" % (r, l) for m in d["methods"] if m["method"] == "'$method'" for r, l in enumerate(m["mapping"]))' >row.map
-        cost=$(json_field all.json '[m["cost"] for m in d["methods"] if m["method"] == "'$method'"][0]')
-        [ "$cost" -lt 2147483648 ] || fail "$method's cost $cost, $h5 on $tleaf: beyond what gmtst can sum"
-        expect_eq "$cost" "$(full_cost graph.grf "$leaves" row.map)" "$method cost = gmtst's, $h5 on $tleaf"
-        [ "$method" = cyclic ] && [ "$tleaf" = "tleaf 3 2 100 2 10 4 1" ] && cyclic_distances=$(cat distances.txt)
-      done
+    echo "$tleaf" >tree.tgt
+    leaves=$(leaves_of "$tleaf")
+    # The strategy mpimon builds: SCOTCH_stratGraphMapBuild(SCOTCH_STRATQUALITY, leaves, imbalance 0).
+    run scotch_gmap -cq -b0 graph.grf tree.tgt gmap.map
+    expect_eq "$rc" 0 "scotch_gmap on $tleaf ($err)"
+    tail -n +2 gmap.map | sort -n | tr '\t' ' ' >gmap.pairs
+    run "$mpimon" place $h5 --topology "$tleaf" --json all.json
+    expect_eq "$rc" 0 "place, all methods, $h5 on $tleaf ($err)"
+    expect_eq "$(json_field all.json '" ".join(str(l) for m in d["methods"] if m["method"] == "scotch" for l in m["mapping"])')" \
+      "$(cut -d' ' -f2 gmap.pairs | tr '\n' ' ' | sed 's/ $//')" "scotch method = scotch_gmap's mapping, $h5 on $tleaf"
+    expect_eq "$(json_field all.json '[m["repaired_ranks"] for m in d["methods"] if m["method"] == "scotch"][0]')" "[]" \
+      "scotch needed no repair, $h5 on $tleaf"
+    expect_eq "$(cut -d' ' -f2 gmap.pairs | sort -n | uniq -d)" "" "scotch_gmap put no two ranks on one leaf, $h5 on $tleaf"
+    # Every row's cost = gmtst's for its mapping (TreeMatch's, when available, and the baselines too).
+    for method in $(json_field all.json '" ".join(m["method"] for m in d["methods"] if "cost" in m)'); do
+      json_field all.json '"\n".join("%d %d" % (r, l) for m in d["methods"] if m["method"] == "'$method'" for r, l in enumerate(m["mapping"]))' >row.map
+      cost=$(json_field all.json '[m["cost"] for m in d["methods"] if m["method"] == "'$method'"][0]')
+      [ "$cost" -lt 2147483648 ] || fail "$method's cost $cost, $h5 on $tleaf: beyond what gmtst can sum"
+      expect_eq "$cost" "$(full_cost graph.grf "$leaves" row.map)" "$method cost = gmtst's, $h5 on $tleaf"
+      [ "$method" = cyclic ] && [ "$tleaf" = "tleaf 3 2 100 2 10 4 1" ] && cyclic_distances=$(cat distances.txt)
     done
   done
   # Scotch adds the link costs from the pair's lowest common level down, as mpimon does: cyclic's
   # edges on that tree lie at distances 1, 11 and 111 by gmtst (not at the level costs 1, 10, 100).
   expect_eq "$cyclic_distances" "1 11 111 " "gmtst's distances on tleaf 3 2 100 2 10 4 1 (cyclic, reduce)"
-  # The reduce is no rank-order graph: gmap moved ranks, so the equality above is not vacuous.
-  [ "$(cut -d' ' -f2 gmap.pairs | tr '\n' ' ')" != "$(seq 0 15 | tr '\n' ' ')" ] || fail "scotch_gmap kept rank order on the reduce"
+  # The equality above is not vacuous: on the torus gmap moved ranks, and another imbalance than
+  # the 0 mpimon asks for gives another mapping.
+  [ "$(cut -d' ' -f2 gmap.pairs | tr '\n' ' ')" != "$(seq 0 63 | tr '\n' ' ')" ] || fail "scotch_gmap kept rank order on the torus"
+  scotch_gmap -cq -b0.05 graph.grf tree.tgt loose.map || fail "scotch_gmap -b0.05 on the torus"
+  cmp -s gmap.map loose.map && fail "scotch_gmap -b0.05 maps the torus as -b0 does: the input does not tell the imbalance"
 
   # The repair, counted. With imbalance 0 and no more ranks than leaves Scotch put no two ranks on
   # one leaf on any input tried (docs/placement.md#methods---method-comma-separated-default-all);
