@@ -123,16 +123,27 @@ bootstrap_root() {
 # in_chroot ROOT COMMAND [HOST_DIR INNER_DIR[:ro]]...: runs COMMAND (bash) in ROOT, inside a
 # private mount namespace holding /proc, /sys, /dev, /dev/shm and each HOST_DIR bound at
 # INNER_DIR (read-only with :ro); they vanish with the namespace whatever happens.
+# With CHROOT_CLUSTERS=1, the root also sees the host's emulated clusters (docs/cluster.md): /run
+# becomes a tmpfs holding the host's /run/netns and /run/mpimon, and the root is a mount point of
+# its own (`ip netns exec`, which the cluster's launcher runs, remounts / as a slave); nothing is
+# written into the root.
 in_chroot() {
   local root=$1 command=$2
   shift 2
   cp /etc/resolv.conf "$root/etc/resolv.conf" 2>/dev/null || true
-  unshare --mount --propagation private bash -c '
+  CHROOT_CLUSTERS=${CHROOT_CLUSTERS:-0} unshare --mount --propagation private bash -c '
     set -euo pipefail
     root=$1 command=$2 jobs=$3
     shift 3
     cleanup() { for m in $(awk -v d="$root" "index(\$2, d \"/\") == 1 { print \$2 }" /proc/self/mounts | sort -r); do umount -l "$m" 2>/dev/null || true; done; }
     trap cleanup EXIT
+    if [ "$CHROOT_CLUSTERS" = 1 ]; then
+      mount --bind "$root" "$root"
+      mount -t tmpfs -o mode=755 mpimon-run "$root/run"
+      mkdir -p "$root/run/netns" "$root/run/mpimon" "$root/run/lock"
+      [ -d /run/netns ] && mount --rbind /run/netns "$root/run/netns"
+      [ -d /run/mpimon ] && mount --rbind /run/mpimon "$root/run/mpimon"
+    fi
     mount -t proc proc "$root/proc"
     mount --rbind /sys "$root/sys"
     mount --bind /dev "$root/dev"

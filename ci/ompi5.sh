@@ -6,7 +6,8 @@ source "$(dirname "$0")/common.sh"
 usage() {
   cat <<EOF
 Usage: ci/ompi5.sh [validate|bench|prepare|shell|status] [--help]
-       ci/ompi5.sh run COMMAND...   (one command in the prepared root, e.g. run ompi_info)
+       ci/ompi5.sh run COMMAND...   (one command in the prepared root, e.g. run ompi_info; it sees
+                                     the host's emulated clusters, docs/cluster.md)
 
 Prepares a Debian 13 root (debootstrap, from the host's own Debian mirror), installs mpimon's
 dependencies there (Open MPI 5.0 with its monitoring components), builds mpimon in it against
@@ -202,7 +203,9 @@ if [ "${1:-}" = run ]; then
   shift
   [ $# -gt 0 ] || { echo "ompi5: run needs a command" >&2; exit 2; }
   prepare >/dev/null
-  in_root "cd $inner_build && $*"
+  # The host's emulated clusters are visible: `mpimon cluster up` on the host, then e.g.
+  # ci/ompi5.sh run cli/mpimon validate --launcher /run/mpimon/cluster/NAME/mpirun (docs/cluster.md).
+  CHROOT_CLUSTERS=1 in_root "cd $inner_build && $*"
   exit
 fi
 for arg in "$@"; do
@@ -221,7 +224,7 @@ case $command in
     echo "mirror: $(host_mirror)"
     ;;
   prepare) prepare ;;
-  shell) prepare; in_root "cd $inner_build && exec bash -i" ;;
+  shell) prepare; CHROOT_CLUSTERS=1 in_root "cd $inner_build && exec bash -i" ;;
   validate) prepare mpimon_validation_stage; run_validation ;;
   bench) prepare; run_bench ;;
 esac

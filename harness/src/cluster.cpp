@@ -215,8 +215,14 @@ std::string launcher_script(const std::string& name, const std::string& mpirun) 
          "\n"
          "export MPIMON_CLUSTER=" +
          name + "  # mpimon cluster down finds the processes by it\n" + "export OMPI_MCA_orte_tmpdir_base=" + dir +
-         "/tmp\n" + "host=node0\ncommand='exec \"$@\"'\nexec " + enter_node_command(name) + " " + mpirun +
-         " --hostfile " + dir + "/hostfile --mca plm_rsh_agent " + dir + "/agent \"${words[@]}\"\n";
+         "/tmp\n" +
+         "# Open MPI 5 (e.g. in the Debian 13 root of ci/ompi5.sh, where this path is its mpirun) launches\n"
+         "# through PRRTE, which takes the agent as plm_ssh_agent and its settings as PRTE_MCA_.\n"
+         "agent=(--mca plm_rsh_agent " +
+         dir + "/agent)\n" + "if [ -x " + fs::path(mpirun).parent_path().string() + "/prterun ]; then\n" +
+         "  agent=(--prtemca plm_ssh_agent " + dir + "/agent)\n" + "  export PRTE_MCA_prte_tmpdir_base=" + dir +
+         "/tmp PRTE_MCA_oob_tcp_if_include=" + kSubnet + "\n" + "fi\n" + "host=node0\ncommand='exec \"$@\"'\nexec " +
+         enter_node_command(name) + " " + mpirun + " --hostfile " + dir + "/hostfile \"${agent[@]}\" \"${words[@]}\"\n";
 }
 
 std::string state_text(const ClusterState& s) {

@@ -36,7 +36,9 @@ std::map<std::string, std::string> configuration_of(const Sweep& s) {
       {"pairs", std::to_string(s.pairs)},
       {"arms", join(s.arms)},
       {"transports", join(s.transports)},
-      {"transport_note", "tcp = --mca btl tcp,self over loopback, a stand-in for a distributed-memory network"},
+      {"transport_note",
+       "tcp = --mca btl tcp,self: over loopback on one host, a stand-in for a distributed-memory network; "
+       "across hosts when the launcher places the ranks on different nodes (launcher above)"},
       {"iterations", std::to_string(s.iterations)},
       {"warmup", std::to_string(s.warmup)},
       {"program", s.program},

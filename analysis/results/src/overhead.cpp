@@ -81,11 +81,28 @@ SampleSummary summarize(const std::vector<double>& ns) {
 
 SampleSummary summary_of(const BenchmarkSamples& b) { return b.summary ? *b.summary : summarize(b.ns); }
 
+namespace {
+
+/// Each block's interquartile mean; the samples fill whole blocks of `length`.
+std::vector<double> block_iqms(const std::vector<double>& samples, std::size_t length) {
+  std::vector<double> out;
+  for (auto first = samples.begin(); first != samples.end(); first += static_cast<std::ptrdiff_t>(length))
+    out.push_back(summarize(std::vector<double>(first, first + static_cast<std::ptrdiff_t>(length))).iqm);
+  return out;
+}
+
+}  // namespace
+
 LaunchRecord compact(const LaunchRecord& launch) {
   LaunchRecord c = launch;
   c.command.clear();
   c.benchmark_json.clear();
+  const auto blocks = launch.blocks.empty() ? std::vector<BenchmarkBlocks>{} : read_blocks(launch.blocks, "blocks");
   for (auto& b : c.benchmarks) {
+    for (const auto& k : blocks) {
+      if (k.op == b.op && k.size == b.size && !b.ns.empty() && b.ns.size() == k.states.size() * k.block_length)
+        b.block_iqm = block_iqms(b.ns, k.block_length);
+    }
     b.summary = summary_of(b);
     b.ns.clear();
     b.ns.shrink_to_fit();
@@ -148,10 +165,25 @@ LaunchRecord read_compact_benchmarks(hid_t group, const std::string& where, Laun
   if (ops.size() != sizes.size() || counts.size() != ops.size() || summary.size() != kSummaryColumns * ops.size()) {
     raise_error(Error::Kind::format, where, "inconsistent benchmark arrays");
   }
+  std::vector<double> block_iqm;
+  std::vector<std::uint64_t> block_indptr(ops.size() + 1, 0);
+  if (h5::exists(group, "block_iqm")) {
+    block_iqm = h5::read_doubles(h5::open_dataset(group, "block_iqm", where).get(), where + "/block_iqm");
+    block_indptr =
+        h5::read_uint64(h5::open_dataset(group, "block_iqm_indptr", where).get(), where + "/block_iqm_indptr");
+    if (block_indptr.size() != ops.size() + 1 || block_indptr.back() != block_iqm.size() ||
+        !std::is_sorted(block_indptr.begin(), block_indptr.end())) {
+      raise_error(Error::Kind::format, where, "inconsistent block_iqm arrays");
+    }
+  }
   for (std::size_t b = 0; b < ops.size(); ++b) {
     const double* v = summary.data() + kSummaryColumns * b;
-    r.benchmarks.push_back(
-        {ops[b], sizes[b], {}, SampleSummary{v[0], v[1], v[2], v[3], v[4], v[5], v[6], v[7], v[8], counts[b]}});
+    r.benchmarks.push_back({ops[b],
+                            sizes[b],
+                            {},
+                            SampleSummary{v[0], v[1], v[2], v[3], v[4], v[5], v[6], v[7], v[8], counts[b]},
+                            std::vector<double>(block_iqm.begin() + static_cast<std::ptrdiff_t>(block_indptr[b]),
+                                                block_iqm.begin() + static_cast<std::ptrdiff_t>(block_indptr[b + 1]))});
   }
   return r;
 }
@@ -213,13 +245,15 @@ void write_launch(hid_t g, const std::string& here, const LaunchRecord& launch) 
   const bool is_compact = std::any_of(launch.benchmarks.begin(), launch.benchmarks.end(),
                                       [](const BenchmarkSamples& b) { return b.summary && b.ns.empty(); });
   std::vector<std::string> ops;
-  std::vector<std::uint64_t> sizes, indptr{0}, counts;
-  std::vector<double> samples, summary;
+  std::vector<std::uint64_t> sizes, indptr{0}, counts, block_indptr{0};
+  std::vector<double> samples, summary, block_iqm;
   for (const auto& b : launch.benchmarks) {
     ops.push_back(b.op);
     sizes.push_back(b.size);
     samples.insert(samples.end(), b.ns.begin(), b.ns.end());
     indptr.push_back(samples.size());
+    if (is_compact) block_iqm.insert(block_iqm.end(), b.block_iqm.begin(), b.block_iqm.end());
+    block_indptr.push_back(block_iqm.size());
     SampleSummary s = summary_of(b);
     counts.push_back(s.samples);
     summary.insert(summary.end(), {s.median, s.q1, s.q3, s.d1, s.d9, s.mean, s.min, s.max, s.iqm});
@@ -229,6 +263,11 @@ void write_launch(hid_t g, const std::string& here, const LaunchRecord& launch) 
   h5::write_dataset(g, "sizes", n, sizes, here);
   if (is_compact) {
     h5::write_dataset(g, "samples_count", n, counts, here);
+    if (!block_iqm.empty()) {  // an interleaved launch: its blocks' interquartile means
+      h5::write_doubles(g, "block_iqm", block_iqm, here);
+      const hsize_t m[] = {block_indptr.size()};
+      h5::write_dataset(g, "block_iqm_indptr", m, block_indptr, here);
+    }
   } else {
     h5::write_doubles(g, "samples", samples, here);
     const hsize_t m[] = {indptr.size()};
@@ -306,6 +345,39 @@ std::vector<BenchmarkBlocks> read_blocks(const std::string& text, const std::str
   return out;
 }
 
+namespace {
+
+/// Why the blocks' bookkeeping does not hold, "" when it does: states in ABBA order and, where
+/// counted, no record in an off block and some in every on block (the switch really switched).
+std::string bookkeeping_problem(const BenchmarkBlocks& blocks) {
+  const std::size_t n = blocks.states.size();
+  if (blocks.states != abba_states(n))
+    return "blocks " + blocks.states + " are not in ABBA order (" + abba_states(n) + ")";
+  for (std::size_t k = 0; k < n; ++k) {
+    const auto& c = blocks.counted[k];
+    if (!c) continue;
+    const bool on = blocks.states[k] == '1';
+    if (on && *c == 0) return "block " + std::to_string(k + 1) + " was switched on but counted nothing";
+    if (!on && *c != 0)
+      return "block " + std::to_string(k + 1) + " was switched off but counted " + std::to_string(*c) +
+             " records: MPI_T did not switch the counting";
+  }
+  return "";
+}
+
+/// The block pairs of checked blocks from each block's interquartile mean.
+BlockPairs pair_blocks(const BenchmarkBlocks& blocks, const std::vector<double>& iqm) {
+  BlockPairs r;
+  for (std::size_t k = 0; k < iqm.size(); k += 2) {
+    const bool first_on = blocks.states[k] == '1';
+    r.on.push_back(first_on ? iqm[k] : iqm[k + 1]);
+    r.off.push_back(first_on ? iqm[k + 1] : iqm[k]);
+  }
+  return r;
+}
+
+}  // namespace
+
 BlockPairs interleaved_block_pairs(const BenchmarkBlocks& blocks, const std::vector<double>& samples) {
   BlockPairs r;
   const std::size_t n = blocks.states.size(), length = blocks.block_length;
@@ -314,31 +386,21 @@ BlockPairs interleaved_block_pairs(const BenchmarkBlocks& blocks, const std::vec
                 std::to_string(length) + " (whole block pairs expected)";
     return r;
   }
-  if (blocks.states != abba_states(n)) {
-    r.problem = "blocks " + blocks.states + " are not in ABBA order (" + abba_states(n) + ")";
+  r.problem = bookkeeping_problem(blocks);
+  return r.problem.empty() ? pair_blocks(blocks, block_iqms(samples, length)) : r;
+}
+
+BlockPairs interleaved_block_pairs(const BenchmarkBlocks& blocks, const BenchmarkSamples& benchmark) {
+  if (!benchmark.ns.empty() || benchmark.block_iqm.empty()) return interleaved_block_pairs(blocks, benchmark.ns);
+  BlockPairs r;
+  const std::size_t n = blocks.states.size();
+  if (n == 0 || n % 2 != 0 || benchmark.block_iqm.size() != n) {
+    r.problem = std::to_string(benchmark.block_iqm.size()) + " block means for " + std::to_string(n) +
+                " blocks (whole block pairs expected)";
     return r;
   }
-  for (std::size_t k = 0; k < n; ++k) {
-    const auto& c = blocks.counted[k];
-    if (!c) continue;
-    const bool on = blocks.states[k] == '1';
-    if (on && *c == 0) r.problem = "block " + std::to_string(k + 1) + " was switched on but counted nothing";
-    if (!on && *c != 0)
-      r.problem = "block " + std::to_string(k + 1) + " was switched off but counted " + std::to_string(*c) +
-                  " records: MPI_T did not switch the counting";
-    if (!r.problem.empty()) return r;
-  }
-  for (std::size_t k = 0; k < n; k += 2) {
-    double iqm[2];
-    for (std::size_t j = 0; j < 2; ++j) {
-      const auto first = samples.begin() + static_cast<std::ptrdiff_t>((k + j) * length);
-      iqm[j] = summarize(std::vector<double>(first, first + static_cast<std::ptrdiff_t>(length))).iqm;
-    }
-    const bool first_on = blocks.states[k] == '1';
-    r.on.push_back(first_on ? iqm[0] : iqm[1]);
-    r.off.push_back(first_on ? iqm[1] : iqm[0]);
-  }
-  return r;
+  r.problem = bookkeeping_problem(blocks);
+  return r.problem.empty() ? pair_blocks(blocks, benchmark.block_iqm) : r;
 }
 
 namespace {
@@ -358,7 +420,7 @@ void for_each_interleaved(const std::vector<LaunchRecord>& launches, Visit visit
       if (it == blocks.end()) {
         pairs.problem = "no blocks recorded";
       } else {
-        pairs = interleaved_block_pairs(*it, b.ns);
+        pairs = interleaved_block_pairs(*it, b);
       }
       visit(l, b, pairs);
     }

@@ -230,6 +230,48 @@ TEST(OverheadResults, CompactRecordsKeepTheSummaries) {
   EXPECT_DOUBLE_EQ(cells[0].analysis.mean_difference, 9);  // (10 + 8) / 2
 }
 
+// A compact interleaved launch keeps each block's interquartile mean, all the interleaved design
+// uses: blocks of 4 samples with an outlier (1, 100, 100, 1000: interquartile mean 100, mean 300).
+// Launch 1: on blocks 110 and 108, off 100 and 100 (difference 9); launch 2: on 106 and 104, off
+// 101 and 99 (difference 5): mean difference 7 by hand, with or without the samples.
+TEST(OverheadResults, CompactInterleavedLaunchesKeepTheirBlocks) {
+  auto block = [](double v) { return std::vector<double>{1, v, v, 1000}; };
+  auto interleaved = [&](std::uint32_t pair, std::vector<double> iqms) {
+    LaunchRecord r = launch("interleaved-counting", pair, 0);
+    r.benchmarks[0].ns.clear();
+    for (double v : iqms) {
+      const auto b = block(v);
+      r.benchmarks[0].ns.insert(r.benchmarks[0].ns.end(), b.begin(), b.end());
+    }
+    r.blocks = r.benchmarks[0].op + "\t" + std::to_string(r.benchmarks[0].size) + "\t4\t1001\t3,0,0,3\n";
+    return r;
+  };
+  const std::vector<LaunchRecord> full = {interleaved(1, {110, 100, 100, 108}), interleaved(2, {106, 101, 99, 104})};
+  TempDir dir;
+  auto path = dir.file("c.h5");
+  OverheadResults::create(path, {{"pairs", "2"}});
+  OverheadResults r(path);
+  for (const auto& l : full) r.append(compact(l));
+  const auto read = r.launches();
+  ASSERT_EQ(read.size(), 2u);
+  EXPECT_TRUE(read[0].benchmarks.at(0).ns.empty());
+  EXPECT_EQ(read[0].benchmarks.at(0).block_iqm, (std::vector<double>{110, 100, 100, 108}));
+  EXPECT_EQ(read[1].blocks, full[1].blocks);
+  for (const auto& launches : {full, read}) {
+    const auto cells = analyze_overhead(launches);
+    ASSERT_EQ(cells.size(), 1u);
+    EXPECT_EQ(cells[0].design, "interleaved");
+    EXPECT_EQ(cells[0].analysis.n, 2u);
+    EXPECT_DOUBLE_EQ(cells[0].analysis.mean_difference, 7);
+  }
+  // Block means that do not match the blocks are named, not paired.
+  LaunchRecord broken = read[0];
+  broken.benchmarks[0].block_iqm.pop_back();
+  const auto problems = interleaving_problems({broken});
+  ASSERT_EQ(problems.size(), 1u);
+  EXPECT_NE(problems[0].find("3 block means for 4 blocks"), std::string::npos) << problems[0];
+}
+
 // The launches CSV of `mpimon show --launches-csv`: values as written, a failed launch kept.
 TEST(LaunchesCsv, ReadsSummariesAndFailedLaunches) {
   TempDir dir;

@@ -29,6 +29,8 @@ struct BenchmarkSamples {
   std::vector<double> ns;
   /// A compact results file keeps this instead of the samples (ns then empty).
   std::optional<SampleSummary> summary = std::nullopt;
+  /// ... and, for an interleaved launch, each block's interquartile mean: all its design uses.
+  std::vector<double> block_iqm = {};
 };
 
 /// Reads the samples file of mpimon-overhead-bench: `op<TAB>size<TAB>v1,v2,...` per line.
@@ -93,8 +95,11 @@ struct BlockPairs {
   std::string problem;
 };
 BlockPairs interleaved_block_pairs(const BenchmarkBlocks& blocks, const std::vector<double>& samples);
+/// The same from a benchmark's samples, or, in a compact record, from its blocks' interquartile means.
+BlockPairs interleaved_block_pairs(const BenchmarkBlocks& blocks, const BenchmarkSamples& benchmark);
 /// The launch as a compact results file keeps it (docs/overhead.md): each benchmark's summary
-/// instead of its samples; no command line and no benchmark JSON (they hold the machine's paths).
+/// instead of its samples, and in an interleaved launch each block's interquartile mean (when the
+/// samples fill whole blocks); no command line and no benchmark JSON (they hold the machine's paths).
 LaunchRecord compact(const LaunchRecord& launch);
 
 /// Marks a results file (mpimon-overhead or mpimon-apps) as compact: a root attribute `compact`
