@@ -43,6 +43,13 @@ ARM_TITLES = {
 }
 
 
+def transport_title(transport, config):
+    """tcp is loopback on one host, a network when the launcher is an emulated cluster's (docs/cluster.md)."""
+    if transport == "tcp" and "/mpimon/cluster/" in config.get("launcher", ""):
+        return "TCP across emulated nodes"
+    return TRANSPORT_TITLES.get(transport, transport)
+
+
 def text(value):
     return value.decode() if isinstance(value, bytes) else str(value)
 
@@ -127,7 +134,7 @@ def fig1(table, config, transport, arm, outdir):
         axes[k // columns][k % columns].axis("off")
     bar = fig.colorbar(image, ax=axes, shrink=0.9)
     bar.set_label("overhead (%)")
-    fig.suptitle(f"Overhead of {ARM_TITLES.get(arm, arm)}, {TRANSPORT_TITLES.get(transport, transport)}; "
+    fig.suptitle(f"Overhead of {ARM_TITLES.get(arm, arm)}, {transport_title(transport, config)}; "
                  f"dot: 95 % confidence interval contains 0\n{provenance(config)}", fontsize=10)
     return save(fig, outdir, f"fig1_{transport}_{arm}")
 
@@ -152,7 +159,7 @@ def fig2(table, config, transport, arm, op, outdir):
     size_ticks(ax, sizes)
     ax.set_xlabel("message size (bytes, log steps; 0 first)")
     ax.set_ylabel("difference per call per process (ns)")
-    ax.set_title(f"{op}: {ARM_TITLES.get(arm, arm)}, {TRANSPORT_TITLES.get(transport, transport)}\n"
+    ax.set_title(f"{op}: {ARM_TITLES.get(arm, arm)}, {transport_title(transport, config)}\n"
                  "95 % CI (paired t-test); filled: significant, hollow: CI contains 0", fontsize=10)
     ax.legend(fontsize=8)
     fig.suptitle(provenance(config), fontsize=6, color="dimgray")

@@ -62,6 +62,24 @@ expect_eq "$rc" 0 "the plotted values vs the results files: $out"
 [ "$(grep -c "the plotted values are the file's" <<<"$out")" -eq "$(ls np2 apps | grep -c '\.png$')" ] ||
   fail "not every figure drawn had its values checked: $out"
 
+# Across the network (results/overhead/network): interleaved-design compact files, which keep each
+# block's interquartile mean; their analysis equals the CSV made from the raw files (every sample),
+# and their figures are redrawn byte for byte.
+network=$overhead/network
+for transport in network shared; do
+  run "$mpimon" show "$network/$transport-compact.h5" --csv "$transport.csv"
+  expect_eq "$rc" 0 "mpimon show $transport-compact.h5: $err"
+  cmp -s "$transport.csv" "$network/$transport-analysis.csv" ||
+    fail "the analysis of $transport-compact.h5 differs from $transport-analysis.csv: $(diff "$transport.csv" "$network/$transport-analysis.csv" | head -5)"
+  run "$mpimon" plot "$network/$transport-compact.h5" -o "net-$transport"
+  expect_eq "$rc" 0 "mpimon plot $transport-compact.h5: $err"
+  expect_eq "$(ls "net-$transport" | LC_ALL=C sort)" "$(ls "$network/figures/$transport" | LC_ALL=C sort)" \
+    "$transport: the figures drawn are the committed ones"
+  for committed in "$network/figures/$transport"/*; do
+    cmp -s "$committed" "net-$transport/$(basename "$committed")" || fail "$committed differs from its redrawing"
+  done
+done
+
 # mpimon compact: bad input is refused with the file and line, and nothing is written.
 printf 'launch,transport,np\n1,shared\n' >bad.csv
 run "$mpimon" compact bad.csv -o bad.h5
