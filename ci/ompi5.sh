@@ -5,7 +5,7 @@ source "$(dirname "$0")/common.sh"
 
 usage() {
   cat <<EOF
-Usage: ci/ompi5.sh [validate|bench|prepare|shell|status] [--help]
+Usage: ci/ompi5.sh [validate|bench|prepare|root|shell|status] [--help]
        ci/ompi5.sh run COMMAND...   (one command in the prepared root, e.g. run ompi_info; it sees
                                      the host's emulated clusters, docs/cluster.md)
 
@@ -20,6 +20,8 @@ Open MPI 5.0 and runs, in it:
   bench     'mpimon bench overhead' with a small grid on the host (its Open MPI) and in the
             chroot (Open MPI 5), and both analyses side by side in BUILD/ompi-versions/
   prepare   only prepare the root (and build), run nothing
+  root      only the root and its packages, no build (the host's tests that run Open MPI 5
+            across emulated nodes need it: cli.cluster_ompi5)
   shell     an interactive shell in the prepared root, with the mounts (for debugging)
   status    what is prepared
   mirror    the Debian mirror it would use (from \$MPIMON_APT_DIR, default /etc/apt)
@@ -195,7 +197,7 @@ prepare() {
   bootstrap_root
   stage_packages
   check_monitoring
-  stage_build "${1:-all}"
+  [ "${1:-all}" = none ] || stage_build "${1:-all}"
 }
 
 command=validate
@@ -211,7 +213,7 @@ fi
 for arg in "$@"; do
   case $arg in
     -h | --help) usage; exit 0 ;;
-    validate | bench | prepare | shell | status | mirror) command=$arg ;;
+    validate | bench | prepare | root | shell | status | mirror) command=$arg ;;
     *) echo "ompi5: unknown argument '$arg'" >&2; usage >&2; exit 2 ;;
   esac
 done
@@ -224,6 +226,7 @@ case $command in
     echo "mirror: $(host_mirror)"
     ;;
   prepare) prepare ;;
+  root) prepare none ;;
   shell) prepare; CHROOT_CLUSTERS=1 in_root "cd $inner_build && exec bash -i" ;;
   validate) prepare mpimon_validation_stage; run_validation ;;
   bench) prepare; run_bench ;;
