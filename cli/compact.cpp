@@ -89,9 +89,11 @@ void write_apps(const std::string& path, const std::map<std::string, std::string
   AppResults::create(path, configuration);
   AppResults results(path);
   for (const auto& l : launches) results.append(compact(l));
-  auto rows = analyze_apps(launches);
+  // The configuration's arms: off,on of bench app, or A,B of bench placement.
+  const ArmPair arms = arms_of(configuration);
+  auto rows = analyze_apps(launches, 0.95, arms);
   order_rows(rows, configuration.count("apps") ? configuration.at("apps") : "");
-  results.write_analysis(rows, app_pairs(launches));
+  results.write_analysis(rows, app_pairs(launches, arms), arms);
 }
 
 }  // namespace

@@ -1,5 +1,6 @@
 // `mpimon plot placement`: the modelled costs of `mpimon place --json` reports as grouped bars
-// (docs/placement.md), drawn by plot_placement.py with Debian's matplotlib.
+// (plot_placement.py), or measured placements, the compact results of `mpimon bench placement`
+// with the modelled costs beside (plot_placement_measured.py); docs/placement.md.
 
 #include <unistd.h>
 
@@ -9,16 +10,20 @@
 #include "commands.hpp"
 #include "mpimon/base/error.hpp"
 #include "mpimon/harness/plots.hpp"
+#include "mpimon/results/apps.hpp"
 
 namespace mpimon::cli {
 
 using namespace mpimon::harness;
 
 int plot_placement_command(const std::string& name, const std::vector<std::string>& args) {
-  Command cmd{name, "REPORT.json... -o PREFIX [--title TEXT]",
+  Command cmd{name, "REPORT.json... | RESULTS.h5... -o PREFIX [--title TEXT]",
               "Draws reports of mpimon place --json as grouped bars: each method's MODELLED cost relative to\n"
-              "packed, per report (random: mean and standard deviation), as PREFIX.png and PREFIX.svg\n"
-              "(docs/placement.md). Needs Debian's python3-matplotlib."};
+              "packed, per report (random: mean and standard deviation), as PREFIX.png and PREFIX.svg.\n"
+              "Of results files of mpimon bench placement (compact, with case, arm_A_name, arm_B_name,\n"
+              "modelled_A and modelled_B set by mpimon compact --set): one panel per case, each mapping's\n"
+              "measured time relative to A's with the 95 % CI beside its modelled cost, and Spearman's rank\n"
+              "correlation of the two (docs/placement.md). Needs Debian's python3-matplotlib and python3-h5py."};
   return run_command(cmd, [&] {
     po::options_description options("Options");
     std::vector<std::string> inputs;
@@ -30,13 +35,22 @@ int plot_placement_command(const std::string& name, const std::vector<std::strin
     positional.add("input", -1);
     po::variables_map vm;
     if (!parse_options(cmd, args, options, positional, vm)) return kExitOk;
+    std::size_t results_files = 0;
     for (const auto& input : inputs) {
-      if (access(input.c_str(), R_OK) != 0) raise_error(Error::Kind::input, input, "cannot read the report");
+      if (access(input.c_str(), R_OK) != 0) raise_error(Error::Kind::input, input, "cannot read the file");
+      if (!input.ends_with(".h5")) continue;
+      if (hdf5_format_of(input) != kAppsFormat) {
+        raise_error(Error::Kind::input, input, "not a results file of mpimon bench placement");
+      }
+      ++results_files;
+    }
+    if (results_files != 0 && results_files != inputs.size()) {
+      throw po::error("give either mpimon place --json reports or bench placement results files, not both");
     }
     std::vector<std::string> script_args = {"--output", output, "--title", title};
     script_args.insert(script_args.end(), inputs.begin(), inputs.end());
-    std::cout << run_plot_script(default_python(), plot_script("plot_placement.py"), script_args,
-                                 std::chrono::seconds(120));
+    const char* script = results_files != 0 ? "plot_placement_measured.py" : "plot_placement.py";
+    std::cout << run_plot_script(default_python(), plot_script(script), script_args, std::chrono::seconds(120));
     return kExitOk;
   });
 }

@@ -1,0 +1,134 @@
+#!/usr/bin/env python3
+"""Draws MEASURED placements: compact results files of `mpimon bench placement` (one comparison of
+mapping A against mapping B each), grouped by the `case` of their configuration, one panel per
+case. In each panel, per mapping: its measured time relative to A's (B's mean over the pairs / A's
+mean in the same comparison, with the 95 % CI of the difference B - A over A's mean as the error
+bar; A itself 1) beside its MODELLED cost relative to A's (configuration `modelled_A`,
+`modelled_B`), and in the panel's title Spearman's rank correlation of the modelled costs and the
+measured times over the case's mappings (A's time: its mean over the case's comparisons).
+The configuration attributes it reads (`mpimon compact --set`): case, arm_A_name, arm_B_name,
+modelled_A, modelled_B. Used by `mpimon plot placement RESULTS.h5... -o PREFIX`.
+
+Usage: plot_placement_measured.py --output PREFIX --title TITLE COMPACT.h5..."""
+import argparse
+import sys
+
+import h5py
+import matplotlib
+
+matplotlib.use("Agg")
+import matplotlib.pyplot as plt  # noqa: E402
+import numpy as np  # noqa: E402
+
+matplotlib.rcParams["svg.hashsalt"] = "mpimon"  # the same data give the same files
+NEEDED = ("case", "arm_A_name", "arm_B_name", "modelled_A", "modelled_B")
+
+
+def text(value):
+    return value.decode() if isinstance(value, bytes) else str(value)
+
+
+def read_comparison(path):
+    """One comparison: its configuration strings and the /analysis row's times."""
+    with h5py.File(path, "r") as f:
+        if text(f.attrs.get("format", "")) != "mpimon-apps" or "analysis" not in f:
+            sys.exit(f"{path}: not a results file of mpimon bench placement with its analysis")
+        config = {k: text(v) for k, v in f["configuration"].attrs.items()}
+        missing = [k for k in NEEDED if k not in config]
+        if missing or config.get("arms") != "A,B":
+            sys.exit(f"{path}: not a placement comparison with {', '.join(missing or ['arms A,B'])} "
+                     "(mpimon compact --set KEY=VALUE)")
+        row = {k: float(f["analysis"][k][0]) for k in
+               ("A_mean_s", "B_mean_s", "difference_s", "difference_ci_low_s", "difference_ci_high_s", "pairs")}
+    return {**row, **{k: config[k] for k in NEEDED}, "np": config.get("np", "")}
+
+
+def ranks(values):
+    """1-based ranks, ties sharing the mean of their positions."""
+    values = np.asarray(values, dtype=float)
+    order = np.argsort(values, kind="stable")
+    result = np.empty(len(values))
+    i = 0
+    while i < len(order):
+        j = i
+        while j + 1 < len(order) and values[order[j + 1]] == values[order[i]]:
+            j += 1
+        result[order[i:j + 1]] = (i + j) / 2 + 1
+        i = j + 1
+    return result
+
+
+def spearman(x, y):
+    if len(x) < 2:
+        return float("nan")
+    rx, ry = ranks(x), ranks(y)
+    rx, ry = rx - rx.mean(), ry - ry.mean()
+    den = np.sqrt((rx**2).sum() * (ry**2).sum())
+    return float((rx * ry).sum() / den) if den else float("nan")
+
+
+def case_panels(comparisons):
+    """Per case, in order of first appearance: its mappings with their measured and modelled values."""
+    cases = {}
+    for c in comparisons:
+        panel = cases.setdefault(c["case"], {"a": c["arm_A_name"], "a_times": [], "arms": []})
+        if c["arm_A_name"] != panel["a"]:
+            sys.exit(f"case {c['case']}: comparisons against two different A mappings "
+                     f"({panel['a']}, {c['arm_A_name']})")
+        panel["a_times"].append(c["A_mean_s"])
+        panel["modelled_a"] = float(c["modelled_A"])
+        a = c["A_mean_s"]
+        panel["arms"].append({"name": c["arm_B_name"], "time": c["B_mean_s"], "relative": c["B_mean_s"] / a,
+                              "ci": (1 + c["difference_ci_low_s"] / a, 1 + c["difference_ci_high_s"] / a),
+                              "modelled": float(c["modelled_B"])})
+    for case, panel in cases.items():
+        names = [panel["a"]] + [arm["name"] for arm in panel["arms"]]
+        measured = [np.mean(panel["a_times"])] + [arm["time"] for arm in panel["arms"]]
+        modelled = [panel["modelled_a"]] + [arm["modelled"] for arm in panel["arms"]]
+        panel.update(names=names, measured=measured, modelled=modelled, rho=spearman(modelled, measured))
+    return cases
+
+
+def draw(paths, title):
+    """The figure (returned, for the checks) of the comparisons in paths."""
+    cases = case_panels([read_comparison(p) for p in paths])
+    columns = min(3, len(cases))
+    rows = (len(cases) + columns - 1) // columns
+    fig, axes = plt.subplots(rows, columns, figsize=(4.6 * columns, 3.6 * rows + 0.8), squeeze=False)
+    for ax in axes.flat[len(cases):]:
+        ax.set_visible(False)
+    for ax, (case, panel) in zip(axes.flat, cases.items()):
+        x = np.arange(len(panel["names"]))
+        measured = [1.0] + [arm["relative"] for arm in panel["arms"]]
+        low = [0.0] + [arm["relative"] - arm["ci"][0] for arm in panel["arms"]]
+        high = [0.0] + [arm["ci"][1] - arm["relative"] for arm in panel["arms"]]
+        ax.bar(x - 0.2, measured, 0.4, yerr=[low, high], capsize=3, color="tab:blue", label="measured time / A's")
+        ax.bar(x + 0.2, [m / panel["modelled_a"] for m in panel["modelled"]], 0.4, color="tab:orange",
+               hatch="//", label="MODELLED cost / A's")
+        ax.axhline(1.0, color="grey", linewidth=0.8)
+        ax.set_xticks(x)
+        ax.set_xticklabels(panel["names"], fontsize=8, rotation=20)
+        rho = "n/a (a constant)" if np.isnan(panel["rho"]) else f"{panel['rho']:+.2f}"
+        ax.set_title(f"{case} (A = {panel['a']})\nSpearman model vs clock: {rho}", fontsize=9)
+        ax.tick_params(axis="y", labelsize=8)
+    axes.flat[0].set_ylabel("relative to A (lower is better)", fontsize=8)
+    axes.flat[0].legend(fontsize=7, loc="upper left")
+    fig.suptitle(f"{title}\nerror bars: 95 % CI of B - A (paired launches) / A's mean time", fontsize=10)
+    fig.tight_layout()
+    return fig
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--output", required=True)
+    parser.add_argument("--title", default="mpimon bench placement")
+    parser.add_argument("results", nargs="+")
+    args = parser.parse_args()
+    fig = draw(args.results, args.title)
+    for ext in ("png", "svg"):
+        fig.savefig(f"{args.output}.{ext}", dpi=110, metadata={"Date": None})
+        print(f"{args.output}.{ext}")
+
+
+if __name__ == "__main__":
+    main()
