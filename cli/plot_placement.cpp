@@ -42,6 +42,14 @@ int plot_placement_command(const std::string& name, const std::vector<std::strin
       if (hdf5_format_of(input) != kAppsFormat) {
         raise_error(Error::Kind::input, input, "not a results file of mpimon bench placement");
       }
+      const auto configuration = AppResults(input).configuration();
+      for (const char* key : {"case", "arm_A_name", "arm_B_name", "modelled_A", "modelled_B"}) {
+        if (configuration.count(key) == 0) {
+          raise_error(Error::Kind::input, input,
+                      std::string("not a placement comparison to draw: no '") + key +
+                          "' in its configuration (mpimon compact --set " + key + "=...)");
+        }
+      }
       ++results_files;
     }
     if (results_files != 0 && results_files != inputs.size()) {

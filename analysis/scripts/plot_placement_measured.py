@@ -5,7 +5,8 @@ case. In each panel, per mapping: its measured time relative to A's (B's mean ov
 mean in the same comparison, with the 95 % CI of the difference B - A over A's mean as the error
 bar; A itself 1) beside its MODELLED cost relative to A's (configuration `modelled_A`,
 `modelled_B`), and in the panel's title Spearman's rank correlation of the modelled costs and the
-measured times over the case's mappings (A's time: its mean over the case's comparisons).
+measured times over the case's mappings, each time taken relative to A's in its own launch pairs
+(A's mean drifts between comparisons on a loaded machine; the pairs cancel the drift).
 The configuration attributes it reads (`mpimon compact --set`): case, arm_A_name, arm_B_name,
 modelled_A, modelled_B. Used by `mpimon plot placement RESULTS.h5... -o PREFIX`.
 
@@ -71,19 +72,18 @@ def case_panels(comparisons):
     """Per case, in order of first appearance: its mappings with their measured and modelled values."""
     cases = {}
     for c in comparisons:
-        panel = cases.setdefault(c["case"], {"a": c["arm_A_name"], "a_times": [], "arms": []})
+        panel = cases.setdefault(c["case"], {"a": c["arm_A_name"], "arms": []})
         if c["arm_A_name"] != panel["a"]:
             sys.exit(f"case {c['case']}: comparisons against two different A mappings "
                      f"({panel['a']}, {c['arm_A_name']})")
-        panel["a_times"].append(c["A_mean_s"])
         panel["modelled_a"] = float(c["modelled_A"])
         a = c["A_mean_s"]
-        panel["arms"].append({"name": c["arm_B_name"], "time": c["B_mean_s"], "relative": c["B_mean_s"] / a,
+        panel["arms"].append({"name": c["arm_B_name"], "relative": c["B_mean_s"] / a,
                               "ci": (1 + c["difference_ci_low_s"] / a, 1 + c["difference_ci_high_s"] / a),
                               "modelled": float(c["modelled_B"])})
     for case, panel in cases.items():
         names = [panel["a"]] + [arm["name"] for arm in panel["arms"]]
-        measured = [np.mean(panel["a_times"])] + [arm["time"] for arm in panel["arms"]]
+        measured = [1.0] + [arm["relative"] for arm in panel["arms"]]
         modelled = [panel["modelled_a"]] + [arm["modelled"] for arm in panel["arms"]]
         panel.update(names=names, measured=measured, modelled=modelled, rho=spearman(modelled, measured))
     return cases

@@ -6,10 +6,13 @@ read here with h5py alone, and against the CSV written when the full results fil
   the committed FIGURE-measured.csv for its case and mappings (within 1e-8 relative: 9 significant
   digits), and A's and B's means equal the means of its launches' own times (/launches/*, attribute
   `seconds`, status ok);
+- the paired t 95 % CI of B - A recomputed from the launches (pairs, Student's t from a table)
+  equals the CSV's (within 1e-7 relative);
 - every bar the figure draws: the measured bar of B is B's mean over A's (from the launches), its
-  error bar the CI of the committed CSV over A's mean, A's bar 1; the modelled bar is modelled_B over
+  error bar that recomputed CI over A's mean, A's bar 1; the modelled bar is modelled_B over
   modelled_A of the configuration; each panel's Spearman correlation, in its title, is recomputed
-  here from the launches and the configuration (ranks by counting, not by sorting).
+  here from the launches (each B's mean over A's in the same file, A 1) and the configuration's
+  modelled costs (ranks by counting, not by sorting).
 
 Usage: check_placement_measured.py PLOT_SCRIPT FIGURE-measured.csv COMPACT.h5...
 Prints one line per figure checked; exits 1 on the first difference."""
@@ -38,17 +41,30 @@ def text(value):
     return value.decode() if isinstance(value, bytes) else str(value)
 
 
+# Student's t, 97.5 % quantile, by degrees of freedom (statistical tables).
+T975 = {1: 12.7062047, 2: 4.30265273, 3: 3.18244631, 4: 2.77644511, 5: 2.57058184, 6: 2.44691185,
+        7: 2.36462425, 8: 2.30600414, 9: 2.26215716, 10: 2.22813885, 11: 2.20098516, 12: 2.17881283,
+        13: 2.16036866, 14: 2.14478669, 15: 2.13144955, 19: 2.09302405}
+
+
 def from_file(path):
+    """Configuration, the /analysis row, and from the launches alone: A's and B's means and the
+    paired t 95 % CI of B - A."""
     with h5py.File(path, "r") as f:
         config = {k: text(v) for k, v in f["configuration"].attrs.items()}
         analysis = {k: f["analysis"][k][()] for k in f["analysis"]}
-        times = {"A": [], "B": []}
+        times = {"A": {}, "B": {}}
         for launch in f["launches"].values():
             if text(launch.attrs["status"]) == "ok":
-                times[text(launch.attrs["arm"])].append(float(text(launch.attrs["seconds"])))
+                times[text(launch.attrs["arm"])][int(launch.attrs["pair"])] = float(text(launch.attrs["seconds"]))
     if len(analysis.get("A_mean_s", [])) != 1:
         fail(f"{path}: /analysis has no single row")
-    return config, {k: v[0] for k, v in analysis.items()}, {k: np.mean(v) for k, v in times.items()}
+    pairs = sorted(set(times["A"]) & set(times["B"]))
+    d = np.array([times["B"][p] - times["A"][p] for p in pairs])
+    half = T975[len(d) - 1] * d.std(ddof=1) / np.sqrt(len(d))
+    own = {"A": np.mean(list(times["A"].values())), "B": np.mean(list(times["B"].values())),
+           "ci": (d.mean() - half, d.mean() + half), "pairs": len(d)}
+    return config, {k: v[0] for k, v in analysis.items()}, own
 
 
 def spearman(x, y):
@@ -75,12 +91,14 @@ def main(script, committed_csv, paths):
             close(analysis[column], row[name], f"{path}: /analysis/{column} vs {committed_csv}")
         close(means["A"], analysis["A_mean_s"], f"{path}: A's launches' mean vs /analysis")
         close(means["B"], analysis["B_mean_s"], f"{path}: B's launches' mean vs /analysis")
+        close(means["pairs"], row["pairs"], f"{path}: complete pairs vs {committed_csv}")
+        close(means["ci"][0], row["ci95_low_s"], f"{path}: paired t CI low (launches) vs {committed_csv}", 1e-7)
+        close(means["ci"][1], row["ci95_high_s"], f"{path}: paired t CI high (launches) vs {committed_csv}", 1e-7)
         close(config["modelled_A"], row["modelled_a"], f"{path}: modelled_A")
         close(config["modelled_B"], row["modelled_b"], f"{path}: modelled_B")
-        case = cases.setdefault(config["case"], {"a": config["arm_A_name"], "a_times": [], "bars": []})
-        case["a_times"].append(means["A"])
+        case = cases.setdefault(config["case"], {"a": config["arm_A_name"], "bars": []})
         case["modelled_a"] = float(config["modelled_A"])
-        case["bars"].append((config["arm_B_name"], means["B"], means["A"], float(config["modelled_B"]), row))
+        case["bars"].append((config["arm_B_name"], means["B"], means["A"], float(config["modelled_B"]), means["ci"]))
 
     spec = importlib.util.spec_from_file_location("plot_placement_measured", script)
     module = importlib.util.module_from_spec(spec)
@@ -102,14 +120,13 @@ def main(script, committed_csv, paths):
         for (arm, b, a, cost, row), height in zip(case["bars"], heights[1:]):
             close(height, b / a, f"{name} {arm}: measured bar")
         segments = measured.errorbar.lines[2][0].get_segments()
-        for (arm, b, a, cost, row), segment in zip(case["bars"], segments[1:]):
-            close(segment[0][1], 1 + float(row["ci95_low_s"]) / float(row["mean_a_s"]), f"{name} {arm}: CI low")
-            close(segment[1][1], 1 + float(row["ci95_high_s"]) / float(row["mean_a_s"]), f"{name} {arm}: CI high")
+        for (arm, b, a, cost, ci), segment in zip(case["bars"], segments[1:]):
+            close(segment[0][1], 1 + ci[0] / a, f"{name} {arm}: CI low")
+            close(segment[1][1], 1 + ci[1] / a, f"{name} {arm}: CI high")
         expected_modelled = [1.0] + [cost / case["modelled_a"] for _, _, _, cost, _ in case["bars"]]
         for arm, height, want in zip(labels, [p.get_height() for p in modelled.patches], expected_modelled):
             close(height, want, f"{name} {arm}: modelled bar")
-        rho = spearman([case["modelled_a"]] + [b[3] for b in case["bars"]],
-                       [np.mean(case["a_times"])] + [b[1] for b in case["bars"]])
+        rho = spearman([case["modelled_a"]] + [b[3] for b in case["bars"]], [1.0] + [b[1] / b[2] for b in case["bars"]])
         shown = re.search(r"Spearman model vs clock: ([+-][0-9.]+|n/a)", ax.get_title())
         if not shown or (shown.group(1) == "n/a") != bool(np.isnan(rho)):
             fail(f"{name}: Spearman in the title '{ax.get_title()}', recomputed {rho}")

@@ -4,7 +4,7 @@
 # - the analysis of each compact file (mpimon show --csv) equals the CSV committed when the full
 #   results file, with every raw sample, still existed (an independent record of the same numbers);
 # - mpimon plot redraws Fig. 1, Fig. 2 and Fig. 3 byte for byte as committed, and their pixels are
-#   not uniform. The committed figures were drawn by the code under test: the byte comparison pins
+#   not uniform; likewise the measured placements' Fig. 4a and Fig. 5. The committed figures were drawn by the code under test: the byte comparison pins
 #   drift, not truth. The truth side is check_figure_data.py: the values each figure plots (read
 #   back from the figure objects) against the results files read with h5py alone;
 # - mpimon report of the compact files opens in headless Chromium without console error, and the
@@ -79,6 +79,38 @@ for transport in network shared; do
     cmp -s "$committed" "net-$transport/$(basename "$committed")" || fail "$committed differs from its redrawing"
   done
 done
+
+# The measured placements (Fig. 4a and Fig. 5 on an emulated cluster, results/placement/measured):
+# redrawn byte for byte from their compact files; what they plot against those files (h5py) and
+# the CSV written when the full results files existed.
+placement=$src/results/placement/measured
+for figure in "fig4a Fig. 4a measured" "fig5 Fig. 5 measured"; do
+  set -- $figure
+  run "$mpimon" plot placement "$placement"/compact/"$1"-*-compact.h5 -o "placement-$1" --title "${*:2}"
+  expect_eq "$rc" 0 "mpimon plot placement $1: $err"
+  for ext in png svg; do
+    cmp -s "placement-$1.$ext" "$placement/$1-measured.$ext" ||
+      fail "$placement/$1-measured.$ext differs from its redrawing"
+  done
+  run env MPLBACKEND=Agg "$python" "$here/check_placement_measured.py" "$src/analysis/scripts/plot_placement_measured.py" \
+    "$placement/$1-measured.csv" "$placement"/compact/"$1"-*-compact.h5
+  expect_eq "$rc" 0 "the plotted values of $1-measured vs its compact files: $out"
+  expect_contains "$out" "the plotted values are the files'" "$1-measured checked"
+done
+run "$python" "$here/check_report.py" image placement-fig4a.png placement-fig5.png
+expect_eq "$rc" 0 "PNG pixels of the measured placements: $out"
+# Bad input to plot placement: named, non-zero, nothing drawn.
+run "$mpimon" plot placement "$overhead/np2-compact.h5" -o bad
+expect_eq "$rc" 1 "plot placement of an overhead file: exit code"
+expect_contains "$err" "np2-compact.h5: not a results file of mpimon bench placement" "plot placement of an overhead file"
+run "$mpimon" plot placement "$apps/fig3-compact.h5" -o bad
+expect_eq "$rc" 1 "plot placement of bench app results: exit code"
+expect_contains "$err" "fig3-compact.h5: not a placement comparison to draw: no 'case'" "plot placement of bench app results"
+echo '{}' >report.json
+run "$mpimon" plot placement report.json "$placement"/compact/fig5-cg-packed-vs-cyclic-compact.h5 -o bad
+expect_eq "$rc" 2 "plot placement of a report and a results file: exit code"
+expect_contains "$err" "not both" "plot placement of a report and a results file"
+ls bad.* >/dev/null 2>&1 && fail "a refused plot placement drew $(ls bad.*)"
 
 # mpimon compact: bad input is refused with the file and line, and nothing is written.
 printf 'launch,transport,np\n1,shared\n' >bad.csv

@@ -1,78 +1,214 @@
 #!/usr/bin/env bash
-# A MEASURED Fig. 4a on an emulated cluster (docs/cluster.md): a forced binary MPI_Reduce
-# (coll_tuned_reduce_algorithm 4) on NODES nodes of SLOTS ranks, placed three ways by
-# `mpimon place` on the cluster's hostfile: from the PML view (default classes external,internal),
-# from a PMPI-level view (--classes external,coll) and at random (--method random, seed 1; at
-# 8 ranks on 2 nodes round-robin, --method cyclic, is the PML view's own mapping); each pair of
-# placements timed by `mpimon bench placement` in launch pairs (monitoring off), the time per
-# reduce being the program's own (seconds per iteration between two barriers). Beside each time,
-# the modelled cost of the same mapping (costed on the PML view), and the rank correlation of the
-# two orders.
-# Needs root. Usage: results/placement/measured/run.sh [BUILD_DIR]   (default: build)
-# Environment: NODES (2), SLOTS (4), RATE (1gbit), COUNTS ("100000 1000000" 4-byte integers),
-# ITERATIONS (20), PAIRS (5). Writes next to this script: runs/ (not committed), json/, fig4a-measured-npN.csv, conditions-npN.txt.
+# RR-9038's Fig. 4a and Fig. 5 MEASURED on an emulated cluster (docs/cluster.md, `mpimon cluster`):
+# mappings written by `mpimon place --hostfile` from a monitored run, timed two at a time by
+# `mpimon bench placement` in launch pairs (monitoring off), each time beside the modelled cost of
+# the same mapping (costed on the PML view).
+#   fig4a-npN: a forced binary MPI_Reduce (coll_tuned_reduce_algorithm 4) on NODES nodes of N/NODES
+#              slots; A = the PML view's mapping (place's default), B = the PMPI view's
+#              (--classes external,coll), round-robin (--method cyclic; not timed where it is the
+#              PML view's mapping) and one random mapping (--method random --seed 1); the time is
+#              the program's own (seconds per reduce between two barriers).
+#   fig5:      16 ranks on NODES nodes: the 7-point stencil with a scrambled rank order (--scramble 1)
+#              and CG (its own rank order); A = packed, B = cyclic, random, TreeMatch, Scotch and
+#              place's default; the time is the workload's own report.
+#   compact:   one compact results file per comparison (mpimon compact, the modelled costs and the
+#              conditions added with --set) into compact/, the figures redrawn from them.
+# Needs root. Usage: results/placement/measured/run.sh [BUILD_DIR] [PART...]
+#   PART: fig5 fig4a-np16 fig4a-np32 compact (default: all, in that order); fig4a-npN for another N
+#   (N / NODES slots per node, ITERATIONS per count, e.g. NODES=2 ... fig4a-np8)
+# Environment: NODES (4), RATE (1gbit), PAIRS (5), COUNTS ("100000 1000000 10000000" integers),
+# ITERATIONS_np16 ("20 5 2"), ITERATIONS_np32 ("20 5 1"): reduces per launch for each count;
+# FIG5_CASES ("stencil7-scrambled cg").
+# Writes next to this script: runs/ (full results, not committed), json/, compact/, *.csv, conditions.txt.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 build=$(cd "${1:-build}" && pwd)
-mpimon=$build/cli/mpimon collective=$build/validation/mpimon-run-collective
-nodes=${NODES:-2} slots=${SLOTS:-4} rate=${RATE:-1gbit} counts=${COUNTS:-100000 1000000}
-iterations=${ITERATIONS:-20} pairs=${PAIRS:-5}
-np=$((nodes * slots)) name=measured$$
+shift $(($# > 0 ? 1 : 0))
+parts=("$@")
+[ ${#parts[@]} -gt 0 ] || parts=(fig5 fig4a-np16 fig4a-np32 compact)
+mpimon=$build/cli/mpimon collective=$build/validation/mpimon-run-collective workload=$build/validation/mpimon-workload
+nodes=${NODES:-4} rate=${RATE:-1gbit} pairs=${PAIRS:-5} counts=${COUNTS:-100000 1000000 10000000}
+name=measured$$ cluster_is_up=0
+# Cases measured at another link rate than 1 Gbit/s carry it in their name (e.g. np16-100000-100mbit).
+rate_tag=$([ "$rate" = 1gbit ] || echo "-$rate")
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 scratch=$(mktemp -d)
-trap '"$mpimon" cluster down --name "$name" >/dev/null; rm -rf "$scratch"' EXIT
-"$mpimon" cluster up --nodes "$nodes" --slots "$slots" --rate "$rate" --name "$name" >/dev/null
-launcher=$("$mpimon" cluster launcher --name "$name")
-hostfile=$("$mpimon" cluster hostfile --name "$name")
-topology=${nodes}x1x${slots}
-forced=(--mca coll_tuned_use_dynamic_rules=1 --mca coll_tuned_reduce_algorithm=4)
-# mpirun reads the rankfiles' slots (socket:core) against this node description: SLOTS cores per
-# node; a rank on a core this machine lacks runs unbound (with a warning), the same in every arm.
-lstopo --input "pack:1 core:$slots pu:1" --of xml "$scratch/node.xml"
-node_topology=(--mca "hwloc_base_topo_file=$scratch/node.xml")
+cleanup() {
+  if [ "$cluster_is_up" = 1 ]; then "$mpimon" cluster down --name "$name" >/dev/null || true; fi
+  rm -rf "$scratch"
+}
+trap cleanup EXIT
+trap 'exit 130' INT TERM HUP
 mkdir -p "$here/runs" "$here/json"
-summary=$here/fig4a-measured-np$np.csv
-echo "count,bytes,arm_a,arm_b,mean_a_s,mean_b_s,b_minus_a_s,ci95_low_s,ci95_high_s,pairs,modelled_a,modelled_b" >"$summary"
 
-for count in $counts; do
-  tag=reduce-np$np-$count
-  # The pattern, recorded once across the nodes (one reduce, monitoring on).
-  "$mpimon" record --launcher "$launcher" --np "$np" -o "$here/runs/$tag.h5" "${forced[@]}" -- \
-    "$collective" --op reduce --count "$count" --type-size 4 >/dev/null 2>&1
-  declare -A rankfile=() cost=()
-  for arm in pml pmpi random; do
-    case $arm in
-      pml) options=() ;;
-      pmpi) options=(--classes external,coll --evaluate-classes external,internal) ;;
-      random) options=(--method random --seed 1) ;;
-    esac
-    rankfile[$arm]=$here/runs/$tag-$arm.rf
-    "$mpimon" place "$here/runs/$tag.h5" --topology "$topology" --hostfile "$hostfile" "${options[@]}" \
-      --rankfile "${rankfile[$arm]}" --json "$here/json/$tag-$arm.json" >/dev/null
-    cost[$arm]=$(python3 -c 'import json,sys; r=json.load(open(sys.argv[1])); print(r["methods"][[m["method"] for m in r["methods"]].index(r["chosen"])]["cost"])' "$here/json/$tag-$arm.json")
-  done
-  for b in pmpi random; do
-    out=$here/runs/$tag-pml-vs-$b
-    "$mpimon" bench placement --launcher "$launcher" --np "$np" --pairs "$pairs" -o "$out.h5" \
-      --rankfile "${rankfile[pml]}" --rankfile "${rankfile[$b]}" "${forced[@]}" "${node_topology[@]}" \
-      --time-regex 'seconds per iteration: ([0-9.]+)' -- \
-      "$collective" --op reduce --count "$count" --type-size 4 --iterations "$iterations" | tee "$out.txt"
-    "$mpimon" show "$out.h5" --csv "$out.csv" >/dev/null
-    python3 - "$out.csv" "$count" "$b" "${cost[pml]}" "${cost[$b]}" >>"$summary" <<'EOF'
+# cluster SLOTS: the cluster (re)built with SLOTS per node; sets launcher, hostfile, topology.
+cluster() {
+  if [ "$cluster_is_up" = 1 ]; then "$mpimon" cluster down --name "$name" >/dev/null; fi
+  cluster_is_up=1
+  "$mpimon" cluster up --nodes "$nodes" --slots "$1" --rate "$rate" --name "$name" >/dev/null
+  launcher=$("$mpimon" cluster launcher --name "$name")
+  hostfile=$("$mpimon" cluster hostfile --name "$name")
+  topology=${nodes}x1x$1 slots=$1
+  # mpirun reads the rankfiles' slots (socket:core) against this node description: SLOTS cores per
+  # node; a rank on a core this machine lacks runs unbound (with a warning), the same in every arm.
+  rm -f "$scratch/node$1.xml"
+  lstopo --input "pack:1 core:$1 pu:1" --of xml "$scratch/node$1.xml"
+  node_topology=(--mca "hwloc_base_topo_file=$scratch/node$1.xml")
+}
+
+# place TAG ARM RUN.h5 OPTIONS...: runs/TAG-ARM.rf and json/TAG-ARM.json; prints the chosen
+# mapping's modelled cost (costed on the PML view, external,internal).
+place() {
+  local tag=$1 arm=$2 run=$3
+  shift 3
+  "$mpimon" place "$run" --topology "$topology" --hostfile "$hostfile" "$@" --evaluate-classes external,internal \
+    --rankfile "$here/runs/$tag-$arm.rf" --json "$here/json/$tag-$arm.json" >/dev/null
+  python3 -c 'import json,sys; r=json.load(open(sys.argv[1])); print(next(m["cost"] for m in r["methods"] if m["method"] == r["chosen"]))' \
+    "$here/json/$tag-$arm.json"
+}
+
+# compare FIGURE CASE A B COST_A COST_B REGEX ITERATIONS MCA... -- COMMAND: A against B in launch pairs;
+# one row of FIGURE.csv, the modelled costs and conditions kept for the compact file (runs/*.set).
+compare() {
+  local figure=$1 label=$2 a=$3 b=$4 cost_a=$5 cost_b=$6 regex=$7 iterations=$8
+  shift 8
+  local mca=()
+  while [ "$1" != -- ]; do mca+=("$1"); shift; done
+  shift
+  local out=$here/runs/$figure-$label-$a-vs-$b load_before load_after
+  rm -f "$out.h5"
+  if cmp -s "$here/runs/$figure-$label-$a.rf" "$here/runs/$figure-$label-$b.rf"; then
+    echo "$figure $label: $b's rankfile is $a's: not timed" | tee "$out.txt"
+    echo "$figure,$label,$np,$a,$b,,,,,,0,$cost_a,$cost_b,$iterations,," >>"$here/$figure-measured.csv"
+    return
+  fi
+  load_before=$(cut -d' ' -f1 /proc/loadavg)
+  "$mpimon" bench placement --launcher "$launcher" --np "$np" --pairs "$pairs" -o "$out.h5" \
+    --rankfile "$here/runs/$figure-$label-$a.rf" --rankfile "$here/runs/$figure-$label-$b.rf" \
+    "${mca[@]}" "${node_topology[@]}" --mca mpi_yield_when_idle=1 --time-regex "$regex" -- "$@" | tee "$out.txt"
+  load_after=$(cut -d' ' -f1 /proc/loadavg)
+  "$mpimon" show "$out.h5" --csv "$out.csv" >/dev/null
+  python3 - "$out.csv" "$figure" "$label" "$np" "$a" "$b" "$cost_a" "$cost_b" "$iterations" "$load_before" "$load_after" \
+    >>"$here/$figure-measured.csv" <<'EOF'
 import csv, sys
-path, count, b, cost_a, cost_b = sys.argv[1:]
+path, *fields = sys.argv[1:]
 row = next(csv.DictReader(open(path)))
-print(",".join([count, str(int(count) * 4), "pml", b] + [row[k] for k in (
-    "A_mean_s", "B_mean_s", "difference_s", "difference_ci_low_s", "difference_ci_high_s", "pairs")] + [cost_a, cost_b]))
+times = [row[k] for k in ("A_mean_s", "B_mean_s", "difference_s", "difference_ci_low_s", "difference_ci_high_s", "pairs")]
+print(",".join(fields[:5] + times + fields[5:]))
 EOF
+  printf '%s\n' "figure=$figure" "case=$label" "arm_A_name=$a" "arm_B_name=$b" "modelled_A=$cost_a" "modelled_B=$cost_b" \
+    "iterations_per_launch=$iterations" "load_before=$load_before" "load_after=$load_after" "nodes=$nodes" \
+    "slots=$slots" "link_rate=$rate" "topology=$topology" >"$out.set"
+}
+
+header="figure,case,np,arm_a,arm_b,mean_a_s,mean_b_s,b_minus_a_s,ci95_low_s,ci95_high_s,pairs,modelled_a,modelled_b,iterations,load_before,load_after"
+forced=(--mca coll_tuned_use_dynamic_rules=1 --mca coll_tuned_reduce_algorithm=4)
+
+fig4a() {
+  np=$1
+  cluster $((np / nodes))
+  local iterations
+  read -ra iterations <<<"$2"
+  local i=0
+  for count in $counts; do
+    local label=np$np-$count$rate_tag record=$here/runs/fig4a-np$np-$count$rate_tag.h5
+    # The pattern, recorded once across the nodes (one reduce, monitoring on).
+    "$mpimon" record --launcher "$launcher" --np "$np" -o "$record" "${forced[@]}" -- \
+      "$collective" --op reduce --count "$count" --type-size 4 >/dev/null 2>&1
+    declare -A cost=()
+    cost[pml]=$(place "fig4a-$label" pml "$record")
+    cost[pmpi]=$(place "fig4a-$label" pmpi "$record" --classes external,coll)
+    cost[cyclic]=$(place "fig4a-$label" cyclic "$record" --method cyclic)
+    cost[random]=$(place "fig4a-$label" random "$record" --method random --seed 1)
+    for b in pmpi cyclic random; do
+      compare fig4a "$label" pml "$b" "${cost[pml]}" "${cost[$b]}" 'seconds per iteration: ([0-9.]+)' "${iterations[$i]}" "${forced[@]}" -- \
+        "$collective" --op reduce --count "$count" --type-size 4 --iterations "${iterations[$i]}"
+    done
+    i=$((i + 1))
   done
+}
+
+fig5() {
+  np=16
+  cluster $((np / nodes))
+  local label args record
+  for label in ${FIG5_CASES:-stencil7-scrambled cg}; do
+    case $label in
+      stencil7-scrambled) args="--workload stencil --class medium --iterations 10 --scramble 1" ;;
+      cg) args="--workload cg --class small" ;;
+    esac
+    label=$label$rate_tag
+    record=$here/runs/fig5-$label.h5
+    # shellcheck disable=SC2086
+    "$mpimon" record --launcher "$launcher" --np "$np" -o "$record" -- "$workload" $args >/dev/null 2>&1
+    declare -A cost=()
+    for arm in packed cyclic random treematch scotch default; do
+      case $arm in
+        default) cost[$arm]=$(place "fig5-$label" "$arm" "$record") ;;
+        random) cost[$arm]=$(place "fig5-$label" "$arm" "$record" --method random --seed 1) ;;
+        *) cost[$arm]=$(place "fig5-$label" "$arm" "$record" --method "$arm") ;;
+      esac
+    done
+    for b in cyclic random treematch scotch default; do
+      # shellcheck disable=SC2086
+      compare fig5 "$label" packed "$b" "${cost[packed]}" "${cost[$b]}" '"seconds":([0-9.e+-]+)' \
+        "$(sed 's/.*--iterations \([0-9]*\).*/\1/;t;s/.*/class/' <<<"$args")" -- "$workload" $args
+    done
+  done
+}
+
+compact() {
+  mkdir -p "$here/compact"
+  rm -f "$here"/compact/*.h5
+  local set full settings line
+  for set in "$here"/runs/*.set; do
+    full=${set%.set}.h5 settings=()
+    while read -r line; do settings+=(--set "$line"); done <"$set"
+    # This machine's paths out of the configuration (the compact file keeps none).
+    while IFS= read -r -d '' line; do settings+=(--set "$line"); done < <(/usr/bin/python3 - "$full" <<'EOF2'
+import re, sys, h5py
+config = {k: (v.decode() if isinstance(v, bytes) else str(v)) for k, v in h5py.File(sys.argv[1], "r")["configuration"].attrs.items()}
+unpath = lambda text: re.sub(r"/[^\s:]*/([^/\s:]+)", r"\1", text)
+for key in ("arm_A", "arm_B", "mca", "programs"):
+    sys.stdout.write(f"{key}={unpath(config[key])}\0")
+sys.stdout.write("launcher=the launcher of mpimon cluster (mpirun through ip netns exec)\0workdir=\0")
+EOF2
+    )
+    "$mpimon" compact "$full" -o "$here/compact/$(basename "${set%.set}")-compact.h5" "${settings[@]}" >/dev/null
+  done
+  "$mpimon" plot placement "$here"/compact/fig4a-*-compact.h5 -o "$here/fig4a-measured" \
+    --title "Fig. 4a measured"
+  "$mpimon" plot placement "$here"/compact/fig5-*-compact.h5 -o "$here/fig5-measured" \
+    --title "Fig. 5 measured"
+}
+
+conditions() {
+  {
+    echo "part: $1"
+    echo "Open MPI: $(mpirun --version | head -n 1)"
+    echo "cluster: $nodes emulated nodes (mpimon cluster) x $slots slots, links tbf $rate, no added latency (no netem)"
+    echo "np $np, $pairs launch pairs per comparison, monitoring off in the timed launches, mpi_yield_when_idle 1"
+    echo "bindings: the rankfiles' slots read against a $slots-core node description (hwloc_base_topo_file);"
+    echo "  this machine has $(nproc) cores, shared with other jobs: ranks on slots beyond them run unbound"
+    echo "load average (1 min) before/after each comparison: $2-measured.csv; now $(cut -d' ' -f1-3 /proc/loadavg)"
+    echo "date: $(date -u +%FT%TZ)"
+  } >>"$here/conditions.txt"
+}
+
+for part in "${parts[@]}"; do
+  start=$SECONDS
+  case $part in
+    fig5 | fig4a-np[0-9]*)
+      figure=${part%%-*}
+      [ -s "$here/$figure-measured.csv" ] || echo "$header" >"$here/$figure-measured.csv"
+      ;;&
+    fig5) fig5 ;;
+    fig4a-np16) fig4a 16 "${ITERATIONS_np16:-20 5 2}" ;;
+    fig4a-np32) fig4a 32 "${ITERATIONS_np32:-20 5 1}" ;;
+    fig4a-np[0-9]*) fig4a "${part#fig4a-np}" "${ITERATIONS:-20 5 2}" ;;
+    compact) compact ;;
+    *) echo "run.sh: unknown part '$part' (fig5, fig4a-npN, compact)" >&2; exit 2 ;;
+  esac
+  [ "$part" = compact ] || conditions "$part" "$figure"
+  echo "results/placement/measured: $part done in $((SECONDS - start)) s"
 done
-{
-  echo "Open MPI: $(mpirun --version | head -n 1)"
-  echo "cluster: $nodes emulated nodes (mpimon cluster) x $slots slots, links tbf $rate, no added latency (no netem)"
-  echo "np $np, binary reduce forced (coll_tuned_reduce_algorithm 4), $iterations iterations per launch, $pairs launch pairs per comparison"
-  echo "topology for place: $topology; bindings: the rankfiles' slots (this machine has $(nproc) cores: slots beyond them run unbound)"
-  echo "host: $(nproc) cores, shared with other jobs: LOADED machine, times are noisy"
-  echo "date: $(date -u +%FT%TZ)"
-} >"$here/conditions-np$np.txt"
-echo "results/placement/measured: $summary"

@@ -1,59 +1,52 @@
 #!/usr/bin/env python3
-"""The measured Fig. 4a table: each placement's time beside its modelled cost, and whether the model
-orders the placements as the clock does (Spearman's rank correlation over every arm and size).
+"""The measured tables of README.md: each mapping's time beside its modelled cost, and per case
+whether the model orders the mappings as the clock does (Spearman's rank correlation of the
+modelled costs and the times relative to A's in the same launch pairs, as the figures compute it:
+analysis/scripts/plot_placement_measured.py).
 
-Usage: summarise.py fig4a-measured.csv   (written by run.sh); prints a Markdown table.
+Usage: summarise.py FIGURE-measured.csv   (written by run.sh); prints Markdown.
 """
 
 import csv
+import importlib.util
+import os
 import sys
-from collections import defaultdict
 
-
-def ranks(values):
-    """Average ranks (1-based), ties sharing the mean of their positions."""
-    order = sorted(range(len(values)), key=lambda i: values[i])
-    result = [0.0] * len(values)
-    i = 0
-    while i < len(order):
-        j = i
-        while j + 1 < len(order) and values[order[j + 1]] == values[order[i]]:
-            j += 1
-        for k in range(i, j + 1):
-            result[order[k]] = (i + j) / 2 + 1
-        i = j + 1
-    return result
-
-
-def spearman(x, y):
-    rx, ry = ranks(x), ranks(y)
-    mx, my = sum(rx) / len(rx), sum(ry) / len(ry)
-    num = sum((a - mx) * (b - my) for a, b in zip(rx, ry))
-    den = (sum((a - mx) ** 2 for a in rx) * sum((b - my) ** 2 for b in ry)) ** 0.5
-    return num / den if den else float("nan")
+here = os.path.dirname(os.path.abspath(__file__))
+spec = importlib.util.spec_from_file_location(
+    "plot_placement_measured", os.path.join(here, "../../../analysis/scripts/plot_placement_measured.py"))
+plot = importlib.util.module_from_spec(spec)
+spec.loader.exec_module(plot)
 
 
 def main(path):
     rows = list(csv.DictReader(open(path)))
-    times = defaultdict(list)  # (count, arm) -> mean times (the PML arm is in every comparison)
-    costs = {}
-    print("| integers | A | B | A ms | B ms | B - A ms [95 % CI] | pairs | modelled A | modelled B |")
-    print("|---|---|---|---|---|---|---|---|---|")
+    print("| case | A | B | A ms | B ms | B - A ms [95 % CI] | pairs | load | modelled A | modelled B | B/A modelled |")
+    print("|---|---|---|---|---|---|---|---|---|---|---|")
+    cases = {}
     for r in rows:
-        a, b, count = r["arm_a"], r["arm_b"], r["count"]
-        times[(count, a)].append(float(r["mean_a_s"]))
-        times[(count, b)].append(float(r["mean_b_s"]))
-        costs[(count, a)], costs[(count, b)] = float(r["modelled_a"]), float(r["modelled_b"])
-        ms = lambda key: f"{1000 * float(r[key]):+.2f}"  # noqa: E731
-        print(f"| {count} | {a} | {b} | {1000 * float(r['mean_a_s']):.2f} | {1000 * float(r['mean_b_s']):.2f} | "
-              f"{ms('b_minus_a_s')} [{ms('ci95_low_s')}, {ms('ci95_high_s')}] | {r['pairs']} | "
-              f"{float(r['modelled_a']):.4g} | {float(r['modelled_b']):.4g} |")
-    for count in sorted({c for c, _ in costs}, key=int):
-        keys = [k for k in costs if k[0] == count]
-        measured = [sum(times[k]) / len(times[k]) for k in keys]
-        modelled = [costs[k] for k in keys]
-        print(f"\n{count} integers: Spearman rank correlation of modelled cost and measured time over "
-              f"{', '.join(k[1] for k in keys)}: {spearman(modelled, measured):+.2f}")
+        ms = lambda key: f"{1000 * float(r[key]):+.1f}"  # noqa: E731
+        case = cases.setdefault(r["case"], {"names": [r["arm_a"]], "modelled": [float(r["modelled_a"])],
+                                            "measured": [1.0]})
+        ratio = f"{float(r['modelled_b']) / float(r['modelled_a']):.2f}"
+        if not r["mean_a_s"]:  # the same rankfile as A: not timed
+            print(f"| {r['case']} | {r['arm_a']} | {r['arm_b']} | - | - | same mapping as A: not timed | 0 | - | "
+                  f"{float(r['modelled_a']):.4g} | {float(r['modelled_b']):.4g} | {ratio} |")
+            continue
+        case["names"].append(r["arm_b"])
+        case["modelled"].append(float(r["modelled_b"]))
+        case["measured"].append(float(r["mean_b_s"]) / float(r["mean_a_s"]))
+        print(f"| {r['case']} | {r['arm_a']} | {r['arm_b']} | {1000 * float(r['mean_a_s']):.1f} | "
+              f"{1000 * float(r['mean_b_s']):.1f} | {ms('b_minus_a_s')} [{ms('ci95_low_s')}, {ms('ci95_high_s')}] | "
+              f"{r['pairs']} | {r['load_before']}-{r['load_after']} | {float(r['modelled_a']):.4g} | "
+              f"{float(r['modelled_b']):.4g} | {ratio} |")
+    print()
+    for name, case in cases.items():
+        if len(case["names"]) < 2:
+            continue
+        rho = plot.spearman(case["modelled"], case["measured"])
+        print(f"- {name}: Spearman rank correlation of modelled cost and measured time over "
+              f"{', '.join(case['names'])}: {rho:+.2f}")
 
 
 if __name__ == "__main__":
