@@ -32,13 +32,26 @@ name=measured$$ cluster_is_up=0
 # Cases measured at another link rate than 1 Gbit/s carry it in their name (e.g. np16-100000-100mbit).
 rate_tag=$([ "$rate" = 1gbit ] || echo "-$rate")
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
-scratch=$(mktemp -d)
+scratch=$(mktemp -d) child=
 cleanup() {
+  # The running mpimon first (bash runs a trap only between commands: hence `interruptible`), then
+  # the cluster, whose `down` also ends any rank still running in its namespaces.
+  if [ -n "$child" ]; then kill -TERM "$child" 2>/dev/null || true; wait "$child" 2>/dev/null || true; fi
   if [ "$cluster_is_up" = 1 ]; then "$mpimon" cluster down --name "$name" >/dev/null || true; fi
   rm -rf "$scratch"
 }
 trap cleanup EXIT
 trap 'exit 130' INT TERM HUP
+# interruptible COMMAND...: runs it in the background and waits, so that a signal reaches the trap
+# at once instead of after a sweep of minutes.
+interruptible() {
+  "$@" &
+  child=$!
+  local rc=0
+  wait "$child" || rc=$?
+  child=
+  return "$rc"
+}
 mkdir -p "$here/runs" "$here/json"
 
 # cluster SLOTS: the cluster (re)built with SLOTS per node; sets launcher, hostfile, topology.
@@ -83,9 +96,10 @@ compare() {
     return
   fi
   load_before=$(cut -d' ' -f1 /proc/loadavg)
-  "$mpimon" bench placement --launcher "$launcher" --np "$np" --pairs "$pairs" -o "$out.h5" \
+  interruptible "$mpimon" bench placement --launcher "$launcher" --np "$np" --pairs "$pairs" -o "$out.h5" \
     --rankfile "$here/runs/$figure-$label-$a.rf" --rankfile "$here/runs/$figure-$label-$b.rf" \
-    "${mca[@]}" "${node_topology[@]}" --mca mpi_yield_when_idle=1 --time-regex "$regex" -- "$@" | tee "$out.txt"
+    "${mca[@]}" "${node_topology[@]}" --mca mpi_yield_when_idle=1 --time-regex "$regex" -- "$@" >"$out.txt"
+  cat "$out.txt"
   load_after=$(cut -d' ' -f1 /proc/loadavg)
   "$mpimon" show "$out.h5" --csv "$out.csv" >/dev/null
   python3 - "$out.csv" "$figure" "$label" "$np" "$a" "$b" "$cost_a" "$cost_b" "$iterations" "$load_before" "$load_after" \
@@ -113,7 +127,7 @@ fig4a() {
   for count in $counts; do
     local label=np$np-$count$rate_tag record=$here/runs/fig4a-np$np-$count$rate_tag.h5
     # The pattern, recorded once across the nodes (one reduce, monitoring on).
-    "$mpimon" record --launcher "$launcher" --np "$np" -o "$record" "${forced[@]}" -- \
+    interruptible "$mpimon" record --launcher "$launcher" --np "$np" -o "$record" "${forced[@]}" -- \
       "$collective" --op reduce --count "$count" --type-size 4 >/dev/null 2>&1
     declare -A cost=()
     cost[pml]=$(place "fig4a-$label" pml "$record")
@@ -140,7 +154,7 @@ fig5() {
     label=$label$rate_tag
     record=$here/runs/fig5-$label.h5
     # shellcheck disable=SC2086
-    "$mpimon" record --launcher "$launcher" --np "$np" -o "$record" -- "$workload" $args >/dev/null 2>&1
+    interruptible "$mpimon" record --launcher "$launcher" --np "$np" -o "$record" -- "$workload" $args >/dev/null 2>&1
     declare -A cost=()
     for arm in packed cyclic random treematch scotch default; do
       case $arm in
