@@ -8,9 +8,11 @@
 #              (--classes external,coll), round-robin (--method cyclic; not timed where it is the
 #              PML view's mapping) and one random mapping (--method random --seed 1); the time is
 #              the program's own (seconds per reduce between two barriers).
-#   fig5:      16 ranks on NODES nodes: the 7-point stencil with a scrambled rank order (--scramble 1)
-#              and CG (its own rank order); A = packed, B = cyclic, random, TreeMatch, Scotch and
-#              place's default; the time is the workload's own report.
+#   fig5:      16 ranks on NODES nodes: the 7- and 27-point stencils with a scrambled rank order
+#              (--scramble 1) and CG (its own rank order); A = packed, B = cyclic, random, TreeMatch,
+#              Scotch and place's default; the time is the workload's own report.
+# Cases at another RATE than 1gbit carry it in their name (the README's 100 Mbit/s stencils:
+# RATE=100mbit FIG5_CASES="stencil7-scrambled stencil27-scrambled" run.sh build fig5 compact).
 #   compact:   one compact results file per comparison (mpimon compact, the modelled costs and the
 #              conditions added with --set) into compact/, the figures redrawn from them.
 # Needs root. Usage: results/placement/measured/run.sh [BUILD_DIR] [PART...]
@@ -18,7 +20,7 @@
 #   (N / NODES slots per node, ITERATIONS per count, e.g. NODES=2 ... fig4a-np8)
 # Environment: NODES (4), RATE (1gbit), PAIRS (5), COUNTS ("100000 1000000 10000000" integers),
 # ITERATIONS_np16 ("20 5 2"), ITERATIONS_np32 ("20 5 1"): reduces per launch for each count;
-# FIG5_CASES ("stencil7-scrambled cg").
+# FIG5_CASES ("stencil7-scrambled stencil27-scrambled cg").
 # Writes next to this script: runs/ (full results, not committed), json/, compact/, *.csv, conditions.txt.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
@@ -146,10 +148,12 @@ fig5() {
   np=16
   cluster $((np / nodes))
   local label args record
-  for label in ${FIG5_CASES:-stencil7-scrambled cg}; do
+  for label in ${FIG5_CASES:-stencil7-scrambled stencil27-scrambled cg}; do
     case $label in
       stencil7-scrambled) args="--workload stencil --class medium --iterations 10 --scramble 1" ;;
+      stencil27-scrambled) args="--workload stencil --points 27 --class medium --iterations 10 --scramble 1" ;;
       cg) args="--workload cg --class small" ;;
+      *) echo "run.sh: unknown FIG5_CASES entry '$label' (stencil7-scrambled, stencil27-scrambled, cg)" >&2; exit 2 ;;
     esac
     label=$label$rate_tag
     record=$here/runs/fig5-$label.h5
