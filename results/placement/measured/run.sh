@@ -33,6 +33,20 @@ nodes=${NODES:-4} rate=${RATE:-1gbit} pairs=${PAIRS:-5} counts=${COUNTS:-100000 
 name=measured$$ cluster_is_up=0
 # Cases measured at another link rate than 1 Gbit/s carry it in their name (e.g. np16-100000-100mbit).
 rate_tag=$([ "$rate" = 1gbit ] || echo "-$rate")
+# fig5_args CASE: the workload's options of a Fig. 5 case.
+fig5_args() {
+  case $1 in
+    stencil7-scrambled) echo "--workload stencil --class medium --iterations 10 --scramble 1" ;;
+    stencil27-scrambled) echo "--workload stencil --points 27 --class medium --iterations 10 --scramble 1" ;;
+    cg) echo "--workload cg --class small" ;;
+    *) return 1 ;;
+  esac
+}
+fig5_cases=${FIG5_CASES:-stencil7-scrambled stencil27-scrambled cg}
+for label in $fig5_cases; do
+  fig5_args "$label" >/dev/null ||
+    { echo "run.sh: unknown FIG5_CASES entry '$label' (stencil7-scrambled, stencil27-scrambled, cg)" >&2; exit 2; }
+done
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 scratch=$(mktemp -d) child=
 cleanup() {
@@ -148,13 +162,8 @@ fig5() {
   np=16
   cluster $((np / nodes))
   local label args record
-  for label in ${FIG5_CASES:-stencil7-scrambled stencil27-scrambled cg}; do
-    case $label in
-      stencil7-scrambled) args="--workload stencil --class medium --iterations 10 --scramble 1" ;;
-      stencil27-scrambled) args="--workload stencil --points 27 --class medium --iterations 10 --scramble 1" ;;
-      cg) args="--workload cg --class small" ;;
-      *) echo "run.sh: unknown FIG5_CASES entry '$label' (stencil7-scrambled, stencil27-scrambled, cg)" >&2; exit 2 ;;
-    esac
+  for label in $fig5_cases; do
+    args=$(fig5_args "$label")
     label=$label$rate_tag
     record=$here/runs/fig5-$label.h5
     # shellcheck disable=SC2086
