@@ -6,15 +6,22 @@
 # mpimon's own cost of the packed mapping in scale/KIND-RANKS.txt, so run scale.sh first).
 # global_multisection balances each level with 1-2 % slack, so with one rank per core a few cores
 # get two ranks: mapping_cost.py --repair moves the extra ones (as mpimon repairs Scotch's).
+# Build KaHIP with -DCMAKE_BUILD_TYPE=Release -D64BITMODE=ON: these graphs' total weights exceed
+# 2^31, and with 32-bit edge weights its results are far off (planted 1024: 4.5 x the optimum).
 # Usage: results/placement/kahip.sh KAHIP_BUILD_DIR [SIZES...]   (default sizes: 256 1024 4096)
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 kahip=$(cd "${1:?usage: kahip.sh KAHIP_BUILD_DIR [SIZES...]}" && pwd)
 shift
+if grep -q '^64BITMODE:BOOL=OFF' "$kahip/CMakeCache.txt" 2>/dev/null; then
+  echo "kahip.sh: $kahip is built with 32-bit edge weights (64BITMODE=OFF): rebuild with -D64BITMODE=ON"
+  exit 2
+fi
 sizes=("${@:-256 1024 4096}")
 read -r -a sizes <<<"${sizes[*]}"
 scratch=$(mktemp -d)
 trap 'rm -rf "$scratch"' EXIT
+trap 'exit 130' INT TERM  # the EXIT trap cleans up when interrupted too
 csv=$here/scale/kahip.csv
 [ -e "$csv" ] || echo "kind,ranks,preconfiguration,cost,wall_s,peak_kb,leaves_used,ranks_moved,cost_before_repair" >"$csv"
 for n in "${sizes[@]}"; do
@@ -37,4 +44,9 @@ for n in "${sizes[@]}"; do
     done
   done
 done
-echo "KaHIP: $(git -C "$kahip/.." rev-parse HEAD 2>/dev/null || echo unknown), $(grep -m1 CMAKE_BUILD_TYPE "$kahip/CMakeCache.txt" 2>/dev/null); load average at the end: $(cut -d' ' -f1-3 /proc/loadavg); $(date -u +%FT%TZ)" >"$here/scale/kahip-provenance.txt"
+{
+  echo "KaHIP column (scale/kahip.csv): measured off-repository by kahip.sh, $(date -u +%FT%TZ), load average at the end $(cut -d' ' -f1-3 /proc/loadavg)"
+  echo "KaHIP commit $(git -C "$kahip/.." rev-parse HEAD 2>/dev/null || echo unknown) (github.com/KaHIP/KaHIP), $(grep -m1 CMAKE_BUILD_TYPE "$kahip/CMakeCache.txt" 2>/dev/null), $(grep -m1 '^64BITMODE' "$kahip/CMakeCache.txt" 2>/dev/null), flags $(grep -m1 CMAKE_CXX_FLAGS_RELEASE: "$kahip/CMakeCache.txt" 2>/dev/null | cut -d= -f2)"
+  echo "Command per instance: global_multisection KIND.graph --preconfiguration=eco|strong --seed=1 --hierarchy_parameter_string=16:2:NODES --distance_parameter_string=1:11:111 --output_filename=MAP"
+  echo "  (KIND.graph: instances.py KIND RANKS ... --metis; mapping costed by mapping_cost.py --repair; the cheaper preconfiguration shown)"
+} >"$here/scale/kahip-provenance.txt"
