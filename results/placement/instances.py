@@ -108,12 +108,27 @@ def planted(n, rng, cores=16):
     return edges
 
 
+def write_metis(path, n, edges):
+    """METIS format, edge weights (fmt 1), vertices numbered from 1: the pair weights of the .prof
+    files, each pair sent one way only, so the folded weight is the weight itself."""
+    adjacent = [[] for _ in range(n)]
+    for (a, b), w in edges.items():
+        adjacent[a].append((b, w))
+        adjacent[b].append((a, w))
+    with open(path, "w") as f:
+        f.write(f"{n} {len(edges)} 1\n")
+        for row in adjacent:
+            f.write(" ".join(f"{b + 1} {w}" for b, w in sorted(row)) + "\n")
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("kind", choices=["mesh", "rgg", "reduce", "planted"])
     parser.add_argument("ranks", type=int)
     parser.add_argument("output", help="DIR/NAME: writes DIR/NAME.RANK.prof")
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--metis", metavar="FILE",
+                        help="also write the folded graph in rank order as a METIS graph (for KaHIP and peers)")
     args = parser.parse_args()
     rng = random.Random(args.seed)
     n = args.ranks
@@ -130,6 +145,8 @@ def main():
             f.write("# POINT TO POINT\n")
             f.writelines(lines[r])
             f.write("# OSC\n# COLLECTIVES\n")
+    if args.metis:
+        write_metis(args.metis, n, {(order[u], order[v]): w for (u, v), w in edges.items()})
 
 
 if __name__ == "__main__":

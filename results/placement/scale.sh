@@ -2,7 +2,8 @@
 # Reproduces results/placement/scale*: `mpimon place` (every method, default time limit) on synthetic
 # scrambled process graphs of 256 to 10^5 ranks (instances.py), on clusters of N nodes x 2 sockets x
 # 16 cores (link costs 100/10/1). Costs are MODELLED; times are wall clock on whatever machine runs
-# this (provenance in scale-provenance.txt).
+# this (provenance in scale-provenance.txt). The KaHIP column comes from scale/kahip.csv, measured
+# off-repository by kahip.sh (it needs a KaHIP build; this script does not).
 # Usage: results/placement/scale.sh [BUILD_DIR] [SIZES...]   (default: build; 256 1024 4096 10240 100000)
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
@@ -37,6 +38,7 @@ done
   echo "Host: $(nproc) cores, $(awk '/MemTotal/ {print $2 " kB"}' /proc/meminfo), load average at the end: $(cut -d' ' -f1-3 /proc/loadavg)"
   echo "mpimon: $(git -C "$here" rev-parse --short HEAD 2>/dev/null || echo unknown); METIS $(dpkg-query -W -f='${Version}' libmetis-dev 2>/dev/null), Scotch $(dpkg-query -W -f='${Version}' libscotch-dev 2>/dev/null)"
   echo "Date: $(date -u +%FT%TZ)"
+  if [ -e "$here/scale/kahip-provenance.txt" ]; then cat "$here/scale/kahip-provenance.txt"; fi
 } >"$here/scale-provenance.txt"
 # Debian's python3-matplotlib (a python3 earlier on PATH may lack it).
 "$([ -x /usr/bin/python3 ] && echo /usr/bin/python3 || echo python3)" "$here/plot_scale.py" "$here/scale" "$here/scale"

@@ -103,7 +103,7 @@ const std::vector<PlacementMethod>& placement_methods() {
       {"scotch", "Scotch's SCOTCH_graphMap onto the same tree-leaf", placement_detail::scotch_unavailable, scotch, true,
        false, false, 0.25},
       {"multisection", "METIS multisection along the hierarchy, then local search (several seeds)", available,
-       multisection, false, false, false, 0.3},
+       multisection, true, false, false, 0.3},
       {"packed", "rank i on leaf i (mpirun's default fill)", available, packed, true, false, false, 0},
       {"cyclic", "rank i on node i mod nodes (--map-by node)", available, cyclic, true, false, false, 0},
       {"random", "seeded uniform mappings (mean +- sd over 100 draws)", available, random, false, false, true, 0},

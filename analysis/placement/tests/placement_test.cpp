@@ -240,6 +240,44 @@ INSTANTIATE_TEST_SUITE_P(Trees, ExhaustiveOptimum,
                                            Exhaustive{"tleaf 2 5 7 2 3", {5, 2}, {7, 3}, 16}),
                          [](const auto& p) { return "seed" + std::to_string(p.param.seed); });
 
+// Sparse traffic, where the spanning-forest cut bound binds: a path of 8 unit weights on 2x2x2 costs at
+// least 1 x 111 + 2 x 11 + 4 x 1 = 137 (any mapping cuts one path edge between the nodes, three
+// between the four sockets, all seven between cores), which packed reaches; brute force agrees.
+TEST(PlacementBound, PathIsTight) {
+  const std::uint32_t n = 8;
+  std::vector<std::uint64_t> m(n * n, 0);
+  for (std::uint32_t i = 0; i + 1 < n; ++i) m[i * n + i + 1] = 1;
+  ASSERT_EQ(brute_force_optimum({2, 2, 2}, {100, 10, 1}, n, m), 137u);
+  EXPECT_EQ(static_cast<std::uint64_t>(placement_lower_bound(fold_traffic(dense(n, m)), parse_topology("2x2x2"))),
+            137u);
+}
+
+// Random sparse graphs (a random spanning tree or forest, a few more edges, random weights): the
+// bound never exceeds the brute-force optimum.
+TEST(PlacementBound, NeverAboveTheOptimumOnSparseGraphs) {
+  struct Tree {
+    std::string tleaf;
+    std::vector<std::uint32_t> arity;
+    std::vector<std::uint64_t> cost;
+  };
+  const Tree trees[] = {{"tleaf 3 2 100 2 10 2 1", {2, 2, 2}, {100, 10, 1}}, {"tleaf 2 3 10 3 1", {3, 3}, {10, 1}}};
+  for (const auto& t : trees) {
+    for (std::uint64_t seed = 1; seed <= 6; ++seed) {
+      std::mt19937_64 rng(seed);
+      const auto n = static_cast<std::uint32_t>(parse_topology(t.tleaf).leaves() - seed % 2);  // some free leaves
+      std::vector<std::uint64_t> m(n * n, 0);
+      for (std::uint32_t v = 1; v < n; ++v) {
+        if (seed % 3 != 0 || v != n / 2) m[(rng() % v) * n + v] = 1 + rng() % 1000;  // seed % 3 == 0: a forest
+      }
+      for (int extra = 0; extra < 2; ++extra) m[(rng() % n) * n + rng() % n] += 1 + rng() % 1000;
+      for (std::uint32_t v = 0; v < n; ++v) m[v * n + v] = 0;
+      const std::uint64_t optimum = brute_force_optimum(t.arity, t.cost, n, m);
+      const auto bound = placement_lower_bound(fold_traffic(dense(n, m)), parse_topology(t.tleaf));
+      EXPECT_LE(static_cast<std::uint64_t>(bound), optimum) << t.tleaf << " seed " << seed;
+    }
+  }
+}
+
 // A planted instance whose optimum is provable: groups of one socket's size are cliques of the
 // heaviest weights (3000-3999), the two groups of a node are linked pair by pair with medium weights
 // (100-999), nodes by a few light ones (1-99). The weights sorted down fill exactly the cheapest distance slots when

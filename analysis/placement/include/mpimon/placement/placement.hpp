@@ -115,7 +115,8 @@ Mapping refine_mapping(const AffinityGraph& graph, const TreeTopology& topo, Map
 Mapping multisection_mapping(const AffinityGraph& graph, const TreeTopology& topo, std::uint64_t seed);
 
 /// A lower bound on the cost of any mapping of `graph` onto `topo`, computed from the weights and
-/// the tree alone (rearrangement bounds, placement_bound.cpp).
+/// the tree alone: per level, the largest of three bounds on the traffic that must cross between
+/// its subtrees (placement_bound.cpp).
 uint128 placement_lower_bound(const AffinityGraph& graph, const TreeTopology& topo);
 
 /// Scotch's SCOTCH_graphMap of the graph onto SCOTCH_archTleaf of the same tree (quality strategy,
