@@ -22,7 +22,8 @@ int place_command(const std::string& name, const std::vector<std::string>& args)
       name,
       "FILE.h5 --topology TOPO [--method LIST] [--dump NAME] [--classes LIST] [--evaluate-classes LIST]\n"
       "       [--metric bytes|count] [--mapping-out FILE] [--rankfile FILE] [--hosts LIST | --hostfile FILE]\n"
-      "       [--slots-per-leaf K] [--exclude-leaves LIST] [--seed S] [--time-limit SECONDS] [--json FILE]",
+      "       [--slots-per-leaf K] [--exclude-leaves LIST] [--start-mapping FILE] [--seed S] [--time-limit SECONDS]\n"
+      "       [--json FILE]",
       "Maps the ranks of a dump onto a modelled tree with every method below (or those of --method),\n"
       "prints each mapping's modelled cost and traffic per level, and writes the cheapest as a mapping or\n"
       "an Open MPI rankfile (docs/placement.md).\n" +
@@ -49,6 +50,8 @@ int place_command(const std::string& name, const std::vector<std::string>& args)
         po::value(&o.slots_per_leaf)->default_value(1)->notifier(in_range<std::uint32_t>("slots-per-leaf", 1)),
         "up to K ranks per core (oversubscription)")("exclude-leaves", po::value(&o.exclude_leaves),
                                                      "cores that must stay free: leaf indices and ranges, e.g. 0,8-9")(
+        "start-mapping", po::value(&o.start_mapping),
+        "a mapping to cost and improve ('RANK LEAF' lines, as --mapping-out writes): methods given and refine")(
         "time-limit", po::value(&o.time_limit),
         "seconds for all methods together (default: ranks / 256, at least 10, at most 25)")(
         "json", po::value(&o.json), "also write the table as JSON to this file")(
@@ -62,7 +65,7 @@ int place_command(const std::string& name, const std::vector<std::string>& args)
     const auto compute_classes = parse_classes(o.classes);
     const auto evaluate_classes = parse_classes(o.evaluate_classes, "--evaluate-classes");
     const Metric metric = parse_metric(o.metric);
-    const PlacementRequest request = request_of(o, vm);
+    PlacementRequest request = request_of(o, vm);
     const TreeTopology topo = topology_of(o);
 
     MatrixFile file(o.input);
@@ -70,6 +73,7 @@ int place_command(const std::string& name, const std::vector<std::string>& args)
     const AffinityGraph compute = fold_traffic(sum_classes(file, dump, compute_classes, metric));
     const AffinityGraph evaluate =
         o.evaluate_classes == o.classes ? compute : fold_traffic(sum_classes(file, dump, evaluate_classes, metric));
+    if (!o.start_mapping.empty()) request.start = read_mapping(o.start_mapping, compute.order, topo);
     const auto rows = place(compute, evaluate, topo, request);
     const MethodResult& chosen = cheapest(rows);
 

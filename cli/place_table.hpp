@@ -17,7 +17,7 @@ struct PlaceOptions {
   std::uint64_t seed = 1;
   double time_limit = 0;
   std::uint32_t slots_per_leaf = 1;
-  std::string exclude_leaves;
+  std::string exclude_leaves, start_mapping;
 };
 
 void print_table(std::ostream& out, const std::vector<MethodResult>& rows, const TreeTopology& topo,

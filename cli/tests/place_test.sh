@@ -6,6 +6,8 @@
 #   errors:    bad topologies, too many ranks, unknown methods, missing TreeMatch, no partial output
 #   rankfile:  mapping and rankfile files, hosts
 #   options:   --slots-per-leaf and --exclude-leaves: mappings that respect them, costs by awk, errors
+#   start:     --start-mapping: a mapping costed as given (awk), one with a shared leaf repaired, refine
+#              started from it, bad files refused (exit 2, file and line, no output)
 #   cluster:   --topology N@node.xml from lstopo's XML of a synthetic node (skipped without lstopo)
 #   scotch:    the scotch method's mapping = Debian's scotch_gmap on the same graph and tree, every
 #              method's cost = gmtst's, the repair counted against gmap's mapping (skipped without
@@ -135,6 +137,44 @@ errors)
   run "$mpimon" place run.h5 --topology 2x2x4 --hosts a --hostfile x
   expect_eq "$rc" 2 "hosts and hostfile"
   [ ! -e e.json ] && [ ! -e e.map ] && [ ! -e e2.rf ] && [ ! -e e2.json ] || fail "partial output after a failure"
+  ;;
+
+start)
+  tleaf="tleaf 3 2 100 2 10 4 1"
+  "$mpimon" export treematch run.h5 -o run.mat || fail "export"
+  seq 0 15 | awk '{ print $1, ($1 * 5) % 16 }' >scrambled.map  # a bijection: 5 is prime to 16
+  run "$mpimon" place run.h5 --topology "$tleaf" --method given,refine --start-mapping scrambled.map --json g.json
+  expect_eq "$rc" 0 "given,refine from scrambled.map ($err)"
+  expect_eq "$(json_field g.json '" ".join(str(x) for x in d["methods"][0]["mapping"])')" "$(cut -d' ' -f2 scrambled.map | tr '\n' ' ' | sed 's/ $//')" "given keeps the file's mapping"
+  expect_eq "$(json_field g.json 'd["methods"][0]["cost"]')" "$(cost_of run.mat "$tleaf" scrambled.map)" "given's cost = awk's"
+  expect_eq "$(json_field g.json 'd["methods"][0]["repaired_ranks"]')" "[]" "nothing repaired"
+  expect_eq "$(json_field g.json 'd["methods"][1]["started_from"]')" "given" "refine starts from given"
+  expect_eq "$(json_field g.json 'd["methods"][1]["cost"] < d["methods"][0]["cost"]')" "True" "refine improves the scrambled mapping"
+  # Rank 5 put on rank 4's leaf: the only free leaf is 5, so it goes back there (packed, as awk costs it).
+  seq 0 15 | awk '{ print $1, ($1 == 5 ? 4 : $1) }' >shared.map
+  seq 0 15 | awk '{ print $1, $1 }' >packed.map
+  run "$mpimon" place run.h5 --topology "$tleaf" --method given --start-mapping shared.map --json s.json
+  expect_eq "$rc" 0 "given with a shared leaf ($err)"
+  expect_eq "$(json_field s.json 'd["methods"][0]["repaired_ranks"]')" "[5]" "the shared rank repaired"
+  expect_eq "$(json_field s.json 'd["methods"][0]["cost"]')" "$(cost_of run.mat "$tleaf" packed.map)" "repaired cost = awk's packed"
+  expect_contains "$out" "repaired 1 of 16 ranks" "the note says so"
+  # Bad files and options: exit 2 naming the file and line, and no file written.
+  bad() {  # bad TEXT MESSAGE
+    printf "$1" >bad.map
+    run "$mpimon" place run.h5 --topology "$tleaf" --start-mapping bad.map --json e.json --mapping-out e.map
+    expect_eq "$rc" 2 "bad start mapping: $2"
+    expect_contains "$err" "bad.map:$2" "bad start mapping message"
+  }
+  bad '0 0\n1 x\n' "2: expected 'RANK LEAF'"
+  bad '0 0\n16 1\n' "2: rank 16 out of range (the dump has 16 ranks)"
+  bad '0 0\n1 16\n' "2: leaf 16 out of range (the tree has 16 leaves)"
+  bad '0 0\n1 1\n' " 14 of 16 ranks have no line: 2, 3, 4"
+  run "$mpimon" place run.h5 --topology "$tleaf" --method given --json e.json
+  expect_eq "$rc" 2 "given without --start-mapping"
+  expect_contains "$err" "needs --start-mapping" "given without --start-mapping message"
+  run "$mpimon" place run.h5 --topology "$tleaf" --method packed --start-mapping packed.map --json e.json
+  expect_eq "$rc" 2 "--start-mapping that no method reads"
+  [ ! -e e.json ] && [ ! -e e.map ] || fail "partial output after a failure"
   ;;
 
 rankfile)

@@ -68,16 +68,23 @@ void check_dense_export_size(std::uint32_t n, const std::string& what) {
                   "as large as the traffic), or --force to write it anyway");
 }
 
-GraphWeights graph_weights_for_int32_tools(const SparseMatrix& graph) {
+double int32_tools_factor(uint128 arc_total) {
   constexpr double kMaxTotal = static_cast<double>(std::uint64_t{1} << 30);
+  return static_cast<double>(arc_total) <= kMaxTotal ? 1.0 : kMaxTotal / static_cast<double>(arc_total);
+}
+
+std::uint64_t int32_tools_weight(std::uint64_t value, double factor) {
+  if (factor == 1.0) return value;
+  return std::max<std::uint64_t>(1, static_cast<std::uint64_t>(std::ceil(static_cast<double>(value) * factor)));
+}
+
+GraphWeights graph_weights_for_int32_tools(const SparseMatrix& graph) {
   uint128 total = 0;
   for (auto v : graph.values) total += v;
   GraphWeights w;
   w.values = graph.values;
-  if (static_cast<double>(total) <= kMaxTotal) return w;
-  w.factor = kMaxTotal / static_cast<double>(total);
-  for (auto& v : w.values)
-    v = std::max<std::uint64_t>(1, static_cast<std::uint64_t>(std::ceil(static_cast<double>(v) * w.factor)));
+  w.factor = int32_tools_factor(total);
+  for (auto& v : w.values) v = int32_tools_weight(v, w.factor);
   return w;
 }
 

@@ -48,11 +48,24 @@ std::vector<MethodResult> place(const AffinityGraph& compute, const AffinityGrap
                 std::to_string(compute.order) + " ranks do not fit on the " + std::to_string(topo.usable_leaves()) +
                     (topo.excluded.empty() ? "" : " usable") + " leaves of '" + topo.tleaf() + "'");
   }
+  if (!request.start.empty() &&
+      (request.start.size() != compute.order ||
+       std::any_of(request.start.begin(), request.start.end(), [&](auto leaf) { return leaf >= topo.leaves(); }))) {
+    raise_error(
+        Error::Kind::usage, "--start-mapping",
+        "does not give each of the " + std::to_string(compute.order) + " ranks a leaf of '" + topo.tleaf() + "'");
+  }
   const double limit = request.time_limit > 0 ? request.time_limit : placement_time_limit(compute.order);
   std::vector<std::string> names = request.methods;
   if (names.empty()) {
-    for (const auto& m : placement_methods()) names.emplace_back(m.name);
+    for (const auto& m : placement_methods()) {
+      if (!m.needs_start_mapping || !request.start.empty()) names.emplace_back(m.name);
+    }
   }
+  // With a start mapping, refine improves that one; otherwise the cheapest of the seeds.
+  auto seeds_refine = [&](const PlacementMethod& m) {
+    return m.seeds_refinement && (request.start.empty() || m.needs_start_mapping);
+  };
   std::vector<std::pair<std::string, Mapping>> seeds;  // refine's starting points computed so far
   std::set<std::string> attempted, planned(names.begin(), names.end());
   for (const auto& name : names) {
@@ -60,8 +73,11 @@ std::vector<MethodResult> place(const AffinityGraph& compute, const AffinityGrap
     if (method == nullptr) {
       raise_error(Error::Kind::usage, "--method", "unknown method '" + name + "' (" + placement_method_names() + ")");
     }
+    if (method->needs_start_mapping && request.start.empty()) {
+      raise_error(Error::Kind::usage, "--method", "the method '" + name + "' needs --start-mapping FILE");
+    }
     for (const auto& m : placement_methods()) {
-      if (method->starts_from_seeds && m.seeds_refinement) planned.insert(m.name);
+      if (method->starts_from_seeds && seeds_refine(m)) planned.insert(m.name);
     }
   }
   const auto begin = std::chrono::steady_clock::now();
@@ -81,14 +97,14 @@ std::vector<MethodResult> place(const AffinityGraph& compute, const AffinityGrap
     }
     const double left = limit - std::chrono::duration<double>(std::chrono::steady_clock::now() - begin).count();
     const double seconds = shares_left > 0 ? std::max(method.share * limit, left * method.share / shares_left) : 0;
-    out = method.compute({compute, topo, request.seed, seconds, seeds});
+    out = method.compute({compute, topo, request.seed, seconds, seeds, request.start});
     if (out.skipped.empty() && !topo.excluded.empty()) {
       const auto moved = repair_mapping(compute, topo, out.mapping);
       out.repaired.insert(out.repaired.end(), moved.begin(), moved.end());
       std::sort(out.repaired.begin(), out.repaired.end());
       out.repaired.erase(std::unique(out.repaired.begin(), out.repaired.end()), out.repaired.end());
     }
-    if (out.skipped.empty() && method.seeds_refinement) seeds.emplace_back(method.name, out.mapping);
+    if (out.skipped.empty() && seeds_refine(method)) seeds.emplace_back(method.name, out.mapping);
     return out;
   };
   const uint128 bound = placement_lower_bound(evaluate, topo);
@@ -97,7 +113,7 @@ std::vector<MethodResult> place(const AffinityGraph& compute, const AffinityGrap
     const PlacementMethod* method = find_placement_method(name);
     if (method->starts_from_seeds) {  // compute the seeds that were not asked for
       for (const auto& m : placement_methods()) {
-        if (m.seeds_refinement && !attempted.count(m.name)) run(m, false);
+        if (seeds_refine(m) && !attempted.count(m.name)) run(m, false);
       }
     }
     const auto started = std::chrono::steady_clock::now();

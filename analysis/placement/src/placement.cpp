@@ -1,7 +1,6 @@
 #include "mpimon/placement/placement.hpp"
 
 #include <algorithm>
-#include <chrono>
 #include <filesystem>
 #include <fstream>
 #include <limits>
@@ -357,46 +356,6 @@ Mapping random_mapping(std::uint32_t order, const TreeTopology& topo, std::uint6
   return {leaves.begin(), leaves.begin() + order};
 }
 
-Mapping refine_mapping(const AffinityGraph& graph, const TreeTopology& topo, Mapping start, int max_passes,
-                       double max_seconds) {
-  check_mapping(start, graph.order, topo);
-  __extension__ typedef __int128 int128;
-  constexpr std::int64_t kEmpty = -1;
-  const auto adj = graph.adjacency();
-  const std::uint64_t leaf_count = topo.leaves();
-  std::vector<std::int64_t> occupant(leaf_count, kEmpty);
-  for (std::uint32_t r = 0; r < graph.order; ++r) occupant[start[r]] = r;
-  // The change in cost when `rank` moves from leaf `from` to leaf `to`, ignoring its edge to `partner`.
-  auto move_delta = [&](std::int64_t rank, std::uint64_t from, std::uint64_t to, std::int64_t partner) {
-    int128 delta = 0;
-    if (rank == kEmpty) return delta;
-    for (const auto& [peer, w] : adj[rank]) {
-      if (static_cast<std::int64_t>(peer) == partner) continue;
-      const std::uint64_t at = start[peer];
-      delta += static_cast<int128>(w) * (static_cast<int128>(topo.distance(to, at)) - topo.distance(from, at));
-    }
-    return delta;
-  };
-  const auto deadline = std::chrono::steady_clock::now() + std::chrono::duration<double>(max_seconds);
-  for (int pass = 0; pass < max_passes; ++pass) {
-    bool improved = false;
-    for (std::uint64_t u = 0; u < leaf_count; ++u) {
-      if (std::chrono::steady_clock::now() > deadline) return start;
-      for (std::uint64_t v = u + 1; v < leaf_count; ++v) {
-        const std::int64_t a = occupant[u], b = occupant[v];
-        if (a == kEmpty && b == kEmpty) continue;
-        if (move_delta(a, u, v, b) + move_delta(b, v, u, a) >= 0) continue;
-        std::swap(occupant[u], occupant[v]);
-        if (a != kEmpty) start[a] = v;
-        if (b != kEmpty) start[b] = u;
-        improved = true;
-      }
-    }
-    if (!improved) break;
-  }
-  return start;
-}
-
 void write_mapping(const Mapping& mapping, const TreeTopology& topo, std::ostream& out) {
   for (std::size_t r = 0; r < mapping.size(); ++r) out << r << ' ' << topo.core_of(mapping[r]) << '\n';
 }
@@ -419,6 +378,57 @@ void write_rankfile(const Mapping& mapping, const TreeTopology& topo, const std:
     out << "rank " << r << '=' << hosts[core / per_node] << " slot=" << in_node / per_socket << ':'
         << in_node % per_socket << '\n';
   }
+}
+
+Mapping read_mapping(const std::string& path, std::uint32_t order, const TreeTopology& topo) {
+  std::ifstream in(path);
+  if (!in) raise_error(Error::Kind::usage, path, "cannot read the mapping (--start-mapping)");
+  const std::uint64_t cores = topo.leaves() / topo.slots_per_core;
+  constexpr std::uint64_t kUnset = std::numeric_limits<std::uint64_t>::max();
+  Mapping mapping(order, kUnset);
+  std::vector<std::size_t> given_at(order, 0);
+  std::vector<std::uint32_t> taken(cores, 0);  // slots of each core handed out so far
+  std::size_t number = 0;
+  for (std::string line; std::getline(in, line);) {
+    const std::string where = path + ":" + std::to_string(++number);
+    std::istringstream words(line);
+    std::string first;
+    if (!(words >> first) || first[0] == '#') continue;
+    std::uint64_t rank = 0, core = 0;
+    std::string extra;
+    std::istringstream numbers(line);
+    if (!(numbers >> rank >> core) || numbers >> extra || line.find('-') != std::string::npos) {
+      raise_error(Error::Kind::usage, where, "expected 'RANK LEAF' (two non-negative integers), got '" + line + "'");
+    }
+    if (rank >= order) {
+      raise_error(Error::Kind::usage, where,
+                  "rank " + std::to_string(rank) + " out of range (the dump has " + std::to_string(order) + " ranks)");
+    }
+    if (core >= cores) {
+      raise_error(Error::Kind::usage, where,
+                  "leaf " + std::to_string(core) + " out of range (the tree has " + std::to_string(cores) + " leaves)");
+    }
+    if (given_at[rank] != 0) {
+      raise_error(
+          Error::Kind::usage, where,
+          "rank " + std::to_string(rank) + " given twice (first on line " + std::to_string(given_at[rank]) + ")");
+    }
+    given_at[rank] = number;
+    const std::uint32_t slot = std::min(taken[core]++, topo.slots_per_core - 1);  // full: shared, repaired later
+    mapping[rank] = core * topo.slots_per_core + slot;
+  }
+  std::vector<std::uint32_t> missing;
+  for (std::uint32_t r = 0; r < order; ++r) {
+    if (mapping[r] == kUnset) missing.push_back(r);
+  }
+  if (!missing.empty()) {
+    std::string list;
+    for (std::size_t k = 0; k < missing.size() && k < 10; ++k) list += (k ? ", " : "") + std::to_string(missing[k]);
+    raise_error(Error::Kind::usage, path,
+                std::to_string(missing.size()) + " of " + std::to_string(order) + " ranks have no line: " + list +
+                    (missing.size() > 10 ? ", ..." : ""));
+  }
+  return mapping;
 }
 
 std::vector<std::string> read_hostfile(const std::string& path) {

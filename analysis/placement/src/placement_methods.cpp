@@ -92,6 +92,14 @@ MethodOutput refine(const MethodInput& in) {
           "local search (swaps next to each rank's peers) starting from " + start->first, start->first};
 }
 
+// The user's mapping (--start-mapping), costed as it is once ranks sharing a leaf are repaired.
+MethodOutput given(const MethodInput& in) {
+  if (in.start.empty()) return {{}, "skipped: no --start-mapping given", "", ""};
+  Mapping m = in.start;
+  std::vector<std::uint32_t> repaired = repair_mapping(in.graph, in.topo, m);
+  return {std::move(m), "", "", "", std::move(repaired)};
+}
+
 std::string treematch_unavailable() { return find_treematch().problem; }
 
 }  // namespace
@@ -99,16 +107,19 @@ std::string treematch_unavailable() { return find_treematch().problem; }
 const std::vector<PlacementMethod>& placement_methods() {
   static const std::vector<PlacementMethod> methods = {
       {"treematch", "the real TreeMatch (Open MPI 4.1's topo/treematch library), up to 8192 ranks",
-       treematch_unavailable, treematch, true, false, false, 0.3},
+       treematch_unavailable, treematch, true, false, false, 0.3, false},
       {"scotch", "Scotch's SCOTCH_graphMap onto the same tree-leaf", placement_detail::scotch_unavailable, scotch, true,
-       false, false, 0.25},
+       false, false, 0.25, false},
       {"multisection", "METIS multisection along the hierarchy, then local search (several seeds)", available,
-       multisection, true, false, false, 0.3},
-      {"packed", "rank i on leaf i (mpirun's default fill)", available, packed, true, false, false, 0},
-      {"cyclic", "rank i on node i mod nodes (--map-by node)", available, cyclic, true, false, false, 0},
-      {"random", "seeded uniform mappings (mean +- sd over 100 draws)", available, random, false, false, true, 0},
-      {"refine", "local search from the cheapest of the methods marked as its seeds", available, refine, false, true,
-       false, 0.15},
+       multisection, true, false, false, 0.3, false},
+      {"packed", "rank i on leaf i (mpirun's default fill)", available, packed, true, false, false, 0, false},
+      {"cyclic", "rank i on node i mod nodes (--map-by node)", available, cyclic, true, false, false, 0, false},
+      {"random", "seeded uniform mappings (mean +- sd over 100 draws)", available, random, false, false, true, 0,
+       false},
+      {"given", "the mapping of --start-mapping FILE, ranks sharing a leaf repaired (only with that option)", available,
+       given, true, false, false, 0, true},
+      {"refine", "local search from the cheapest of the methods above but random (from given alone when there is one)",
+       available, refine, false, true, false, 0.15, false},
   };
   return methods;
 }

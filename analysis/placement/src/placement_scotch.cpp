@@ -1,11 +1,9 @@
 // Scotch's mapping of the communication graph onto the tree-leaf architecture (SCOTCH_graphMap).
 #include <algorithm>
-#include <cmath>
 #include <cstdio>
-#include <limits>
-#include <numeric>
 
 #include "mpimon/base/error.hpp"
+#include "mpimon/matrices/export.hpp"
 #include "mpimon/placement/placement.hpp"
 #include "placement_internal.hpp"
 
@@ -25,17 +23,16 @@ Mapping scotch_in_process(const AffinityGraph& graph, const TreeTopology& topo) 
     raise_error(Error::Kind::input, "--topology",
                 std::to_string(n) + " ranks do not fit on " + std::to_string(topo.leaves()) + " leaves");
   }
-  // SCOTCH_Num is 32-bit in Debian's libscotch: scale the loads so that their total fits.
-  const long double total = std::accumulate(graph.edges.begin(), graph.edges.end(), 0.0L,
-                                            [](long double s, const auto& e) { return s + e.weight; });
-  const long double limit = static_cast<long double>(std::numeric_limits<SCOTCH_Num>::max()) / 4;
-  const long double scale = 2 * total > limit ? limit / (2 * total) : 1.0L;
+  // SCOTCH_Num is 32-bit in Debian's libscotch: the weights `mpimon export scotch` gives Scotch's tools.
+  uint128 arc_total = 0;
+  for (const auto& e : graph.edges) arc_total += 2 * static_cast<uint128>(e.weight);
+  const double factor = int32_tools_factor(arc_total);
   const auto adj = graph.adjacency();
   std::vector<SCOTCH_Num> verttab(n + 1, 0), edgetab, edlotab;
   for (std::uint32_t v = 0; v < n; ++v) {
     for (const auto& [peer, w] : adj[v]) {
       edgetab.push_back(static_cast<SCOTCH_Num>(peer));
-      edlotab.push_back(static_cast<SCOTCH_Num>(std::max<long double>(1, std::llround(w * scale))));
+      edlotab.push_back(static_cast<SCOTCH_Num>(int32_tools_weight(w, factor)));
     }
     verttab[v + 1] = static_cast<SCOTCH_Num>(edgetab.size());
   }

@@ -12,6 +12,7 @@
 #include <sstream>
 
 #include "mpimon/base/error.hpp"
+#include "mpimon/matrices/export.hpp"
 #include "mpimon/placement/placement.hpp"
 #include "test_util.hpp"
 
@@ -322,7 +323,7 @@ TEST_P(PlantedOptimum, DefaultFindsIt) {
     const auto [a, b] = std::minmax(scramble[pair.first], scramble[pair.second]);
     graph.edges.push_back({a, b, w});
   }
-  const auto rows = place(graph, graph, t, PlacementRequest{{"multisection", "packed"}, true, 1, 1, 0});
+  const auto rows = place(graph, graph, t, PlacementRequest{{"multisection", "packed"}, true, 1, 1, 0, {}});
   const MethodResult& best = cheapest(rows);
   EXPECT_EQ(static_cast<std::uint64_t>(best.metrics.cost), optimum) << best.method;
   EXPECT_EQ(static_cast<std::uint64_t>(best.lower_bound), optimum);  // the bound is tight here
@@ -367,6 +368,19 @@ TEST(RepairMapping, MovesSharedAndExcludedAndSaysWhich) {
   Mapping fine = {0, 1, 2};
   EXPECT_TRUE(repair_mapping(graph, t, fine).empty());
   EXPECT_EQ(fine, (Mapping{0, 1, 2}));
+}
+
+// libscotch gets the weights `mpimon export scotch` writes (docs/exports.md): exact up to an arc
+// total of 2^30, above multiplied by 2^30 / total and rounded up (5 x 1/4 -> 2, nearest would give 1).
+TEST(PlacementScotchWeights, SameRuleAsTheExport) {
+  EXPECT_EQ(int32_tools_factor(uint128{1} << 30), 1.0);
+  EXPECT_EQ(int32_tools_factor(uint128{1} << 32), 0.25);
+  EXPECT_EQ(int32_tools_weight(5, 0.25), 2u);
+  EXPECT_EQ(int32_tools_weight(1, 1.0 / 1024), 1u);
+  EXPECT_EQ(int32_tools_weight(7, 1.0), 7u);
+  const std::vector<std::uint64_t> m = {0, std::uint64_t{1} << 31, 5, std::uint64_t{1} << 31, 0, 0, 5, 0, 0};
+  const auto exported = graph_weights_for_int32_tools(SparseMatrix::from_dense(3, 3, m));
+  EXPECT_DOUBLE_EQ(exported.factor, 1073741824.0 / (4294967296.0 + 10));
 }
 
 TEST(PlacementMethods, MoreRanksThanLeavesAndNonSquare) {

@@ -37,6 +37,10 @@ struct GraphWeights {
   double factor = 1.0;
 };
 GraphWeights graph_weights_for_int32_tools(const SparseMatrix& graph);
+/// The same rule for one weight, given the sum of all arc weights (each edge counted in both
+/// directions): what libscotch gets from `mpimon place` equals what `mpimon export scotch` writes.
+double int32_tools_factor(uint128 arc_total);
+std::uint64_t int32_tools_weight(std::uint64_t value, double factor);
 
 /// Scotch's source-graph format (.grf, version 0): base 0, arc weights, one line per vertex:
 /// degree, then (weight, neighbour) for every neighbour.

@@ -145,6 +145,12 @@ Mapping treematch_mapping(const AffinityGraph& graph, const TreeTopology& topo, 
 void write_mapping(const Mapping& mapping, const TreeTopology& topo, std::ostream& out);
 void write_rankfile(const Mapping& mapping, const TreeTopology& topo, const std::vector<std::string>& hosts,
                     std::ostream& out);
+/// Reads `--start-mapping`: the "RANK LEAF" lines write_mapping writes (LEAF a core with
+/// --slots-per-leaf: the rank takes that core's first free slot), one per rank 0..order-1; blank
+/// lines and lines starting with '#' are skipped. Two ranks may name one leaf (repair_mapping moves
+/// the extras). Throws Error::Kind::usage naming the file and line for a line that is not two
+/// numbers, a rank out of range or given twice, a leaf beyond the tree, and for missing ranks.
+Mapping read_mapping(const std::string& path, std::uint32_t order, const TreeTopology& topo);
 /// The hosts of an Open MPI hostfile: the first word of each line that is not blank or a comment.
 std::vector<std::string> read_hostfile(const std::string& path);
 
@@ -156,6 +162,7 @@ struct MethodInput {
   double seconds;  ///< the method's share of the time limit
   /// The mappings computed so far by the methods that seed the refinement (name, mapping).
   const std::vector<std::pair<std::string, Mapping>>& seeds;
+  const Mapping& start;  ///< --start-mapping as read (empty when none was given)
 };
 /// What it returns: an empty mapping with `skipped` set when it could not run or finish (a note
 /// under the table says why), `note` for a line under the table ("" for none).
@@ -178,6 +185,9 @@ struct PlacementMethod {
   bool starts_from_seeds;  ///< it needs those seeds (computed first when they were not asked for)
   bool drawn;              ///< its row shows the cost over PlacementRequest::random_draws seeded draws
   double share;            ///< fraction of the time limit it may use (0: O(non-zeros), not limited)
+  /// It is the mapping of --start-mapping: run only when one is given, and then the only seed of
+  /// `refine` (the user's mapping is what they want improved).
+  bool needs_start_mapping;
 };
 /// The methods, in the order of the table.
 const std::vector<PlacementMethod>& placement_methods();
@@ -214,6 +224,7 @@ struct PlacementRequest {
   std::uint64_t seed = 1;
   std::uint32_t random_draws = 100;
   double time_limit = 0;  ///< seconds for all methods together; 0: placement_time_limit(ranks)
+  Mapping start;          ///< --start-mapping (read_mapping), possibly with ranks sharing a leaf; empty: none
 };
 /// The default time limit: 10 s up to 2560 ranks, ranks / 256 s above, at most 25 s.
 double placement_time_limit(std::uint32_t ranks);
