@@ -51,10 +51,10 @@ MethodOutput packed(const MethodInput& in) { return {packed_mapping(in.graph.ord
 MethodOutput cyclic(const MethodInput& in) { return {cyclic_mapping(in.graph.order, in.topo), "", "", ""}; }
 MethodOutput random(const MethodInput& in) { return {random_mapping(in.graph.order, in.topo, in.seed), "", "", ""}; }
 
-// METIS multisection, each result refined; as many METIS seeds as the share allows (at most 8).
+// METIS multisection, each result refined; as many METIS seeds as the share allows (at most 32).
 MethodOutput multisection(const MethodInput& in) {
   using clock = std::chrono::steady_clock;
-  constexpr int kMaxSeeds = 8;
+  constexpr int kMaxSeeds = 32;
   const auto deadline = placement_detail::deadline_after(in.seconds);
   Mapping best;
   uint128 best_cost = 0;
