@@ -69,7 +69,7 @@ void check_dense_export_size(std::uint32_t n, const std::string& what) {
 }
 
 double int32_tools_factor(uint128 arc_total) {
-  constexpr double kMaxTotal = static_cast<double>(std::uint64_t{1} << 30);
+  constexpr double kMaxTotal = static_cast<double>(std::uint64_t{1} << 29);  // a margin for Scotch's own sums
   return static_cast<double>(arc_total) <= kMaxTotal ? 1.0 : kMaxTotal / static_cast<double>(arc_total);
 }
 

@@ -371,16 +371,17 @@ TEST(RepairMapping, MovesSharedAndExcludedAndSaysWhich) {
 }
 
 // libscotch gets the weights `mpimon export scotch` writes (docs/exports.md): exact up to an arc
-// total of 2^30, above multiplied by 2^30 / total and rounded up (5 x 1/4 -> 2, nearest would give 1).
+// total of 2^29, above multiplied by 2^29 / total and rounded up (5 x 1/4 -> 2, nearest would give 1).
 TEST(PlacementScotchWeights, SameRuleAsTheExport) {
-  EXPECT_EQ(int32_tools_factor(uint128{1} << 30), 1.0);
-  EXPECT_EQ(int32_tools_factor(uint128{1} << 32), 0.25);
+  EXPECT_EQ(int32_tools_factor(uint128{1} << 29), 1.0);
+  EXPECT_EQ(int32_tools_factor(uint128{1} << 31), 0.25);
   EXPECT_EQ(int32_tools_weight(5, 0.25), 2u);
   EXPECT_EQ(int32_tools_weight(1, 1.0 / 1024), 1u);
   EXPECT_EQ(int32_tools_weight(7, 1.0), 7u);
   const std::vector<std::uint64_t> m = {0, std::uint64_t{1} << 31, 5, std::uint64_t{1} << 31, 0, 0, 5, 0, 0};
   const auto exported = graph_weights_for_int32_tools(SparseMatrix::from_dense(3, 3, m));
-  EXPECT_DOUBLE_EQ(exported.factor, 1073741824.0 / (4294967296.0 + 10));
+  EXPECT_DOUBLE_EQ(exported.factor, 536870912.0 / (4294967296.0 + 10));
+  EXPECT_EQ(exported.values, (std::vector<std::uint64_t>{268435456, 1, 268435456, 1}));
 }
 
 TEST(PlacementMethods, MoreRanksThanLeavesAndNonSquare) {

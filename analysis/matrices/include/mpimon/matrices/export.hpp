@@ -30,8 +30,8 @@ inline constexpr std::uint32_t kDenseExportLimit = 8192;
 void check_dense_export_size(std::uint32_t n, const std::string& what);
 
 /// Graph weights for tools that hold them in 32-bit integers (Scotch's and METIS's default builds):
-/// exact when the sum of all arc weights is at most 2^30, else every weight is multiplied by the
-/// same factor (2^30 / sum) and rounded up, so no edge vanishes. `factor` is 1 when exact.
+/// exact when the sum of all arc weights is at most 2^29, else every weight is multiplied by the
+/// same factor (2^29 / sum) and rounded up, so no edge vanishes. `factor` is 1 when exact.
 struct GraphWeights {
   std::vector<std::uint64_t> values;  ///< in the order of the graph's stored entries
   double factor = 1.0;
