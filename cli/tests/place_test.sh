@@ -322,6 +322,20 @@ scotch)
   [ "$(cut -d' ' -f2 gmap.pairs | tr '\n' ' ')" != "$(seq 0 63 | tr '\n' ' ')" ] || fail "scotch_gmap kept rank order on the torus"
   scotch_gmap -cq -b0.05 graph.grf tree.tgt loose.map || fail "scotch_gmap -b0.05 on the torus"
   cmp -s gmap.map loose.map && fail "scotch_gmap -b0.05 maps the torus as -b0 does: the input does not tell the imbalance"
+  # Weights beyond 32 bits (the torus with 2^20 times the bytes, up to 7 GiB a pair): the export
+  # scales them, and libscotch must get the same scaled weights: the same mapping as scotch_gmap's.
+  mkdir heavy && for f in torus/*.prof; do
+    awk -F'\t' -v OFS='\t' '/^E/ { split($4, b, " "); $4 = sprintf("%.0f bytes", b[1] * 1048576) } { print }' "$f" >heavy/"${f#torus/}"
+  done && "$merge" -q -o heavy.h5 heavy/*.prof || fail "heavy torus input"
+  run "$mpimon" export scotch heavy.h5 -o heavy.grf
+  expect_contains "$err" "weights scaled by" "export scotch scales the heavy torus"
+  echo "tleaf 3 2 100 2 10 16 1" >tree.tgt
+  run scotch_gmap -cq -b0 heavy.grf tree.tgt heavy.map
+  expect_eq "$rc" 0 "scotch_gmap on the heavy torus ($err)"
+  run "$mpimon" place heavy.h5 --topology "tleaf 3 2 100 2 10 16 1" --method scotch --mapping-out heavy-place.map
+  expect_eq "$rc" 0 "place --method scotch on the heavy torus ($err)"
+  expect_eq "$(cut -d' ' -f2 heavy-place.map | tr '\n' ' ')" "$(tail -n +2 heavy.map | sort -n | cut -f2 | tr '\n' ' ')" \
+    "scotch method = scotch_gmap's mapping on the scaled weights (heavy torus)"
 
   # The repair, counted. With imbalance 0 and no more ranks than leaves Scotch put no two ranks on
   # one leaf on any input tried (docs/placement.md#methods---method-comma-separated-default-all);
