@@ -43,16 +43,21 @@ PlacementRequest request_of(const PlaceOptions& o, const po::variables_map& vm) 
         throw po::error("unknown method '" + m + "' in --method (" + placement_method_names() + ", all)");
     }
   }
-  // --start-mapping feeds the methods that need it and refine (placement_methods.cpp).
+  // --start-mapping feeds the methods that need it and those that start from seeds (the table).
+  auto reads_start = [](const PlacementMethod& m) { return m.needs_start_mapping || m.starts_from_seeds; };
   bool uses_start = !request.methods_explicit, needs_start = false;
   for (const auto& m : request.methods) {
     const PlacementMethod* method = find_placement_method(m);
-    uses_start = uses_start || method->needs_start_mapping || method->starts_from_seeds;
+    uses_start = uses_start || reads_start(*method);
     needs_start = needs_start || method->needs_start_mapping;
   }
   if (needs_start && o.start_mapping.empty()) throw po::error("--method " + o.methods + " needs --start-mapping FILE");
   if (!o.start_mapping.empty() && !uses_start) {
-    throw po::error("--start-mapping is read by the methods given and refine, and --method lists neither");
+    std::string readers;
+    for (const auto& m : placement_methods()) {
+      if (reads_start(m)) readers += (readers.empty() ? "" : ", ") + std::string(m.name);
+    }
+    throw po::error("--start-mapping is read only by the methods " + readers + ": --method lists none of them");
   }
   return request;
 }

@@ -174,6 +174,7 @@ start)
   expect_contains "$err" "needs --start-mapping" "given without --start-mapping message"
   run "$mpimon" place run.h5 --topology "$tleaf" --method packed --start-mapping packed.map --json e.json
   expect_eq "$rc" 2 "--start-mapping that no method reads"
+  expect_contains "$err" "read only by the methods given, refine" "--start-mapping that no method reads: message"
   [ ! -e e.json ] && [ ! -e e.map ] || fail "partial output after a failure"
   ;;
 
