@@ -23,8 +23,11 @@ crash_origin() {
 
 # plain_hdf5_fails INPUT: libhdf5 alone, without any code of mpimon, on the same bytes: prints why
 # when h5dump of the whole file under valgrind's memcheck makes an invalid access (exit 99), is
-# killed by a signal, or runs over 120 s; nothing when it reads the file or refuses it cleanly.
-# ci/fuzz.sh sets a crash inside libhdf5 aside only when this prints something.
+# killed by a signal, or runs over 120 s; or when h5py reading every attribute and dataset it can
+# (ci/h5_read_everything.py: h5dump stops at the first broken object, mpimon's reader may go on to
+# another) is killed by a signal or runs over $PLAIN_HDF5_SECONDS s (default 60, six times the
+# fuzzers' timeout); nothing when both read the file or refuse it cleanly.
+# ci/fuzz.sh sets a crash or hang inside libhdf5 aside only when this prints something.
 plain_hdf5_fails() {
   local rc log
   log=$(mktemp)
@@ -36,5 +39,13 @@ plain_hdf5_fails() {
     *) ((rc > 128)) && echo "h5dump killed by signal $((rc - 128))" ;;
   esac
   rm -f "$log"
+  ((rc == 99 || rc == 124 || rc > 128)) && return 0
+  local seconds=${PLAIN_HDF5_SECONDS:-60}
+  timeout "$seconds" /usr/bin/python3 "$(dirname "${BASH_SOURCE[0]}")/h5_read_everything.py" "$1" >/dev/null 2>&1
+  rc=$?
+  case $rc in
+    124) echo "h5py reading every attribute and dataset runs over $seconds s" ;;
+    *) ((rc > 128)) && echo "h5py reading every attribute and dataset killed by signal $((rc - 128))" ;;
+  esac
   return 0
 }
