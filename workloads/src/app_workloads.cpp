@@ -33,7 +33,8 @@ static_assert(runners_match_kinds(), "every workload of models::kWorkloadKinds n
 
 WorkloadReport run_workload(MPI_Comm comm, const WorkloadOptions& options, Ledger& ledger) {
   if (!models::is_workload_class(options.problem_class))
-    throw std::invalid_argument("--class must be small, medium or large, not '" + options.problem_class + "'");
+    throw std::invalid_argument("--class must be one of " + models::workload_class_list() + ", not '" +
+                                options.problem_class + "'");
   if (options.iterations < 0) throw std::invalid_argument("--iterations must be positive");
   if (options.vars < 0) throw std::invalid_argument("--vars must be positive");
   if (!(options.compute >= 0) || std::isinf(options.compute))

@@ -12,13 +12,26 @@ bool is_workload_class(std::string_view name) {
   return std::find(kWorkloadClasses.begin(), kWorkloadClasses.end(), name) != kWorkloadClasses.end();
 }
 
-std::string workload_list() {
+namespace {
+
+template <typename Range, typename Name>
+std::string as_sentence(const Range& items, Name name) {
   std::string s;
-  for (std::size_t i = 0; i < kWorkloadKinds.size(); ++i) {
-    if (i > 0) s += i + 1 == kWorkloadKinds.size() ? " and " : ", ";
-    s += kWorkloadKinds[i].name;
+  for (std::size_t i = 0; i < items.size(); ++i) {
+    if (i > 0) s += i + 1 == items.size() ? " and " : ", ";
+    s += name(items[i]);
   }
   return s;
+}
+
+}  // namespace
+
+std::string workload_list() {
+  return as_sentence(kWorkloadKinds, [](const WorkloadKind& w) { return std::string(w.name); });
+}
+
+std::string workload_class_list() {
+  return as_sentence(kWorkloadClasses, [](std::string_view c) { return std::string(c); });
 }
 
 std::string all_workloads_option() {

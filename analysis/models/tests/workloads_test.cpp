@@ -7,6 +7,8 @@ namespace {
 
 TEST(Workloads, ListIsASentence) { EXPECT_EQ(workload_list(), "stencil, cg, lu and bt"); }
 
+TEST(Workloads, ClassesAsASentence) { EXPECT_EQ(workload_class_list(), "small, medium and large"); }
+
 TEST(Workloads, AllAsOneOptionValue) { EXPECT_EQ(all_workloads_option(), "stencil,cg,lu,bt"); }
 
 TEST(Workloads, KnowsItsNamesAndNoOthers) {

@@ -32,6 +32,9 @@ bool is_workload_class(std::string_view name);
 /// "stencil, cg, lu and bt": the names as a sentence, for help and errors.
 std::string workload_list();
 
+/// "small, medium and large": the classes as a sentence.
+std::string workload_class_list();
+
 /// "stencil,cg,lu,bt": every workload, as a --workload value.
 std::string all_workloads_option();
 
