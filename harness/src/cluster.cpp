@@ -13,6 +13,7 @@
 #include <thread>
 
 #include "mpimon/base/error.hpp"
+#include "mpimon/base/units.hpp"
 #include "mpimon/harness/launch.hpp"
 
 namespace mpimon::harness {
@@ -33,18 +34,14 @@ std::string address_of(std::uint32_t node) { return "198.18.0." + std::to_string
   throw Error(Error::Kind::usage, option + " " + reason);
 }
 
-/// Bits per second of a tc rate ("100mbit"), 0 for "none".
+/// Bits per second of the cluster's --rate, 0 for "none".
 std::uint64_t rate_bits(const std::string& rate) {
   if (rate == "none") return 0;
-  static const std::regex form("([1-9][0-9]{0,9})(bit|kbit|mbit|gbit)");
-  std::smatch m;
-  if (!std::regex_match(rate, m, form)) {
-    usage("--rate",
-          "takes a rate in tc's units (e.g. 100mbit, 1gbit; bit, kbit, mbit, gbit) or none, not '" + rate + "'");
+  try {
+    return parse_rate(rate, "--rate");
+  } catch (const Error& e) {
+    throw Error(Error::Kind::usage, std::string(e.what()) + " (or none: links not shaped)");
   }
-  const std::string unit = m[2];
-  const std::uint64_t scale = unit == "gbit" ? 1000000000 : unit == "mbit" ? 1000000 : unit == "kbit" ? 1000 : 1;
-  return std::stoull(m[1]) * scale;
 }
 
 std::string program_path(const std::string& program) {

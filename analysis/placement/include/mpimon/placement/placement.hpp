@@ -16,6 +16,13 @@
 
 namespace mpimon {
 
+/// The links below one level of a tree, as a network: what the time model and the simulator need
+/// beyond the cost model's abstract link costs. Rates and latencies are parsed by base/units.hpp.
+struct LinkSpec {
+  double bits_per_second = 0;  ///< 0: unknown
+  double latency_seconds = 0;
+};
+
 /// A balanced tree: `arity[l]` children per node of level l (top first), `link_cost[l]` the cost of
 /// the links below level l. The cost of a pair whose lowest common level is l is the sum of
 /// link_cost[l..] (aggregated as TreeMatch's tgt_to_tm and Scotch's tleaf distance do).
@@ -32,6 +39,8 @@ struct TreeTopology {
   std::uint32_t slots_per_core = 1;
   /// --exclude-leaves: slots that must stay free (empty: none).
   std::vector<bool> excluded;
+  /// The links below each level, top first (empty: not given; the cost model does not read them).
+  std::vector<LinkSpec> links;
 
   [[nodiscard]] std::uint32_t levels() const { return static_cast<std::uint32_t>(arity.size()); }
   [[nodiscard]] std::uint64_t leaves() const;
