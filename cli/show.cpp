@@ -13,7 +13,7 @@
 #include "mpimon/matrices/export.hpp"
 #include "mpimon/matrices/matrix_file.hpp"
 #include "mpimon/matrices/matrix_view.hpp"
-#include "mpimon/models/defects.hpp"
+#include "mpimon/checks/recorded_facts.hpp"
 #include "mpimon/results/apps.hpp"
 #include "mpimon/results/overhead.hpp"
 #include "overhead_report.hpp"

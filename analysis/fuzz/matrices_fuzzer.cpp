@@ -18,7 +18,7 @@
 #include "mpimon/base/error.hpp"
 #include "mpimon/base/scratch.hpp"
 #include "mpimon/matrices/matrix_file.hpp"
-#include "mpimon/models/ledger.hpp"
+#include "mpimon/checks/ledger_check.hpp"
 
 namespace {
 

@@ -15,7 +15,7 @@
 #include <vector>
 
 #include "mpimon/matrices/matrix_file.hpp"
-#include "mpimon/models/ledger.hpp"
+#include "mpimon/checks/ledger_check.hpp"
 
 namespace {
 

@@ -5,7 +5,7 @@
 
 #include "mpimon/base/json.hpp"
 #include "mpimon/matrices/export.hpp"
-#include "mpimon/models/defects.hpp"
+#include "mpimon/checks/recorded_facts.hpp"
 
 namespace mpimon::harness {
 

@@ -18,7 +18,8 @@
 #include "mpimon/base/scratch.hpp"
 #include "mpimon/harness/validation_suite.hpp"
 #include "mpimon/matrices/merge.hpp"
-#include "mpimon/models/defects.hpp"
+#include "mpimon/checks/recorded_facts.hpp"
+#include "mpimon/checks/ledger_check.hpp"
 
 namespace mpimon::harness {
 namespace {

@@ -8,7 +8,7 @@
 
 #include "mpimon/harness/validation_cases.hpp"
 #include "mpimon/models/defects.hpp"
-#include "mpimon/models/ledger.hpp"
+#include "mpimon/checks/ledger_check.hpp"
 
 namespace mpimon::harness {
 

@@ -16,7 +16,7 @@
 #include <string_view>
 #include <vector>
 
-#include "mpimon/matrices/prof.hpp"
+#include "mpimon/base/traffic.hpp"
 
 namespace mpimon {
 

@@ -8,7 +8,6 @@
 #include <string>
 #include <vector>
 
-#include "mpimon/matrices/matrix_file.hpp"
 #include "mpimon/models/ledger.hpp"
 
 namespace mpimon {
@@ -77,11 +76,6 @@ struct DefectWarning {
   std::string id;
   std::string why;  ///< what in the file makes the defect relevant (a few words)
 };
-
-/// The facts of one dump of a matrices file (its communicators `comms`, read by the caller), with
-/// the run's Open MPI series and monitoring components from the file's root attributes.
-RecordedFacts recorded_facts(const MatrixFile& file, const std::string& dump, const CommunicatorTable& comms,
-                             bool internal_distinguished);
 
 /// The pinned defects that can affect a file holding `facts`, in the table's order: those of its
 /// Open MPI series (where the file does not say, those of every series) that what it holds can show.
