@@ -24,7 +24,7 @@
 #include "mpimon/harness/launch_pairs.hpp"
 #include "mpimon/harness/locations.hpp"
 #include "mpimon/harness/overhead_sweep.hpp"
-#include "mpimon/results/interleave.hpp"
+#include "mpimon/overhead_design/interleave.hpp"
 #include "mpimon/results/overhead.hpp"
 #include "overhead_report.hpp"
 

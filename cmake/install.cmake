@@ -4,7 +4,7 @@
 #   P/bin                    mpimon, mpimon-merge
 #   P/libexec/mpimon         the programs mpimon launches, the PMPI libraries it preloads
 #   P/LIBDIR                 libmpimon-collect.so, the libraries of analysis/ (libmpimon_*.a), cmake/mpimon/
-#   P/include/mpimon         their headers, one folder per library (base, matrices, models, checks, placement, results)
+#   P/include/mpimon         their headers, one folder per library (base, matrices, overhead_design, models, checks, placement, results)
 #   P/share/mpimon           plotting scripts, the report's template and plotly.js, docs/defects.md
 
 # The data directory, staged in the build tree as in the prefix, on every build.
@@ -40,9 +40,9 @@ include(CMakePackageConfigHelpers)
 set(mpimon_cmake_dir ${CMAKE_INSTALL_LIBDIR}/cmake/mpimon)
 install(TARGETS mpimon_base mpimon_matrices EXPORT mpimonMatricesTargets ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR}
         COMPONENT dev)
-install(TARGETS mpimon_models mpimon_checks mpimon_placement mpimon_results mpimon_analysis EXPORT mpimonTargets
+install(TARGETS mpimon_overhead_design mpimon_models mpimon_checks mpimon_placement mpimon_results mpimon_analysis EXPORT mpimonTargets
         ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR} COMPONENT dev)
-foreach(library IN ITEMS base matrices models checks placement results)
+foreach(library IN ITEMS base matrices overhead_design models checks placement results)
   install(DIRECTORY ${PROJECT_SOURCE_DIR}/analysis/${library}/include/mpimon DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}
           COMPONENT dev FILES_MATCHING PATTERN "*.hpp")
 endforeach()

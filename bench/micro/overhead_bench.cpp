@@ -35,7 +35,7 @@
 #include "mpimon/base/names.hpp"
 #include "mpimon/mpi/mpi_support.hpp"
 #include "mpimon/mpi/mpit.hpp"
-#include "mpimon/results/interleave.hpp"
+#include "mpimon/overhead_design/interleave.hpp"
 
 extern char** environ;
 

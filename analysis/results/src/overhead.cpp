@@ -10,7 +10,7 @@
 
 #include "mpimon/base/error.hpp"
 #include "mpimon/matrices/h5.hpp"
-#include "mpimon/results/interleave.hpp"
+#include "mpimon/overhead_design/interleave.hpp"
 #include "results_file.hpp"
 
 namespace mpimon {

@@ -2,8 +2,9 @@
 // The interleaved design's schedule (docs/overhead.md, "Designs"): inside one launch, the
 // timed iterations of a benchmark run in blocks of B iterations, the cost switched on and off
 // from block to block in ABBA order (on, off, off, on, on, off, ...), so that a linear drift
-// over a block pair cancels. Header-only: mpimon-overhead-bench (which links no analysis) and
-// the analysis both use it.
+// over a block pair cancels. Part of the overhead design's vocabulary (mpimon::overhead_design,
+// header-only, no dependency): mpimon-overhead-bench, which links no analysis, and the analysis
+// that reads its output both use it.
 
 #include <cstddef>
 #include <string>
