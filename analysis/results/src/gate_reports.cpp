@@ -1,0 +1,116 @@
+// The gate's reports: JSON and JUnit.
+
+#include "mpimon/results/gate.hpp"
+
+#include <ostream>
+
+#include "gate_json.hpp"
+
+namespace mpimon {
+
+using gate_detail::number;
+using gate_detail::optional_number;
+using gate_detail::write_strings;
+
+void write_gate_json(const GateReport& r, std::ostream& out) {
+  out << "{\n  \"format\": \"mpimon-gate-report\",\n  \"format_version\": 1,\n  \"exit_code\": " << r.exit_code
+      << ",\n  \"baseline\": \"" << json_escape(r.baseline_path) << "\",\n  \"provenance\": ";
+  write_strings(out, r.provenance, "  ");
+  out << ",\n  \"instructions\": [";
+  for (std::size_t i = 0; i < r.instructions.size(); ++i) {
+    const auto& v = r.instructions[i];
+    out << (i ? ",\n" : "\n") << "    {\"op\": \"" << json_escape(v.op) << "\", \"size\": " << v.size
+        << ", \"baseline_per_op\": " << optional_number(v.baseline) << ", \"now_per_op\": " << optional_number(v.now)
+        << ", \"verdict\": \"" << verdict_name(v.verdict) << "\", \"note\": \"" << json_escape(v.note) << "\"}";
+  }
+  out << "\n  ],\n  \"timing\": [";
+  for (std::size_t i = 0; i < r.timing.size(); ++i) {
+    const auto& v = r.timing[i];
+    out << (i ? ",\n" : "\n") << "    {\"op\": \"" << json_escape(v.op) << "\", \"np\": " << v.np
+        << ", \"size\": " << v.size << ", \"baseline_ns\": " << number(v.baseline_ns)
+        << ", \"now_ns\": " << number(v.now_ns) << ", \"regression_ns\": " << number(v.regression_ns)
+        << ", \"regression_low_ns\": " << optional_number(v.low_ns)
+        << ", \"regression_high_ns\": " << optional_number(v.high_ns) << ", \"margin_ns\": " << number(v.margin_ns)
+        << ", \"p\": " << optional_number(v.p) << ", \"p_holm\": " << optional_number(v.p_holm) << ", \"verdict\": \""
+        << verdict_name(v.verdict) << "\", \"confirmed\": " << (v.confirmed ? "true" : "false") << ", \"note\": \""
+        << json_escape(v.note) << "\"}";
+  }
+  out << "\n  ],\n  \"notes\": [";
+  for (std::size_t i = 0; i < r.notes.size(); ++i) out << (i ? ", " : "") << "\"" << json_escape(r.notes[i]) << "\"";
+  out << "]\n}\n";
+}
+
+namespace {
+
+std::string xml_escape(const std::string& text) {
+  std::string out;
+  for (char c : text) {
+    switch (c) {
+      case '&':
+        out += "&amp;";
+        break;
+      case '<':
+        out += "&lt;";
+        break;
+      case '>':
+        out += "&gt;";
+        break;
+      case '"':
+        out += "&quot;";
+        break;
+      default:
+        out += c;
+    }
+  }
+  return out;
+}
+
+}  // namespace
+
+void write_junit(const std::string& name, const std::vector<std::pair<std::string, std::vector<JunitCase>>>& suites,
+                 std::ostream& out) {
+  out << "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites name=\"" << xml_escape(name) << "\">\n";
+  for (const auto& [suite, cases] : suites) {
+    std::size_t failures = 0, skipped = 0;
+    for (const auto& c : cases) {
+      failures += c.fails ? 1 : 0;
+      skipped += !c.fails && c.verdict != Verdict::pass ? 1 : 0;
+    }
+    out << "  <testsuite name=\"" << xml_escape(suite) << "\" tests=\"" << cases.size() << "\" failures=\"" << failures
+        << "\" errors=\"0\" skipped=\"" << skipped << "\">\n";
+    for (const auto& c : cases) {
+      out << "    <testcase classname=\"" << xml_escape(suite) << "\" name=\"" << xml_escape(c.name) << "\">\n";
+      if (c.fails) {
+        out << "      <failure message=\"" << xml_escape(c.note) << "\">" << xml_escape(c.detail) << "</failure>\n";
+      } else if (c.verdict != Verdict::pass) {
+        out << "      <skipped message=\"" << xml_escape(std::string(verdict_name(c.verdict)) + ": " + c.note)
+            << "\"/>\n";
+      }
+      out << "      <system-out>" << xml_escape(c.detail) << "</system-out>\n    </testcase>\n";
+    }
+    out << "  </testsuite>\n";
+  }
+  out << "</testsuites>\n";
+}
+
+void write_gate_junit(const GateReport& r, std::ostream& out) {
+  std::vector<JunitCase> ins, tim;
+  for (const auto& v : r.instructions) {
+    ins.push_back({v.op + " " + std::to_string(v.size) + " B",
+                   "instructions per operation: baseline " + optional_number(v.baseline) + ", now " +
+                       optional_number(v.now) + " (" + verdict_name(v.verdict) + ")",
+                   v.note, v.verdict, v.verdict == Verdict::regression});
+  }
+  for (const auto& v : r.timing) {
+    tim.push_back({v.op + " " + std::to_string(v.size) + " B np " + std::to_string(v.np),
+                   "overhead per call: baseline " + number(v.baseline_ns) + " ns, now " + number(v.now_ns) +
+                       " ns; regression " + number(v.regression_ns) + " ns [" + optional_number(v.low_ns) + ", " +
+                       optional_number(v.high_ns) + "], margin " + number(v.margin_ns) + " ns, Holm p " +
+                       optional_number(v.p_holm),
+                   v.note.empty() ? std::string("regression above the margin, confirmed") : v.note, v.verdict,
+                   v.verdict == Verdict::regression});
+  }
+  write_junit("mpimon gate", {{"mpimon gate instructions", ins}, {"mpimon gate timing", tim}}, out);
+}
+
+}  // namespace mpimon
