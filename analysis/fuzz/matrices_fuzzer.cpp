@@ -17,8 +17,8 @@
 #include "fuzz_check.hpp"
 #include "mpimon/base/error.hpp"
 #include "mpimon/base/scratch.hpp"
-#include "mpimon/matrices/matrix_file.hpp"
 #include "mpimon/checks/ledger_check.hpp"
+#include "mpimon/matrices/matrix_file.hpp"
 
 namespace {
 

@@ -14,8 +14,8 @@
 #include <string>
 #include <vector>
 
-#include "mpimon/matrices/matrix_file.hpp"
 #include "mpimon/checks/ledger_check.hpp"
+#include "mpimon/matrices/matrix_file.hpp"
 
 namespace {
 

@@ -4,8 +4,8 @@
 #include <sstream>
 
 #include "mpimon/base/json.hpp"
-#include "mpimon/matrices/export.hpp"
 #include "mpimon/checks/recorded_facts.hpp"
+#include "mpimon/matrices/export.hpp"
 
 namespace mpimon::harness {
 

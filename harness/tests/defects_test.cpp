@@ -16,10 +16,10 @@
 
 #include "mpimon/base/error.hpp"
 #include "mpimon/base/scratch.hpp"
+#include "mpimon/checks/ledger_check.hpp"
+#include "mpimon/checks/recorded_facts.hpp"
 #include "mpimon/harness/validation_suite.hpp"
 #include "mpimon/matrices/merge.hpp"
-#include "mpimon/checks/recorded_facts.hpp"
-#include "mpimon/checks/ledger_check.hpp"
 
 namespace mpimon::harness {
 namespace {

@@ -16,10 +16,7 @@
 
 namespace mpimon {
 
-namespace {
-
-}  // namespace
-
+namespace {}  // namespace
 
 namespace {
 

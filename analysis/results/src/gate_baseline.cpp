@@ -8,8 +8,8 @@
 #include <boost/property_tree/json_parser.hpp>
 #include <boost/property_tree/ptree.hpp>
 
-#include "mpimon/base/error.hpp"
 #include "gate_json.hpp"
+#include "mpimon/base/error.hpp"
 
 namespace mpimon {
 

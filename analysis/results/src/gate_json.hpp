@@ -22,7 +22,8 @@ inline std::string number(double v) {
 
 inline std::string optional_number(const std::optional<double>& v) { return v ? number(*v) : "null"; }
 
-inline void write_strings(std::ostream& out, const std::map<std::string, std::string>& values, const std::string& indent) {
+inline void write_strings(std::ostream& out, const std::map<std::string, std::string>& values,
+                          const std::string& indent) {
   out << "{";
   bool first = true;
   for (const auto& [k, v] : values) {

@@ -6,9 +6,9 @@
 #include <cmath>
 #include <set>
 
+#include "gate_json.hpp"
 #include "mpimon/base/names.hpp"
 #include "mpimon/results/stats.hpp"
-#include "gate_json.hpp"
 
 namespace mpimon {
 

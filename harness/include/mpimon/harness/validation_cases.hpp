@@ -7,8 +7,8 @@
 #include <utility>
 #include <vector>
 
-#include "mpimon/models/defects.hpp"
 #include "mpimon/checks/ledger_check.hpp"
+#include "mpimon/models/defects.hpp"
 
 namespace mpimon::harness {
 

@@ -6,9 +6,9 @@
 #include <string>
 #include <vector>
 
+#include "mpimon/checks/ledger_check.hpp"
 #include "mpimon/harness/validation_cases.hpp"
 #include "mpimon/models/defects.hpp"
-#include "mpimon/checks/ledger_check.hpp"
 
 namespace mpimon::harness {
 
