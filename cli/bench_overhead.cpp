@@ -25,6 +25,7 @@
 #include "mpimon/harness/locations.hpp"
 #include "mpimon/harness/overhead_sweep.hpp"
 #include "mpimon/overhead_design/interleave.hpp"
+#include "mpimon/overhead_design/operations.hpp"
 #include "mpimon/results/overhead.hpp"
 #include "overhead_report.hpp"
 
@@ -121,16 +122,10 @@ int bench_overhead_command(const std::string& name, const std::vector<std::strin
     s.resume = vm.count("resume") > 0;
     s.keep_going = vm.count("keep-going") > 0;
     s.nps = split_positive_list(np_list, "np");
-    // The names mpimon-overhead-bench accepts (its kAllOps, and put/get for the lock variants):
-    // checked here so that a typo is a usage error, not a sweep of failing launches.
+    // The names mpimon-overhead-bench accepts, from the table it reads too: a typo is a usage
+    // error, not a sweep of failing launches.
     for (const auto& op : split_list(s.ops, "ops")) {
-      static const std::set<std::string> known{"send", "pingpong", "bcast",     "alltoall", "put",
-                                               "get",  "put_lock", "put_flush", "get_lock", "get_flush"};
-      if (!known.count(op)) {
-        throw po::error("--ops: unknown operation '" + op +
-                        "' (send, pingpong, bcast, alltoall, put, get, put_lock, "
-                        "put_flush, get_lock, get_flush)");
-      }
+      if (!parse_bench_op(op)) throw po::error("--ops: unknown operation '" + op + "' (" + bench_op_names() + ")");
     }
     if (s.clock != "auto" && s.clock != "tsc" && s.clock != "monotonic")
       throw po::error("--clock takes auto, tsc or monotonic, not '" + s.clock + "'");
