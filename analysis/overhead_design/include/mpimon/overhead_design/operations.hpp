@@ -15,13 +15,13 @@ namespace mpimon {
 enum class BenchOp { send, pingpong, bcast, alltoall, put_lock, put_flush, get_lock, get_flush };
 
 inline constexpr std::array<Named<BenchOp>, 8> kBenchOpNames{{{BenchOp::send, "send"},
-                                                               {BenchOp::pingpong, "pingpong"},
-                                                               {BenchOp::bcast, "bcast"},
-                                                               {BenchOp::alltoall, "alltoall"},
-                                                               {BenchOp::put_lock, "put_lock"},
-                                                               {BenchOp::put_flush, "put_flush"},
-                                                               {BenchOp::get_lock, "get_lock"},
-                                                               {BenchOp::get_flush, "get_flush"}}};
+                                                              {BenchOp::pingpong, "pingpong"},
+                                                              {BenchOp::bcast, "bcast"},
+                                                              {BenchOp::alltoall, "alltoall"},
+                                                              {BenchOp::put_lock, "put_lock"},
+                                                              {BenchOp::put_flush, "put_flush"},
+                                                              {BenchOp::get_lock, "get_lock"},
+                                                              {BenchOp::get_flush, "get_flush"}}};
 
 /// The operation a --ops word names: a name of the table, or put and get, the short names of the
 /// locked forms; nullopt for anything else.
