@@ -13,36 +13,15 @@
 #include "mpimon/base/error.hpp"
 #include "mpimon/base/names.hpp"
 #include "mpimon/matrices/prof.hpp"
+#include "prof_fields.hpp"
 
 namespace mpimon {
 
-namespace {}  // namespace
-
 namespace {
 
+using namespace prof_detail;
+
 enum class Section { none, point_to_point, osc, collectives };
-
-/// Walks the TAB-separated fields of one line.
-class FieldCursor {
- public:
-  explicit FieldCursor(std::string_view line) : rest_(line) {}
-  [[nodiscard]] bool at_end() const { return done_; }
-  std::string_view next() {
-    std::size_t tab = rest_.find('\t');
-    std::string_view field = rest_.substr(0, tab);
-    if (tab == std::string_view::npos) {
-      done_ = true;
-      rest_ = {};
-    } else {
-      rest_.remove_prefix(tab + 1);
-    }
-    return field;
-  }
-
- private:
-  std::string_view rest_;
-  bool done_ = false;
-};
 
 class ProfParser {
  public:
@@ -76,7 +55,7 @@ class ProfParser {
   }
 
  private:
-  [[noreturn]] void fail(const std::string& reason) const { raise_input_error(path_, line_, reason); }
+  [[noreturn]] void fail(const std::string& reason) const { fields_.fail(reason); }
 
   void check_is_text(std::string_view text) const {
     if (text.empty()) raise_input_error(path_, 0, "empty file");
@@ -132,10 +111,10 @@ class ProfParser {
       fail(std::string(1, class_letter(cls)) + " line outside its section");
     }
     PairRecord record{cls, 0, 0, 0, line_};
-    check_own_rank(required_field(fields, "recording rank"));
-    record.peer = parse_rank(required_field(fields, "peer rank"), "peer rank");
-    record.bytes = parse_suffixed(required_field(fields, "byte count"), " bytes", "byte count");
-    record.count = parse_suffixed(required_field(fields, "message count"), " msgs sent", "message count");
+    check_own_rank(fields_.required(fields, "recording rank"));
+    record.peer = fields_.rank(fields_.required(fields, "peer rank"), "peer rank");
+    record.bytes = fields_.suffixed(fields_.required(fields, "byte count"), " bytes", "byte count");
+    record.count = fields_.suffixed(fields_.required(fields, "message count"), " msgs sent", "message count");
     if (!fields.at_end()) {
       std::string_view histogram = fields.next();
       if (cls != TrafficClass::external && cls != TrafficClass::internal) {
@@ -146,7 +125,7 @@ class ProfParser {
       PeerHistogram& h = profile_.histograms.emplace_back();
       h.peer = record.peer;
       h.line = line_;
-      parse_histogram(histogram, h.buckets);
+      fields_.histogram(histogram, h.buckets);
     }
     if (cls == TrafficClass::internal) profile_.has_internal_lines = true;
     profile_.pairs.push_back(record);
@@ -182,9 +161,9 @@ class ProfParser {
   // order of magnitude faster than parsing it again.
   static constexpr std::size_t kWorthCaching = 1024;
   std::vector<std::uint32_t> cached_members(std::string_view list) const {
-    if (cache_ == nullptr || list.size() < kWorthCaching) return parse_members(list);
+    if (cache_ == nullptr || list.size() < kWorthCaching) return fields_.members(list);
     if (list == cache_->text) return cache_->members;
-    std::vector<std::uint32_t> members = parse_members(list);
+    std::vector<std::uint32_t> members = fields_.members(list);
     cache_->text.assign(list);
     cache_->members = members;
     cache_->largest = members.empty() ? 0 : *std::max_element(members.begin(), members.end());
@@ -198,51 +177,15 @@ class ProfParser {
     return members.empty() ? 0 : *std::max_element(members.begin(), members.end());
   }
 
-  // One pass over the digits, and anything unusual handed to the careful version.
-  std::vector<std::uint32_t> parse_members(std::string_view list) const {
-    std::vector<std::uint32_t> members;
-    if (list.empty()) return members;
-    members.reserve(list.size() / 2);
-    std::uint64_t value = 0;
-    bool digits = false;
-    for (char c : list) {
-      if (c >= '0' && c <= '9' && value < kMaxRank) {
-        value = value * 10 + static_cast<unsigned>(c - '0');
-        digits = true;
-      } else if (c == ',' && digits && value < kMaxRank) {
-        members.push_back(static_cast<std::uint32_t>(value));
-        value = 0;
-        digits = false;
-      } else {
-        return parse_members_carefully(list);
-      }
-    }
-    if (!digits || value >= kMaxRank) return parse_members_carefully(list);
-    members.push_back(static_cast<std::uint32_t>(value));
-    return members;
-  }
-
-  std::vector<std::uint32_t> parse_members_carefully(std::string_view list) const {
-    std::vector<std::uint32_t> members;
-    while (!list.empty()) {
-      std::size_t comma = list.find(',');
-      members.push_back(parse_rank(list.substr(0, comma), "communicator member"));
-      if (comma == std::string_view::npos) break;
-      list.remove_prefix(comma + 1);
-      if (list.empty()) fail("trailing comma in the 'procs:' list");
-    }
-    return members;
-  }
-
   void parse_collective_totals(std::string_view tag, FieldCursor& fields) {
     if (next_block_line_.empty()) fail(std::string(tag) + " line without a preceding D line");
     if (tag != next_block_line_) {
       fail("expected " + std::string(next_block_line_) + " line, found " + std::string(tag));
     }
-    check_own_rank(required_field(fields, "recording rank"));
+    check_own_rank(fields_.required(fields, "recording rank"));
     CollectiveTotals totals;
-    totals.bytes = parse_suffixed(required_field(fields, "byte count"), " bytes", "byte count");
-    totals.calls = parse_suffixed(required_field(fields, "call count"), " msgs sent", "call count");
+    totals.bytes = fields_.suffixed(fields_.required(fields, "byte count"), " bytes", "byte count");
+    totals.calls = fields_.suffixed(fields_.required(fields, "call count"), " msgs sent", "call count");
     if (!fields.at_end()) fail("too many fields");
     CommunicatorRecord& comm = profile_.communicators.back();
     if (tag == "O2A") {
@@ -329,115 +272,11 @@ class ProfParser {
     }
   }
 
-  std::string_view required_field(FieldCursor& fields, const char* what) const {
-    if (fields.at_end()) fail(std::string("line ends before its ") + what);
-    return fields.next();
-  }
-
   void check_own_rank(std::string_view field) const {
-    std::uint32_t r = parse_rank(field, "recording rank");
+    std::uint32_t r = fields_.rank(field, "recording rank");
     if (r != profile_.rank) {
       fail("line recorded by rank " + std::to_string(r) + " in the file of rank " + std::to_string(profile_.rank));
     }
-  }
-
-  static constexpr std::uint64_t kMaxRank = 0x7fffffff;  // MPI ranks are non-negative ints
-
-  std::uint32_t parse_rank(std::string_view text, const char* what) const {
-    std::uint64_t v = parse_number(text, what);
-    if (v >= kMaxRank) fail(std::string(what) + " " + std::string(text) + " is not a valid MPI rank");
-    return static_cast<std::uint32_t>(v);
-  }
-
-  std::uint64_t parse_suffixed(std::string_view field, std::string_view suffix, const char* what) const {
-    if (!field.ends_with(suffix)) {
-      fail(std::string(what) + " field '" + printable_prefix(field) + "' does not end with '" + std::string(suffix) +
-           "'");
-    }
-    field.remove_suffix(suffix.size());
-    return parse_number(field, what);
-  }
-
-  std::uint64_t parse_number(std::string_view text, const char* what) const {
-    std::uint64_t value = 0;
-    auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
-    if (ec == std::errc::result_out_of_range) {
-      fail(std::string(what) + " " + printable_prefix(text) + " exceeds 2^64-1");
-    }
-    if (text.empty() || ec != std::errc() || end != text.data() + text.size()) {
-      fail(std::string(what) + " '" + printable_prefix(text) + "' is not a non-negative integer");
-    }
-    return value;
-  }
-
-  // The hot loop of large dumps (66 numbers per line, most of them 0): one pass over the
-  // characters, skipping "0,0,0,0," eight bytes at a time (h starts as zeros). Anything unusual is
-  // handed to the careful version, which names the problem.
-  void parse_histogram(std::string_view text, Histogram& h) const {
-    static constexpr char four_zeros[] = "0,0,0,0,";
-    std::uint64_t zeros_word = 0;
-    std::memcpy(&zeros_word, four_zeros, 8);
-    const char* p = text.data();
-    const char* const end = p + text.size();
-    std::size_t n = 0;
-    while (true) {
-      while (n + 4 < kHistogramBuckets && end - p >= 8) {
-        std::uint64_t word = 0;
-        std::memcpy(&word, p, 8);
-        if (word != zeros_word) break;
-        n += 4;
-        p += 8;
-      }
-      std::uint64_t value = 0;
-      const char* first = p;
-      while (p != end && *p >= '0' && *p <= '9') {
-        if (__builtin_mul_overflow(value, 10u, &value) ||
-            __builtin_add_overflow(value, static_cast<unsigned>(*p - '0'), &value)) {
-          return parse_histogram_carefully(text, h);
-        }
-        ++p;
-      }
-      if (p == first || n >= kHistogramBuckets) return parse_histogram_carefully(text, h);
-      h[n++] = value;
-      if (p == end) break;
-      if (*p != ',') return parse_histogram_carefully(text, h);
-      ++p;
-    }
-    if (n != kHistogramBuckets) parse_histogram_carefully(text, h);
-  }
-
-  void parse_histogram_carefully(std::string_view text, Histogram& h) const {
-    h = {};
-    std::size_t n = 0;
-    while (true) {
-      std::size_t comma = text.find(',');
-      if (n < kHistogramBuckets) h[n] = parse_number(text.substr(0, comma), "histogram bucket");
-      ++n;
-      if (comma == std::string_view::npos) break;
-      text.remove_prefix(comma + 1);
-    }
-    if (n != kHistogramBuckets) {
-      fail("histogram has " + std::to_string(n) + " buckets, expected " + std::to_string(kHistogramBuckets));
-    }
-  }
-
-  /// The first characters of a field, with control bytes escaped, for error messages.
-  static std::string printable_prefix(std::string_view text) {
-    constexpr std::size_t limit = 40;
-    std::string out;
-    for (char ch : text.substr(0, limit)) {
-      auto u = static_cast<unsigned char>(ch);
-      if (u < 0x20 || u >= 0x7f) {
-        static constexpr char hex[] = "0123456789abcdef";
-        out += "\\x";
-        out += hex[u >> 4];
-        out += hex[u & 15];
-      } else {
-        out += ch;
-      }
-    }
-    if (text.size() > limit) out += "...";
-    return out;
   }
 
   const std::string& path_;
@@ -445,6 +284,7 @@ class ProfParser {
   ProfReader::MemberCache* cache_;
   std::vector<std::uint32_t> largest_;  // per communicator of profile_, its largest member
   std::size_t line_ = 0;
+  LineFields fields_{path_, line_};  // after path_ and line_: it refers to them
   Section section_ = Section::none;
   std::string_view next_block_line_;
 };
