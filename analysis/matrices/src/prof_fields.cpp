@@ -45,12 +45,10 @@ std::vector<std::uint32_t> LineFields::members_carefully(std::string_view list) 
   return members;
 }
 
-
 std::string_view LineFields::required(FieldCursor& fields, const char* what) const {
   if (fields.at_end()) fail(std::string("line ends before its ") + what);
   return fields.next();
 }
-
 
 std::uint32_t LineFields::rank(std::string_view text, const char* what) const {
   std::uint64_t v = number(text, what);
