@@ -190,13 +190,13 @@ struct PlacementMethod {
   /// such a method is skipped with a note; asked for, it is an error.
   std::string (*unavailable)();
   MethodOutput (*compute)(const MethodInput&);
-  bool seeds_refinement;   ///< `refine` starts from the cheapest of these
-  bool starts_from_seeds;  ///< it needs those seeds (computed first when they were not asked for)
-  bool drawn;              ///< its row shows the cost over PlacementRequest::random_draws seeded draws
-  double share;            ///< fraction of the time limit it may use (0: O(non-zeros), not limited)
+  bool seeds_refinement = false;   ///< `refine` starts from the cheapest of these
+  bool starts_from_seeds = false;  ///< it needs those seeds (computed first when they were not asked for)
+  bool drawn = false;              ///< its row shows the cost over PlacementRequest::random_draws seeded draws
+  double share = 0;                ///< fraction of the time limit it may use (0: O(non-zeros), not limited)
   /// It is the mapping of --start-mapping: run only when one is given, and then the only seed of
   /// `refine` (the user's mapping is what they want improved).
-  bool needs_start_mapping;
+  bool needs_start_mapping = false;
 };
 /// The methods, in the order of the table.
 const std::vector<PlacementMethod>& placement_methods();
