@@ -51,7 +51,7 @@ std::pair<std::vector<std::string>, std::vector<std::string>> split_command(cons
 
 void add_app_options(po::options_description& options, AppOptions& o, AppSweep& s, const std::string& default_output) {
   options.add_options()("workload", po::value(&o.workloads),
-                        ("built-in workloads: " + mpimon::models::workload_list() + " (a list)").c_str())(
+                        ("built-in workloads: " + mpimon::workload_list() + " (a list)").c_str())(
       "class", po::value(&o.classes)->default_value("small"), "problem classes of the workloads: small, medium, large")(
       "iterations", po::value(&o.iterations)->notifier(in_range<std::uint32_t>("iterations", 1)),
       "workload iterations (default: the class's)")("grid", po::value(&o.grid)->notifier(check_grid),

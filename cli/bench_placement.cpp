@@ -25,7 +25,7 @@ int bench_placement_command(const std::string& name, const std::vector<std::stri
               "Measures whether one placement of the processes beats another: for each of R pairs, one launch\n"
               "with the processes placed by rankfile A and one by rankfile B (mpirun --rankfile FILE), in random\n"
               "order, monitoring off in both. The built-in workloads (default: " +
-                  models::workload_list() +
+                  mpimon::workload_list() +
                   " of\n"
                   "mpimon-workload) are timed by their own report; any other MPI command (after --) by the wall time\n"
                   "of its launch. Each launch records the bindings mpirun reports (--report-bindings). Prints one\n"
@@ -51,7 +51,7 @@ int bench_placement_command(const std::string& name, const std::vector<std::stri
     }
     s.nps = {np};
     s.h.bind = "launcher";  // the rankfile binds every rank
-    apply_app_options(w, vm, command, s, models::all_workloads_option());
+    apply_app_options(w, vm, command, s, mpimon::all_workloads_option());
     s.arms = rankfile_arms(rankfiles[0], rankfiles[1], np, s.h.launcher);
     if (plan(s).empty()) throw po::error("no launch to run: bt needs a square number of processes (--np 1,4,9,...)");
 

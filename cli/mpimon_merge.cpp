@@ -13,8 +13,8 @@
 int main(int argc, char** argv) {
   const std::vector<std::string> args(argv + 1, argv + argc);
 #ifdef MPIMON_PARALLEL_MERGE
-  if (mpimon::parallel::launched_by_mpi()) {
-    return mpimon::parallel::run(argc, argv, [&](const mpimon::parallel::Processes& p) {
+  if (mpimon::launched_by_mpi()) {
+    return mpimon::run_parallel_merge(argc, argv, [&](const mpimon::ParallelMerge& p) {
       mpimon::cli::MergeProcesses processes{p.rank, p.size,
                                             [&p](const auto& list, const auto& out, const auto& opt, const auto& prog) {
                                               return p.merge(list, out, opt, prog);

@@ -190,8 +190,8 @@ std::vector<App> workload_apps(const std::string& program, const std::vector<std
                                const std::vector<std::string>& stencil, const std::vector<std::string>& computes) {
   std::vector<App> apps;
   for (const auto& w : workloads) {
-    if (!models::is_workload(w)) {
-      throw Error(Error::Kind::usage, "--workload takes " + models::workload_list() + ", not '" + w + "'");
+    if (!mpimon::is_workload(w)) {
+      throw Error(Error::Kind::usage, "--workload takes " + mpimon::workload_list() + ", not '" + w + "'");
     }
     for (const auto& c : classes) {
       std::vector<std::string> argv{program, "--workload", w, "--class", c};

@@ -16,7 +16,7 @@ int main(int argc, char** argv) {
   mpimon::mpi::Session session(argc, argv);
   if (argc == 2 && std::string(argv[1]) == "--list") {
     if (session.rank() == 0) {
-      for (const auto& name : mpimon::mpi::collective_names()) std::printf("%s\n", name.c_str());
+      for (const auto& name : mpimon::workloads::collective_names()) std::printf("%s\n", name.c_str());
     }
     return 0;
   }
@@ -25,7 +25,7 @@ int main(int argc, char** argv) {
   const bool control = argc == 4 && std::string(argv[3]) == "--control";
   mpimon::Ledger ledger(static_cast<std::uint32_t>(session.rank()), static_cast<std::uint32_t>(session.size()));
   try {
-    mpimon::mpi::run_collective(MPI_COMM_WORLD, argv[2], control, ledger);
+    mpimon::workloads::run_collective(MPI_COMM_WORLD, argv[2], control, ledger);
   } catch (const std::invalid_argument& e) {
     mpimon::mpi::abort_job(e.what());
   }

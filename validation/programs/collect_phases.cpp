@@ -164,9 +164,10 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "rank 0 aborts in phase 2, as asked\n");
     MPI_Abort(MPI_COMM_WORLD, 9);
   }
-  mpimon::mpi::run_p2p_sweep(MPI_COMM_WORLD, p2p,
-                             {mpimon::mpi::SendMode::send, mpimon::mpi::SendMode::isend, mpimon::mpi::SendMode::ssend,
-                              mpimon::mpi::SendMode::sendrecv, mpimon::mpi::SendMode::derived});
+  mpimon::workloads::run_p2p_sweep(
+      MPI_COMM_WORLD, p2p,
+      {mpimon::workloads::SendMode::send, mpimon::workloads::SendMode::isend, mpimon::workloads::SendMode::ssend,
+       mpimon::workloads::SendMode::sendrecv, mpimon::workloads::SendMode::derived});
   ring_sends(rank, size, p2p);
   p2p.write(prefix + ".phase_2");
   MPI_Pcontrol(2);

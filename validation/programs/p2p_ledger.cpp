@@ -21,10 +21,10 @@
 
 namespace {
 
-std::vector<mpimon::mpi::SendMode> parse_modes(const std::string& list) {
-  std::vector<mpimon::mpi::SendMode> modes;
+std::vector<mpimon::workloads::SendMode> parse_modes(const std::string& list) {
+  std::vector<mpimon::workloads::SendMode> modes;
   std::istringstream in(list);
-  for (std::string item; std::getline(in, item, ',');) modes.push_back(mpimon::mpi::parse_send_mode(item));
+  for (std::string item; std::getline(in, item, ',');) modes.push_back(mpimon::workloads::parse_send_mode(item));
   if (modes.empty()) throw std::invalid_argument("no send mode given");
   return modes;
 }
@@ -47,7 +47,7 @@ int main(int argc, char** argv) {
       mode_list = arg;
     }
   }
-  std::vector<mpimon::mpi::SendMode> modes;
+  std::vector<mpimon::workloads::SendMode> modes;
   try {
     modes = parse_modes(mode_list);
   } catch (const std::invalid_argument& e) {
@@ -59,7 +59,7 @@ int main(int argc, char** argv) {
   if (subcomm) {
     mpimon::mpi::check(MPI_Comm_split(MPI_COMM_WORLD, session.rank() % 2, -session.rank(), &comm), "MPI_Comm_split");
   }
-  if (!control) mpimon::mpi::run_p2p_sweep(comm, ledger, modes);
+  if (!control) mpimon::workloads::run_p2p_sweep(comm, ledger, modes);
   ledger.write(prefix);
   return 0;
 }

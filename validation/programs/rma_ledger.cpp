@@ -18,8 +18,8 @@ int main(int argc, char** argv) {
   const bool control = argc == 5 && std::string(argv[4]) == "--control";
   mpimon::Ledger ledger(static_cast<std::uint32_t>(session.rank()), static_cast<std::uint32_t>(session.size()));
   try {
-    mpimon::mpi::run_rma(MPI_COMM_WORLD, mpimon::mpi::parse_rma_op(argv[2]), mpimon::mpi::parse_rma_sync(argv[3]),
-                         control, ledger);
+    mpimon::workloads::run_rma(MPI_COMM_WORLD, mpimon::workloads::parse_rma_op(argv[2]),
+                               mpimon::workloads::parse_rma_sync(argv[3]), control, ledger);
   } catch (const std::invalid_argument& e) {
     mpimon::mpi::abort_job(e.what());
   }

@@ -26,8 +26,8 @@ constexpr const char* kUsage =
     "  mpimon-workload: {\"workload\":...,\"seconds\":...,\"comm_share\":...,\"passed\":true,...}\n"
     "Exit code 0 when the check passes, 1 when it fails, 2 for bad options.\n\n";
 
-mpimon::workload::Vec3 parse_grid(const std::string& text) {
-  mpimon::workload::Vec3 grid{};
+mpimon::Vec3 parse_grid(const std::string& text) {
+  mpimon::Vec3 grid{};
   std::istringstream in(text);
   std::string item;
   std::size_t d = 0;
@@ -49,7 +49,7 @@ mpimon::workload::Vec3 parse_grid(const std::string& text) {
 }
 
 struct Command {
-  mpimon::mpi::WorkloadOptions options;
+  mpimon::workloads::WorkloadOptions options;
   std::string ledger;
   bool help = false;
 };
@@ -106,9 +106,9 @@ int main(int argc, char** argv) {
     return 0;
   }
   mpimon::Ledger ledger(static_cast<std::uint32_t>(session.rank()), static_cast<std::uint32_t>(session.size()));
-  mpimon::mpi::WorkloadReport report;
+  mpimon::workloads::WorkloadReport report;
   try {
-    report = mpimon::mpi::run_workload(MPI_COMM_WORLD, command.options, ledger);
+    report = mpimon::workloads::run_workload(MPI_COMM_WORLD, command.options, ledger);
   } catch (const std::invalid_argument& e) {
     // Options are checked before any message, identically on every rank.
     if (root) std::cerr << "mpimon-workload: error: " << e.what() << "\n";
@@ -119,7 +119,7 @@ int main(int argc, char** argv) {
     ledger.write(command.ledger);
   }
   if (!root) return 0;
-  std::printf("mpimon-workload: %s\n", mpimon::mpi::report_json(report).c_str());
+  std::printf("mpimon-workload: %s\n", mpimon::workloads::report_json(report).c_str());
   std::fflush(stdout);
   if (!report.passed) {
     if (report.failure.empty()) {

@@ -20,11 +20,11 @@
 
 #include "app_workloads_internal.hpp"
 
-namespace mpimon::mpi {
+namespace mpimon::workloads {
 
 namespace {
 
-using workload::Vec3;
+using mpimon::Vec3;
 
 constexpr double kAlpha = 0.5;                        // implicit diffusion of the line solves
 constexpr double kBeta = 0.1;                         // explicit diffusion of the right-hand side
@@ -74,7 +74,7 @@ class Bt {
  public:
   Bt(Traffic& traffic, const WorkloadOptions& o, const Vec3& grid, int vars)
       : t_(traffic), grid_(grid), vars_(vars), compute_(o.compute) {
-    mp_.q = workload::exact_square_root(t_.size());
+    mp_.q = mpimon::exact_square_root(t_.size());
     if (mp_.q == 0) {
       throw std::invalid_argument("--workload bt needs a square number of processes (1, 4, 9, 16, ...), not " +
                                   std::to_string(t_.size()));
@@ -88,7 +88,7 @@ class Bt {
     for (const Vec3& c : mp_.cells(t_.rank())) {
       Cell cell{c, {}, {}, {}, {}};
       for (std::size_t d = 0; d < 3; ++d) {
-        const auto r = workload::block_range(grid_[d], mp_.q, c[d]);
+        const auto r = mpimon::block_range(grid_[d], mp_.q, c[d]);
         cell.begin[d] = r.begin;
         cell.size[d] = r.size;
       }
@@ -317,7 +317,7 @@ class Bt {
   Vec3 grid_;
   int vars_;
   double compute_;
-  workload::MultiPartition mp_;
+  mpimon::MultiPartition mp_;
   std::vector<Cell> cells_;
   std::array<std::vector<double>, 3> upper_, pivots_;
   std::deque<std::vector<double>> outgoing_;
@@ -338,4 +338,4 @@ WorkloadReport run_bt(Traffic& traffic, const WorkloadOptions& o) {
   return r;
 }
 
-}  // namespace mpimon::mpi
+}  // namespace mpimon::workloads

@@ -15,11 +15,11 @@
 #include "app_field.hpp"
 #include "app_workloads_internal.hpp"
 
-namespace mpimon::mpi {
+namespace mpimon::workloads {
 
 namespace {
 
-using workload::Vec3;
+using mpimon::Vec3;
 
 constexpr double kTargetBound = 1e-6;     // default iterations: until the bound reaches this
 constexpr double kGapTolerance = 1e-8;    // |r_recursive - (b - A x)| / |b|
@@ -64,7 +64,7 @@ class Laplacian {
   Laplacian(Traffic& t, const Vec3& grid)
       : pgrid_(make_process_grid(t.size(), 3, grid, false)),
         field_(pgrid_, grid, t.rank(), 1),
-        halo_(t, pgrid_, field_, workload::neighbour_offsets(7)) {}
+        halo_(t, pgrid_, field_, mpimon::neighbour_offsets(7)) {}
 
   [[nodiscard]] std::vector<double> vector() const { return field_.zeros(); }
   template <typename F>
@@ -92,10 +92,10 @@ class Laplacian {
   }
 
   [[nodiscard]] std::size_t interior_points() const { return field_.interior_points(); }
-  [[nodiscard]] const workload::ProcessGrid& process_grid() const { return pgrid_; }
+  [[nodiscard]] const mpimon::ProcessGrid& process_grid() const { return pgrid_; }
 
  private:
-  workload::ProcessGrid pgrid_;
+  mpimon::ProcessGrid pgrid_;
   BlockField field_;
   Halo halo_;
 };
@@ -114,7 +114,7 @@ WorkloadReport run_cg(Traffic& traffic, const WorkloadOptions& o) {
   a.for_interior([&](std::size_t p, const Vec3& g) { exact[p] = exact_solution(g, grid); });
   a.for_interior([&](std::size_t p, const Vec3& g) {
     double s = 6 * exact[p];
-    for (const Vec3& off : workload::neighbour_offsets(7)) {
+    for (const Vec3& off : mpimon::neighbour_offsets(7)) {
       const Vec3 n{g[0] + off[0], g[1] + off[1], g[2] + off[2]};
       bool inside = true;
       for (std::size_t d = 0; d < 3; ++d) inside &= n[d] >= 0 && n[d] < grid[d];
@@ -178,4 +178,4 @@ WorkloadReport run_cg(Traffic& traffic, const WorkloadOptions& o) {
   return report;
 }
 
-}  // namespace mpimon::mpi
+}  // namespace mpimon::workloads

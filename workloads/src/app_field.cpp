@@ -4,16 +4,18 @@
 
 #include "mpimon/mpi/mpi_support.hpp"
 
-namespace mpimon::mpi {
+namespace mpimon::workloads {
 
-using workload::Box;
-using workload::Vec3;
+using mpi::check;
 
-workload::ProcessGrid make_process_grid(int np, int dimensions, const Vec3& grid, bool periodic) {
+using mpimon::Box;
+using mpimon::Vec3;
+
+mpimon::ProcessGrid make_process_grid(int np, int dimensions, const Vec3& grid, bool periodic) {
   int dims[3] = {0, 0, 0};
   check(MPI_Dims_create(np, dimensions, dims), "MPI_Dims_create");
   if (dimensions == 2) dims[2] = 1;
-  workload::ProcessGrid pgrid;
+  mpimon::ProcessGrid pgrid;
   pgrid.dims = {dims[0], dims[1], dims[2]};
   pgrid.periodic = {periodic, periodic, periodic};
   for (std::size_t d = 0; d < 3; ++d) {
@@ -25,7 +27,7 @@ workload::ProcessGrid make_process_grid(int np, int dimensions, const Vec3& grid
   return pgrid;
 }
 
-BlockField::BlockField(const workload::ProcessGrid& pgrid, const Vec3& grid, int rank, int vars) : vars_(vars) {
+BlockField::BlockField(const mpimon::ProcessGrid& pgrid, const Vec3& grid, int rank, int vars) : vars_(vars) {
   const auto block = pgrid.block(grid, rank);
   for (std::size_t d = 0; d < 3; ++d) {
     n_[d] = block[d].size;
@@ -59,13 +61,13 @@ void BlockField::unpack(std::vector<double>& values, const Box& b, const std::ve
   }
 }
 
-Halo::Halo(Traffic& traffic, const workload::ProcessGrid& pgrid, const BlockField& field,
+Halo::Halo(Traffic& traffic, const mpimon::ProcessGrid& pgrid, const BlockField& field,
            const std::vector<Vec3>& offsets)
     : traffic_(traffic), field_(field) {
   for (const Vec3& off : offsets) {
     const int rank = pgrid.neighbour(traffic.rank(), off);
     if (rank < 0) continue;
-    Neighbour nb{off, rank, workload::send_box(field.n(), off), workload::recv_box(field.n(), off), {}, {}};
+    Neighbour nb{off, rank, mpimon::send_box(field.n(), off), mpimon::recv_box(field.n(), off), {}, {}};
     nb.in.resize(nb.recv.volume() * static_cast<std::size_t>(field.vars()));
     neighbours_.push_back(std::move(nb));
   }
@@ -73,14 +75,14 @@ Halo::Halo(Traffic& traffic, const workload::ProcessGrid& pgrid, const BlockFiel
 
 void Halo::exchange(std::vector<double>& values) {
   for (auto& nb : neighbours_) {
-    traffic_.irecv(nb.in.data(), nb.in.size(), nb.rank, workload::opposite_index(workload::offset_index(nb.off)));
+    traffic_.irecv(nb.in.data(), nb.in.size(), nb.rank, mpimon::opposite_index(mpimon::offset_index(nb.off)));
   }
   for (auto& nb : neighbours_) {
     field_.pack(values, nb.send, nb.out);
-    traffic_.isend(nb.out.data(), nb.out.size(), nb.rank, workload::offset_index(nb.off));
+    traffic_.isend(nb.out.data(), nb.out.size(), nb.rank, mpimon::offset_index(nb.off));
   }
   traffic_.wait_all();
   for (auto& nb : neighbours_) field_.unpack(values, nb.recv, nb.in);
 }
 
-}  // namespace mpimon::mpi
+}  // namespace mpimon::workloads

@@ -15,12 +15,12 @@
 #include "app_field.hpp"
 #include "app_workloads_internal.hpp"
 
-namespace mpimon::mpi {
+namespace mpimon::workloads {
 
 namespace {
 
-using workload::Box;
-using workload::Vec3;
+using mpimon::Box;
+using mpimon::Vec3;
 
 constexpr double kDiagonal = 4.0, kCoupling = 1.0;  // D = 4 I, L and U couple with -1: stable sweeps
 constexpr int kForwardEast = 100, kForwardSouth = 101, kBackwardWest = 102, kBackwardNorth = 103;
@@ -111,7 +111,7 @@ class Lu {
     return worst;
   }
 
-  [[nodiscard]] const workload::ProcessGrid& process_grid() const { return pgrid_; }
+  [[nodiscard]] const mpimon::ProcessGrid& process_grid() const { return pgrid_; }
 
  private:
   // f = (D + L)(u + c s), g = (D + U)(u + c s): u's ghosts come from the exchange.
@@ -207,7 +207,7 @@ class Lu {
   Vec3 grid_;
   int block_;
   double compute_;
-  workload::ProcessGrid pgrid_;
+  mpimon::ProcessGrid pgrid_;
   BlockField field_;
   Halo halo_;
   std::vector<double> u_, f_, g_, v_, w_, shape_, lower_shape_, upper_shape_;
@@ -231,4 +231,4 @@ WorkloadReport run_lu(Traffic& traffic, const WorkloadOptions& o) {
   return r;
 }
 
-}  // namespace mpimon::mpi
+}  // namespace mpimon::workloads

@@ -11,11 +11,11 @@
 #include "app_field.hpp"
 #include "app_workloads_internal.hpp"
 
-namespace mpimon::mpi {
+namespace mpimon::workloads {
 
 namespace {
 
-using workload::Vec3;
+using mpimon::Vec3;
 
 ProblemSize class_size(const std::string& c) {
   if (c == "small") return {{32, 32, 32}, 4, 20};
@@ -49,7 +49,7 @@ Wave wave(int v, const Vec3& grid) {
   return w;
 }
 
-workload::ProcessGrid scrambled(workload::ProcessGrid pgrid, std::uint64_t seed) {
+mpimon::ProcessGrid scrambled(mpimon::ProcessGrid pgrid, std::uint64_t seed) {
   if (seed != 0) pgrid.scramble(seed);
   return pgrid;
 }
@@ -63,10 +63,10 @@ class Stencil {
         compute_(o.compute),
         pgrid_(scrambled(make_process_grid(traffic.size(), 3, grid, true), o.scramble)),
         field_(pgrid_, grid, traffic.rank(), vars),
-        halo_(traffic, pgrid_, field_, workload::neighbour_offsets(o.points)),
+        halo_(traffic, pgrid_, field_, mpimon::neighbour_offsets(o.points)),
         u_(field_.zeros()),
         next_(u_) {
-    for (const Vec3& off : workload::neighbour_offsets(27)) {
+    for (const Vec3& off : mpimon::neighbour_offsets(27)) {
       const double w = weight(off, points_);
       if (w != 0) taps_.push_back({field_.offset(off), w});
     }
@@ -100,7 +100,7 @@ class Stencil {
     return worst;
   }
 
-  [[nodiscard]] const workload::ProcessGrid& process_grid() const { return pgrid_; }
+  [[nodiscard]] const mpimon::ProcessGrid& process_grid() const { return pgrid_; }
   /// What is left of the waves' amplitude after `iterations`: the check's sensitivity.
   [[nodiscard]] double amplitude(int iterations) const { return std::pow(eigenvalue(wave(0, grid_)), iterations); }
 
@@ -116,7 +116,7 @@ class Stencil {
   // sum over the taps of weight x cos(theta . offset): the stencil is symmetric, so the sines cancel.
   [[nodiscard]] double eigenvalue(const Wave& w) const {
     double lambda = weight({0, 0, 0}, points_);
-    for (const Vec3& off : workload::neighbour_offsets(27)) {
+    for (const Vec3& off : mpimon::neighbour_offsets(27)) {
       lambda += weight(off, points_) * std::cos(w.theta[0] * off[0] + w.theta[1] * off[1] + w.theta[2] * off[2]);
     }
     return lambda;
@@ -141,7 +141,7 @@ class Stencil {
   Vec3 grid_;
   int vars_, points_;
   double compute_;
-  workload::ProcessGrid pgrid_;
+  mpimon::ProcessGrid pgrid_;
   BlockField field_;
   Halo halo_;
   std::vector<double> u_, next_;
@@ -166,4 +166,4 @@ WorkloadReport run_stencil(Traffic& traffic, const WorkloadOptions& o) {
   return r;
 }
 
-}  // namespace mpimon::mpi
+}  // namespace mpimon::workloads

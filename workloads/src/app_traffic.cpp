@@ -7,7 +7,10 @@
 
 #include "mpimon/mpi/mpi_support.hpp"
 
-namespace mpimon::mpi {
+namespace mpimon::workloads {
+
+using mpi::abort_job;
+using mpi::check;
 
 namespace {
 
@@ -160,8 +163,8 @@ void burn_flops(double flops) {
   }
 }
 
-std::string json_array(const workload::Vec3& v) {
+std::string json_array(const mpimon::Vec3& v) {
   return "[" + std::to_string(v[0]) + "," + std::to_string(v[1]) + "," + std::to_string(v[2]) + "]";
 }
 
-}  // namespace mpimon::mpi
+}  // namespace mpimon::workloads

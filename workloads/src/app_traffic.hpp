@@ -13,7 +13,7 @@
 #include "mpimon/models/ledger.hpp"
 #include "mpimon/workloads/app_workloads.hpp"
 
-namespace mpimon::mpi {
+namespace mpimon::workloads {
 
 class Traffic {
  public:
@@ -65,6 +65,6 @@ class Traffic {
 void burn_flops(double flops);
 
 /// A JSON array of integers, e.g. "[64,64,64]".
-std::string json_array(const workload::Vec3& v);
+std::string json_array(const mpimon::Vec3& v);
 
-}  // namespace mpimon::mpi
+}  // namespace mpimon::workloads

@@ -7,7 +7,7 @@
 #include "app_workloads_internal.hpp"
 #include "mpimon/models/workloads.hpp"
 
-namespace mpimon::mpi {
+namespace mpimon::workloads {
 
 namespace {
 
@@ -16,24 +16,24 @@ struct Runner {
   WorkloadReport (*run)(Traffic&, const WorkloadOptions&);
 };
 
-// One kernel per row of models::kWorkloadKinds, in its order.
+// One kernel per row of mpimon::kWorkloadKinds, in its order.
 constexpr std::array kRunners{Runner{"stencil", run_stencil}, Runner{"cg", run_cg}, Runner{"lu", run_lu},
                               Runner{"bt", run_bt}};
 
 constexpr bool runners_match_kinds() {
-  if (kRunners.size() != models::kWorkloadKinds.size()) return false;
+  if (kRunners.size() != mpimon::kWorkloadKinds.size()) return false;
   for (std::size_t i = 0; i < kRunners.size(); ++i) {
-    if (kRunners[i].name != models::kWorkloadKinds[i].name) return false;
+    if (kRunners[i].name != mpimon::kWorkloadKinds[i].name) return false;
   }
   return true;
 }
-static_assert(runners_match_kinds(), "every workload of models::kWorkloadKinds needs its kernel here, in order");
+static_assert(runners_match_kinds(), "every workload of mpimon::kWorkloadKinds needs its kernel here, in order");
 
 }  // namespace
 
 WorkloadReport run_workload(MPI_Comm comm, const WorkloadOptions& options, Ledger& ledger) {
-  if (!models::is_workload_class(options.problem_class))
-    throw std::invalid_argument("--class must be one of " + models::workload_class_list() + ", not '" +
+  if (!mpimon::is_workload_class(options.problem_class))
+    throw std::invalid_argument("--class must be one of " + mpimon::workload_class_list() + ", not '" +
                                 options.problem_class + "'");
   if (options.iterations < 0) throw std::invalid_argument("--iterations must be positive");
   if (options.vars < 0) throw std::invalid_argument("--vars must be positive");
@@ -46,7 +46,7 @@ WorkloadReport run_workload(MPI_Comm comm, const WorkloadOptions& options, Ledge
   const auto runner =
       std::find_if(kRunners.begin(), kRunners.end(), [&](const Runner& k) { return k.name == options.workload; });
   if (runner == kRunners.end())
-    throw std::invalid_argument("--workload must be one of " + models::workload_list() + ", not '" + options.workload +
+    throw std::invalid_argument("--workload must be one of " + mpimon::workload_list() + ", not '" + options.workload +
                                 "'");
   WorkloadReport r = runner->run(traffic, options);
   r.workload = options.workload;
@@ -90,4 +90,4 @@ std::string report_json(const WorkloadReport& r) {
   return s + "}";
 }
 
-}  // namespace mpimon::mpi
+}  // namespace mpimon::workloads

@@ -7,7 +7,7 @@
 #include "app_traffic.hpp"
 #include "mpimon/workloads/app_workloads.hpp"
 
-namespace mpimon::mpi {
+namespace mpimon::workloads {
 
 // Each runs its timed loop and its check; the report is complete on rank 0 (timing and traffic
 // fields filled by Traffic::summarise).
@@ -18,7 +18,7 @@ WorkloadReport run_bt(Traffic& traffic, const WorkloadOptions& options);
 
 /// A workload's size: the class's defaults, overridden by the options that are set.
 struct ProblemSize {
-  workload::Vec3 grid;
+  mpimon::Vec3 grid;
   int vars, iterations;
 };
 ProblemSize resolve_size(const ProblemSize& class_size, const WorkloadOptions& options);
@@ -49,4 +49,4 @@ inline void keep_worst(double& worst, double value) {
 /// A number as JSON (null for NaN and infinities, which JSON cannot hold).
 std::string json_number(double value);
 
-}  // namespace mpimon::mpi
+}  // namespace mpimon::workloads

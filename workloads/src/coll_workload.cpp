@@ -8,7 +8,10 @@
 #include "mpimon/mpi/mpi_support.hpp"
 #include "mpimon/workloads/workloads.hpp"
 
-namespace mpimon::mpi {
+namespace mpimon::workloads {
+
+using mpi::check;
+using mpi::world_ranks;
 
 namespace {
 
@@ -506,4 +509,4 @@ void run_collective(MPI_Comm comm, const std::string& name, bool control, Ledger
   it->second(call);
 }
 
-}  // namespace mpimon::mpi
+}  // namespace mpimon::workloads

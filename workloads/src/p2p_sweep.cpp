@@ -7,7 +7,10 @@
 #include "mpimon/mpi/mpi_support.hpp"
 #include "mpimon/workloads/workloads.hpp"
 
-namespace mpimon::mpi {
+namespace mpimon::workloads {
+
+using mpi::check;
+using mpi::world_ranks;
 
 namespace {
 
@@ -161,4 +164,4 @@ void run_p2p_sweep(MPI_Comm comm, Ledger& ledger, const std::vector<SendMode>& m
   MPI_Type_free(&derived);
 }
 
-}  // namespace mpimon::mpi
+}  // namespace mpimon::workloads

@@ -5,7 +5,10 @@
 #include "mpimon/mpi/mpi_support.hpp"
 #include "mpimon/workloads/workloads.hpp"
 
-namespace mpimon::mpi {
+namespace mpimon::workloads {
+
+using mpi::check;
+using mpi::world_ranks;
 
 RmaOp parse_rma_op(const std::string& name) {
   static const std::pair<const char*, RmaOp> ops[] = {{"put", RmaOp::put},
@@ -134,4 +137,4 @@ void run_rma(MPI_Comm comm, RmaOp op, RmaSync sync, bool control, Ledger& ledger
   check(MPI_Win_free(&win), "MPI_Win_free");
 }
 
-}  // namespace mpimon::mpi
+}  // namespace mpimon::workloads

@@ -2,7 +2,7 @@
 
 #include <algorithm>
 
-namespace mpimon::models {
+namespace mpimon {
 
 bool is_workload(std::string_view name) {
   return std::any_of(kWorkloadKinds.begin(), kWorkloadKinds.end(), [&](const auto& w) { return w.name == name; });
@@ -40,4 +40,4 @@ std::string all_workloads_option() {
   return s;
 }
 
-}  // namespace mpimon::models
+}  // namespace mpimon

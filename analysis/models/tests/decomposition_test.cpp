@@ -5,7 +5,7 @@
 
 #include "mpimon/models/decomposition.hpp"
 
-namespace mpimon::workload {
+namespace mpimon {
 namespace {
 
 TEST(Decomposition, BlockRangesByHand) {
@@ -197,4 +197,4 @@ TEST(Decomposition, MultiPartitionPartnersAreFixedPerAxis) {
 }
 
 }  // namespace
-}  // namespace mpimon::workload
+}  // namespace mpimon

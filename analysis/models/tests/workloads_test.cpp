@@ -2,7 +2,7 @@
 
 #include "mpimon/models/workloads.hpp"
 
-namespace mpimon::models {
+namespace mpimon {
 namespace {
 
 TEST(Workloads, ListIsASentence) { EXPECT_EQ(workload_list(), "stencil, cg, lu and bt"); }
@@ -21,4 +21,4 @@ TEST(Workloads, KnowsItsNamesAndNoOthers) {
 }
 
 }  // namespace
-}  // namespace mpimon::models
+}  // namespace mpimon

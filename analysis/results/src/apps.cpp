@@ -179,7 +179,7 @@ AppLaunchRecord compact(const AppLaunchRecord& launch) {
 }
 
 std::vector<AppLaunchRecord> read_app_launches_csv(const std::string& path) {
-  const results::CsvFile csv(path);
+  const results_detail::CsvFile csv(path);
   std::vector<AppLaunchRecord> out;
   for (std::size_t row = 0; row < csv.rows(); ++row) {
     AppLaunchRecord l;
@@ -208,14 +208,16 @@ std::vector<AppLaunchRecord> read_app_launches_csv(const std::string& path) {
 }
 
 void AppResults::create(const std::string& path, const std::map<std::string, std::string>& configuration) {
-  results::create(path, kAppsFormat, kAppsFormatVersion, configuration);
+  results_detail::create(path, kAppsFormat, kAppsFormatVersion, configuration);
 }
 
 AppResults::AppResults(std::string path) : path_(std::move(path)) {
-  results::check_format(path_, kAppsFormat, kAppsFormatVersion);
+  results_detail::check_format(path_, kAppsFormat, kAppsFormatVersion);
 }
 
-std::map<std::string, std::string> AppResults::configuration() const { return results::read_configuration(path_); }
+std::map<std::string, std::string> AppResults::configuration() const {
+  return results_detail::read_configuration(path_);
+}
 
 namespace {
 
@@ -225,12 +227,12 @@ std::string class_attribute(const char* metric, TrafficClass c) {
 
 void write_launch(hid_t g, const AppLaunchRecord& l) {
   h5::write_attribute(g, "app", l.key.app);
-  results::write_launch_identity(g, l);
+  results_detail::write_launch_identity(g, l);
   h5::write_attribute(g, "time_source", l.time_source);
   h5::write_attribute(g, "report", l.report);
-  results::write_number_attribute(g, "seconds", l.seconds);
-  results::write_number_attribute(g, "wall_seconds", l.wall_seconds);
-  if (l.comm_share) results::write_number_attribute(g, "comm_share", *l.comm_share);
+  results_detail::write_number_attribute(g, "seconds", l.seconds);
+  results_detail::write_number_attribute(g, "wall_seconds", l.wall_seconds);
+  if (l.comm_share) results_detail::write_number_attribute(g, "comm_share", *l.comm_share);
   if (!l.bindings.empty()) h5::write_attribute(g, "bindings", l.bindings);
   if (l.traffic) {
     for (std::size_t i = 0; i < kTrafficClassCount; ++i) {
@@ -246,12 +248,12 @@ AppLaunchRecord read_launch(hid_t g, const std::string& where) {
   AppLaunchRecord l;
   auto integer = [&](const char* name) { return h5::read_uint_attribute(g, name, where).at(0); };
   l.key.app = h5::read_string_attribute(g, "app", where);
-  results::read_launch_identity(g, where, l);
+  results_detail::read_launch_identity(g, where, l);
   l.time_source = h5::read_string_attribute(g, "time_source", where);
   l.report = h5::read_string_attribute(g, "report", where);
-  l.seconds = results::read_number_attribute(g, "seconds", where);
-  l.wall_seconds = results::read_number_attribute(g, "wall_seconds", where);
-  if (h5::has_attribute(g, "comm_share")) l.comm_share = results::read_number_attribute(g, "comm_share", where);
+  l.seconds = results_detail::read_number_attribute(g, "seconds", where);
+  l.wall_seconds = results_detail::read_number_attribute(g, "wall_seconds", where);
+  if (h5::has_attribute(g, "comm_share")) l.comm_share = results_detail::read_number_attribute(g, "comm_share", where);
   if (h5::has_attribute(g, "bindings")) l.bindings = h5::read_string_attribute(g, "bindings", where);
   if (h5::has_attribute(g, class_attribute("messages", TrafficClass::external).c_str())) {
     TrafficTotals t;
@@ -273,13 +275,13 @@ AppLaunchRecord read_launch(hid_t g, const std::string& where) {
 }  // namespace
 
 std::vector<AppLaunchRecord> AppResults::launches() const {
-  return results::read_launches<AppLaunchRecord>(path_, read_launch);
+  return results_detail::read_launches<AppLaunchRecord>(path_, read_launch);
 }
 
-std::set<AppLaunchKey> AppResults::completed() const { return results::completed_keys(launches()); }
+std::set<AppLaunchKey> AppResults::completed() const { return results_detail::completed_keys(launches()); }
 
 void AppResults::append(const AppLaunchRecord& launch) {
-  results::append_launch(path_, [&](hid_t g, const std::string&) { write_launch(g, launch); });
+  results_detail::append_launch(path_, [&](hid_t g, const std::string&) { write_launch(g, launch); });
 }
 
 void AppResults::write_analysis(const std::vector<AppRow>& rows, const std::vector<AppPair>& pairs,
@@ -287,13 +289,13 @@ void AppResults::write_analysis(const std::vector<AppRow>& rows, const std::vect
   const std::string& off = arms.base;
   const std::string& on = arms.other;
   constexpr double none = std::numeric_limits<double>::quiet_NaN();
-  results::Table table;
+  results_detail::Table table;
   for (const auto& r : rows) {
     table.strings["app"].push_back(r.app);
     table.strings["time_source"].push_back(r.time_source);
     table.integers["np"].push_back(r.np);
     table.integers["pairs"].push_back(r.analysis.n);
-    results::append_paired(table, r.analysis, {off + "_mean_s", on + "_mean_s", "_s"});
+    results_detail::append_paired(table, r.analysis, {off + "_mean_s", on + "_mean_s", "_s"});
     table.numbers[off + "_median_s"].push_back(r.off_median);
     table.numbers[on + "_median_s"].push_back(r.on_median);
     table.numbers["messages_per_process"].push_back(r.messages_per_process.value_or(none));
@@ -302,8 +304,8 @@ void AppResults::write_analysis(const std::vector<AppRow>& rows, const std::vect
     table.numbers["messages_per_second"].push_back(r.messages_per_second.value_or(none));
     table.numbers["comm_share"].push_back(r.comm_share.value_or(none));
   }
-  results::write_table(path_, "analysis", table);
-  results::Table per_pair;
+  results_detail::write_table(path_, "analysis", table);
+  results_detail::Table per_pair;
   for (const auto& p : pairs) {
     per_pair.strings["app"].push_back(p.app);
     per_pair.integers["np"].push_back(p.np);
@@ -313,7 +315,7 @@ void AppResults::write_analysis(const std::vector<AppRow>& rows, const std::vect
     per_pair.numbers["relative"].push_back(p.relative);
     per_pair.numbers["comm_share"].push_back(p.comm_share.value_or(none));
   }
-  results::write_table(path_, "pairs", per_pair);
+  results_detail::write_table(path_, "pairs", per_pair);
 }
 
 }  // namespace mpimon

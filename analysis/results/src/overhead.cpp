@@ -111,13 +111,14 @@ LaunchRecord compact(const LaunchRecord& launch) {
 }
 
 void mark_compact_results(const std::string& path) {
-  results::mark_compact(path,
-                        "per-launch summaries only: no raw samples, no command lines, no benchmark JSON or workload "
-                        "reports");
+  results_detail::mark_compact(
+      path,
+      "per-launch summaries only: no raw samples, no command lines, no benchmark JSON or workload "
+      "reports");
 }
 
 std::vector<LaunchRecord> read_launches_csv(const std::string& path) {
-  const results::CsvFile csv(path);
+  const results_detail::CsvFile csv(path);
   std::vector<LaunchRecord> out;
   std::uint64_t current = 0;
   for (std::size_t row = 0; row < csv.rows(); ++row) {
@@ -144,14 +145,16 @@ std::vector<LaunchRecord> read_launches_csv(const std::string& path) {
 }
 
 void OverheadResults::create(const std::string& path, const std::map<std::string, std::string>& configuration) {
-  results::create(path, kOverheadFormat, kOverheadFormatVersion, configuration);
+  results_detail::create(path, kOverheadFormat, kOverheadFormatVersion, configuration);
 }
 
 OverheadResults::OverheadResults(std::string path) : path_(std::move(path)) {
-  results::check_format(path_, kOverheadFormat, kOverheadFormatVersion);
+  results_detail::check_format(path_, kOverheadFormat, kOverheadFormatVersion);
 }
 
-std::map<std::string, std::string> OverheadResults::configuration() const { return results::read_configuration(path_); }
+std::map<std::string, std::string> OverheadResults::configuration() const {
+  return results_detail::read_configuration(path_);
+}
 
 namespace {
 
@@ -191,7 +194,7 @@ LaunchRecord read_compact_benchmarks(hid_t group, const std::string& where, Laun
 LaunchRecord read_launch(hid_t group, const std::string& where) {
   LaunchRecord r;
   r.key.transport = h5::read_string_attribute(group, "transport", where);
-  results::read_launch_identity(group, where, r);
+  results_detail::read_launch_identity(group, where, r);
   r.seconds = std::stod(h5::read_string_attribute(group, "seconds", where));
   r.benchmark_json = h5::read_string_attribute(group, "benchmark_json", where);
   if (h5::has_attribute(group, "blocks")) r.blocks = h5::read_string_attribute(group, "blocks", where);
@@ -220,16 +223,16 @@ LaunchRecord read_launch(hid_t group, const std::string& where) {
 }  // namespace
 
 std::vector<LaunchRecord> OverheadResults::launches() const {
-  return results::read_launches<LaunchRecord>(path_, read_launch);
+  return results_detail::read_launches<LaunchRecord>(path_, read_launch);
 }
 
-std::set<LaunchKey> OverheadResults::completed() const { return results::completed_keys(launches()); }
+std::set<LaunchKey> OverheadResults::completed() const { return results_detail::completed_keys(launches()); }
 
 namespace {
 
 void write_launch(hid_t g, const std::string& here, const LaunchRecord& launch) {
   h5::write_attribute(g, "transport", launch.key.transport);
-  results::write_launch_identity(g, launch);
+  results_detail::write_launch_identity(g, launch);
   h5::write_attribute(g, "seconds", std::to_string(launch.seconds));
   h5::write_attribute(g, "benchmark_json", launch.benchmark_json);
   if (!launch.blocks.empty()) h5::write_attribute(g, "blocks", launch.blocks);
@@ -282,12 +285,12 @@ void write_launch(hid_t g, const std::string& here, const LaunchRecord& launch) 
 }  // namespace
 
 void OverheadResults::append(const LaunchRecord& launch) {
-  results::append_launch(path_, [&](hid_t g, const std::string& here) { write_launch(g, here, launch); });
+  results_detail::append_launch(path_, [&](hid_t g, const std::string& here) { write_launch(g, here, launch); });
 }
 
 void OverheadResults::write_analysis(const std::vector<OverheadCell>& cells) {
   constexpr double none = std::numeric_limits<double>::quiet_NaN();  // absent: undefined for the data
-  results::Table table;
+  results_detail::Table table;
   for (const auto& c : cells) {
     table.strings["transport"].push_back(c.transport);
     table.strings["arm"].push_back(c.arm);
@@ -296,13 +299,13 @@ void OverheadResults::write_analysis(const std::vector<OverheadCell>& cells) {
     table.integers["np"].push_back(c.np);
     table.integers["size"].push_back(c.size);
     table.integers["pairs"].push_back(c.analysis.n);
-    results::append_paired(table, c.analysis, {"off_ns", "arm_ns", "_ns"});
+    results_detail::append_paired(table, c.analysis, {"off_ns", "arm_ns", "_ns"});
     table.numbers["p_bh"].push_back(c.p_adjusted.value_or(none));
     table.numbers["per_process_ns"].push_back(c.per_process.value);
     table.numbers["per_process_ci_low_ns"].push_back(c.per_process.ci ? c.per_process.ci->low : none);
     table.numbers["per_process_ci_high_ns"].push_back(c.per_process.ci ? c.per_process.ci->high : none);
   }
-  results::write_table(path_, "analysis", table);
+  results_detail::write_table(path_, "analysis", table);
 }
 
 std::vector<BenchmarkBlocks> read_blocks(const std::string& text, const std::string& where) {

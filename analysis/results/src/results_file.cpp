@@ -8,7 +8,7 @@
 
 #include "mpimon/base/error.hpp"
 
-namespace mpimon::results {
+namespace mpimon::results_detail {
 
 void create(const std::string& path, std::string_view format, std::uint64_t version,
             const std::map<std::string, std::string>& configuration) {
@@ -196,4 +196,4 @@ double read_number_attribute(hid_t obj, const std::string& name, const std::stri
   }
 }
 
-}  // namespace mpimon::results
+}  // namespace mpimon::results_detail

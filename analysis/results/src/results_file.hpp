@@ -15,7 +15,7 @@
 #include "mpimon/matrices/h5.hpp"
 #include "mpimon/results/stats.hpp"
 
-namespace mpimon::results {
+namespace mpimon::results_detail {
 
 /// Creates `path` with `format`, `format_version`, /configuration (string attributes) and an empty
 /// /launches group.
@@ -120,4 +120,4 @@ class CsvFile {
 void write_number_attribute(hid_t obj, const std::string& name, double value);
 double read_number_attribute(hid_t obj, const std::string& name, const std::string& where);
 
-}  // namespace mpimon::results
+}  // namespace mpimon::results_detail

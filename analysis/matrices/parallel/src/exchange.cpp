@@ -11,7 +11,7 @@
 #include <exception>
 #include <filesystem>
 
-namespace mpimon::parallel {
+namespace mpimon::parallel_detail {
 
 namespace {
 constexpr int kTagSize = 1;
@@ -111,4 +111,4 @@ void abort_merge(const std::string& message, const std::string& temporary) {
   std::_Exit(kAbortExitCode);  // MPI_Abort does not return
 }
 
-}  // namespace mpimon::parallel
+}  // namespace mpimon::parallel_detail

@@ -11,7 +11,7 @@
 
 #include "mpimon/base/error.hpp"
 
-namespace mpimon::parallel {
+namespace mpimon::parallel_detail {
 
 class Packer {
  public:
@@ -113,4 +113,4 @@ inline constexpr int kAbortExitCode = 1;
 /// process with kAbortExitCode.
 [[noreturn]] void abort_merge(const std::string& message, const std::string& temporary);
 
-}  // namespace mpimon::parallel
+}  // namespace mpimon::parallel_detail

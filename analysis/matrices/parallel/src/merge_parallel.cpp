@@ -21,9 +21,11 @@
 #include "mpimon/base/output.hpp"
 #include "share_writer.hpp"
 
-namespace mpimon::parallel {
+namespace mpimon {
 
 namespace {
+
+using namespace parallel_detail;
 
 std::vector<std::string> share_file_list(const std::function<std::vector<std::string>()>& list_files, unsigned rank) {
   Outcome outcome;
@@ -78,9 +80,9 @@ bool launched_by_mpi() {
   return false;
 }
 
-std::vector<DumpSummary> Processes::merge(const std::function<std::vector<std::string>()>& list_files,
-                                          const std::string& output, const MergeOptions& options,
-                                          const MergeProgress& progress) const {
+std::vector<DumpSummary> ParallelMerge::merge(const std::function<std::vector<std::string>()>& list_files,
+                                              const std::string& output, const MergeOptions& options,
+                                              const MergeProgress& progress) const {
   const std::vector<std::string> paths = share_file_list(list_files, rank);
   // Every process plans the same dumps from the same list (and fails alike on a bad list).
   if (paths.empty()) raise_error(Error::Kind::input, "", "no input files");
@@ -102,16 +104,16 @@ std::vector<DumpSummary> Processes::merge(const std::function<std::vector<std::s
   return summaries;
 }
 
-int run(int& argc, char**& argv, const std::function<int(const Processes&)>& body) {
+int run_parallel_merge(int& argc, char**& argv, const std::function<int(const ParallelMerge&)>& body) {
   MPI_Init(&argc, &argv);
   int rank = 0, size = 1;
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
   MPI_Comm_size(MPI_COMM_WORLD, &size);
   report_from_rank_zero(std::filesystem::path(argv[0]).filename().string());
-  const int code = body(Processes{static_cast<unsigned>(rank), static_cast<unsigned>(size)});
+  const int code = body(ParallelMerge{static_cast<unsigned>(rank), static_cast<unsigned>(size)});
   std::fflush(stdout);
   MPI_Finalize();
   return code;
 }
 
-}  // namespace mpimon::parallel
+}  // namespace mpimon

@@ -13,7 +13,7 @@
 #include "mpimon/matrices/h5.hpp"
 #include "mpimon/matrices/prof.hpp"
 
-namespace mpimon::parallel {
+namespace mpimon::parallel_detail {
 
 namespace md = merge_detail;
 
@@ -532,4 +532,4 @@ std::vector<DumpSummary> write_shares(const std::vector<DumpInputs>& dumps, std:
   return decision.summaries;
 }
 
-}  // namespace mpimon::parallel
+}  // namespace mpimon::parallel_detail

@@ -13,7 +13,7 @@
 #include "mpimon/base/output.hpp"
 #include "mpimon/matrices/merge.hpp"
 
-namespace mpimon::parallel {
+namespace mpimon::parallel_detail {
 
 /// This process's files of one dump (a contiguous run of them in rank order, possibly none).
 struct DumpShare {
@@ -44,4 +44,4 @@ std::vector<DumpSummary> write_shares(const std::vector<DumpInputs>& dumps, std:
                                       const std::string& temporary, const std::string& output, AtomicOutput* out,
                                       const MergeOptions& options);
 
-}  // namespace mpimon::parallel
+}  // namespace mpimon::parallel_detail

@@ -13,20 +13,20 @@
 #include "mpimon/models/decomposition.hpp"
 #include "mpimon/models/ledger.hpp"
 
-namespace mpimon::mpi {
+namespace mpimon::workloads {
 
 /// What a workload is asked to do; zero / empty fields take the class's value.
 struct WorkloadOptions {
-  std::string workload;                 ///< a name of models::kWorkloadKinds
+  std::string workload;                 ///< a name of mpimon::kWorkloadKinds
   std::string problem_class = "small";  ///< small, medium, large
   int iterations = 0;
-  workload::Vec3 grid{0, 0, 0};  ///< global grid points
-  int vars = 0;                  ///< variables per point (stencil, lu, bt)
-  int points = 7;                ///< stencil: 7 or 27
-  double compute = 0;            ///< extra floating-point operations per point, variable and iteration
-  int block = 1;                 ///< lu: z planes per pipelined message
-  bool inject_error = false;     ///< corrupt one message of rank 0 (the check must then fail)
-  std::uint64_t scramble = 0;    ///< stencil: seed of a rank order that does not follow the grid; 0 none
+  mpimon::Vec3 grid{0, 0, 0};  ///< global grid points
+  int vars = 0;                ///< variables per point (stencil, lu, bt)
+  int points = 7;              ///< stencil: 7 or 27
+  double compute = 0;          ///< extra floating-point operations per point, variable and iteration
+  int block = 1;               ///< lu: z planes per pipelined message
+  bool inject_error = false;   ///< corrupt one message of rank 0 (the check must then fail)
+  std::uint64_t scramble = 0;  ///< stencil: seed of a rank order that does not follow the grid; 0 none
 };
 
 /// A workload's outcome. Times and counts cover the timed loop only.
@@ -54,4 +54,4 @@ WorkloadReport run_workload(MPI_Comm comm, const WorkloadOptions& options, Ledge
 /// The workload's report as one JSON object on one line.
 std::string report_json(const WorkloadReport& r);
 
-}  // namespace mpimon::mpi
+}  // namespace mpimon::workloads

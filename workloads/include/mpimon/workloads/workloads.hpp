@@ -10,7 +10,7 @@
 
 #include "mpimon/models/ledger.hpp"
 
-namespace mpimon::mpi {
+namespace mpimon::workloads {
 
 /// The ways a point-to-point message can be sent; each must be counted once by the monitoring.
 enum class SendMode { send, isend, ssend, bsend, rsend, sendrecv, persistent, derived };
@@ -41,9 +41,9 @@ std::vector<PlannedMessage> plan_p2p_messages(int src, int dst, const std::vecto
 /// collective is called, so with pml_monitoring_enable = 1 every recorded message is in the ledger.
 void run_p2p_sweep(MPI_Comm comm, Ledger& ledger, const std::vector<SendMode>& modes);
 
-}  // namespace mpimon::mpi
+}  // namespace mpimon::workloads
 
-namespace mpimon::mpi {
+namespace mpimon::workloads {
 
 // ---- One-sided -------------------------------------------------------------------------------
 
@@ -79,4 +79,4 @@ std::vector<std::string> collective_names();
 /// Throws std::invalid_argument for unknown names.
 void run_collective(MPI_Comm comm, const std::string& name, bool control, Ledger& ledger);
 
-}  // namespace mpimon::mpi
+}  // namespace mpimon::workloads

@@ -9,7 +9,7 @@
 #include <cstdint>
 #include <vector>
 
-namespace mpimon::workload {
+namespace mpimon {
 
 using Vec3 = std::array<int, 3>;
 
@@ -173,4 +173,4 @@ struct MultiPartition {
   }
 };
 
-}  // namespace mpimon::workload
+}  // namespace mpimon

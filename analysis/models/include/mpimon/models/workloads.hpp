@@ -9,7 +9,7 @@
 #include <string>
 #include <string_view>
 
-namespace mpimon::models {
+namespace mpimon {
 
 struct WorkloadKind {
   std::string_view name;
@@ -38,4 +38,4 @@ std::string workload_class_list();
 /// "stencil,cg,lu,bt": every workload, as a --workload value.
 std::string all_workloads_option();
 
-}  // namespace mpimon::models
+}  // namespace mpimon

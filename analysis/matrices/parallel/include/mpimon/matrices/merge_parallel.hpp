@@ -10,7 +10,7 @@
 
 #include "mpimon/matrices/merge.hpp"
 
-namespace mpimon::parallel {
+namespace mpimon {
 
 /// True when the process was started by an MPI launcher (Open MPI's OMPI_COMM_WORLD_SIZE, or the
 /// PMI_SIZE / PMIX_RANK of Slurm and other PMI launchers): read before MPI_Init.
@@ -18,7 +18,7 @@ bool launched_by_mpi();
 
 /// What `body` needs to merge in parallel: this process's rank, the number of processes, and the
 /// collective merge.
-struct Processes {
+struct ParallelMerge {
   unsigned rank = 0;
   unsigned size = 1;
   /// Collective. Rank 0 calls list_files() and shares the list; each process reads and parses a
@@ -34,6 +34,6 @@ struct Processes {
 /// MPI_Init, body(processes), MPI_Finalize; returns body's exit code. Processes other than rank 0
 /// print nothing (their stdout and stderr go to /dev/null): rank 0 reports for all, except a
 /// process that aborts the merge (its message goes to the user's stderr).
-int run(int& argc, char**& argv, const std::function<int(const Processes&)>& body);
+int run_parallel_merge(int& argc, char**& argv, const std::function<int(const ParallelMerge&)>& body);
 
-}  // namespace mpimon::parallel
+}  // namespace mpimon
