@@ -1,0 +1,202 @@
+// What the CLI decides on its own, tested without running a command: the checks of option values
+// (cli_support.hpp, option_values.cpp), the exit code of each kind of error, and `mpimon place`'s
+// table (place_table.cpp), on inputs whose answers are worked out by hand here.
+
+#include <gtest/gtest.h>
+
+#include <limits>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "cli_support.hpp"
+#include "place_options.hpp"
+#include "place_table.hpp"
+
+namespace mpimon::cli {
+namespace {
+
+/// The message of the po::error that `f` throws, or "" when it throws none.
+template <typename F>
+std::string usage_error_of(F f) {
+  try {
+    f();
+  } catch (const po::error& e) {
+    return e.what();
+  }
+  return "";
+}
+
+TEST(OptionValues, NumberListsReadEveryItem) {
+  EXPECT_EQ(parse_number_list("2,4,16", "np", 1, 64), (std::vector<std::uint64_t>{2, 4, 16}));
+  EXPECT_EQ(split_positive_list("1", "np"), (std::vector<std::uint32_t>{1}));
+  EXPECT_EQ(parse_number_list("0", "sizes", 0, 10), (std::vector<std::uint64_t>{0}));
+}
+
+TEST(OptionValues, BadItemsAreRefusedNamingTheOptionAndQuotingTheItem) {
+  EXPECT_EQ(usage_error_of([] { parse_number_list("2,0", "np", 1, 64); }),
+            "--np: '0' is not a whole number from 1 to 64 (a comma-separated list such as 2,4)");
+  EXPECT_EQ(usage_error_of([] { split_positive_list("3x", "pairs"); }),
+            "--pairs: '3x' is not a whole number from 1 to 4294967295 (a comma-separated list such as 2,4)");
+  EXPECT_EQ(usage_error_of([] { parse_number_list("2,,4", "np", 1, 64); }), "empty item in --np '2,,4'");
+  EXPECT_EQ(usage_error_of([] { parse_number_list("", "np", 1, 64); }), "empty item in --np ''");
+  // 20 digits do not fit in 64 bits: refused, never wrapped.
+  EXPECT_NE(usage_error_of([] { parse_number_list("18446744073709551616", "sizes", 0, 100); }), "");
+  EXPECT_NE(usage_error_of([] { split_positive_list("-2", "np"); }), "");
+}
+
+TEST(OptionValues, RangeTextSaysWhetherThereIsAnUpperBound) {
+  EXPECT_EQ(range_text(1, 8), "from 1 to 8");
+  EXPECT_EQ(range_text(3, std::numeric_limits<std::uint64_t>::max()), "at least 3");
+}
+
+TEST(OptionValues, SizesTakeTheNamedSweepsOrBytesAnIntCanHold) {
+  EXPECT_EQ(usage_error_of([] { check_sizes("paper", "sizes"); }), "");
+  EXPECT_EQ(usage_error_of([] { check_sizes("quick", "sizes"); }), "");
+  EXPECT_EQ(usage_error_of([] { check_sizes("0,8,1024", "sizes"); }), "");
+  EXPECT_NE(usage_error_of([] { check_sizes("2147483648", "sizes"); }), "");  // INT_MAX + 1
+  EXPECT_NE(usage_error_of([] { check_sizes("papers", "sizes"); }), "");
+}
+
+TEST(OptionValues, RangeNotifiersQuoteTheValueAndTheRange) {
+  EXPECT_EQ(usage_error_of([] { in_range<unsigned>("pairs", 1)(0u); }),
+            "--pairs: '0' is out of range: at least 1");
+  EXPECT_EQ(usage_error_of([] { each_in_range<unsigned>("np", 2, 4)({2u, 5u}); }),
+            "--np: '5' is out of range: from 2 to 4");
+  EXPECT_EQ(usage_error_of([] { in_range<unsigned>("pairs", 1)(7u); }), "");
+}
+
+TEST(OptionValues, ClassesAndMetricsByNameOrLetter) {
+  EXPECT_EQ(parse_classes("external,I,coll"),
+            (std::vector<TrafficClass>{TrafficClass::external, TrafficClass::internal, TrafficClass::coll}));
+  EXPECT_EQ(usage_error_of([] { parse_classes("external,pml", "--evaluate-classes"); }),
+            "unknown class 'pml' in --evaluate-classes (external, internal, osc_sent, osc_recv, coll)");
+  EXPECT_EQ(parse_metric("count"), Metric::count);
+  EXPECT_EQ(usage_error_of([] { parse_metric("messages"); }), "--metric must be bytes or count, not 'messages'");
+}
+
+// The checks parse_options makes before any command body runs (every command shares them).
+struct ParsedCommand {
+  po::options_description options{"options"};
+  po::positional_options_description positional;
+  po::variables_map vm;
+  unsigned pairs = 0;
+  double margin = 0;
+  std::string name, input;
+  ParsedCommand() {
+    options.add_options()("pairs", po::value(&pairs))("margin", po::value(&margin))("name", po::value(&name))(
+        "input", po::value(&input)->required());
+    positional.add("input", 1);
+  }
+  std::string error_of(const std::vector<std::string>& args) {
+    return usage_error_of([&] { parse_options({"mpimon test", "FILE", "a test"}, args, options, positional, vm); });
+  }
+};
+
+TEST(ParseOptions, NegativeAndEmptyValuesAreRefusedBeforeAnythingRuns) {
+  EXPECT_EQ(ParsedCommand().error_of({"f.h5", "--pairs", "-1"}),
+            "--pairs: '-1' is negative: expected a non-negative integer");
+  EXPECT_EQ(ParsedCommand().error_of({"f.h5", "--margin=-0.5"}), "--margin: '-0.5' is negative: expected a number >= 0");
+  EXPECT_EQ(ParsedCommand().error_of({"f.h5", "--name", ""}), "--name: empty value (see --help for what it takes)");
+  EXPECT_EQ(ParsedCommand().error_of({"--pairs", "3"}), "missing input argument: give the file to read (see --help)");
+  EXPECT_NE(ParsedCommand().error_of({"f.h5", "--pairs", "three"}).find("expected a non-negative integer"),
+            std::string::npos);
+}
+
+TEST(ParseOptions, ValuesThatPassAreStored) {
+  ParsedCommand c;
+  EXPECT_EQ(c.error_of({"f.h5", "--pairs", "3", "--margin", "0.25"}), "");
+  EXPECT_EQ(c.input, "f.h5");
+  EXPECT_EQ(c.pairs, 3u);
+  EXPECT_DOUBLE_EQ(c.margin, 0.25);
+}
+
+TEST(ExitCodes, EachKindOfErrorHasItsCode) {
+  EXPECT_EQ(exit_code_of(Error::Kind::usage), 2);
+  EXPECT_EQ(exit_code_of(Error::Kind::input), 1);
+  EXPECT_EQ(exit_code_of(Error::Kind::format), 1);
+  EXPECT_EQ(exit_code_of(Error::Kind::system), 1);
+  EXPECT_EQ(exit_code_of(Error::Kind::launch), 9);
+}
+
+TEST(ExitCodes, RunCommandMapsWhatTheBodyThrows) {
+  const Command cmd{"mpimon test", "", ""};
+  EXPECT_EQ(run_command(cmd, [] { return 0; }), 0);
+  EXPECT_EQ(run_command(cmd, [] () -> int { throw po::error("bad"); }), 2);
+  EXPECT_EQ(run_command(cmd, [] () -> int { throw Error(Error::Kind::input, "f: missing"); }), 1);
+  EXPECT_EQ(run_command(cmd, [] () -> int { throw Error(Error::Kind::launch, "2 launches failed"); }), 9);
+  EXPECT_EQ(run_command(cmd, [] () -> int { throw std::runtime_error("odd"); }), 1);
+}
+
+// ---- mpimon place's options and table ------------------------------------------------------------
+
+TEST(PlaceOptions, SlotsAndExcludedCoresShapeTheTree) {
+  PlaceOptions o;
+  o.topology = "2x1x2";
+  o.slots_per_leaf = 2;
+  o.exclude_leaves = "3";
+  const TreeTopology t = topology_of(o);
+  EXPECT_EQ(t.leaves(), 8u);  // 4 cores x 2 slots
+  EXPECT_EQ(t.usable_leaves(), 6u);  // core 3's two slots kept free
+  EXPECT_FALSE(t.usable(6));
+  EXPECT_FALSE(t.usable(7));
+  EXPECT_TRUE(t.usable(5));
+}
+
+TEST(PlaceOptions, HostsAreGivenOrNamedAfterTheNodes) {
+  PlaceOptions o;
+  EXPECT_EQ(hosts_of(o, 3), (std::vector<std::string>{"node0", "node1", "node2"}));
+  o.hosts = "a,b";
+  EXPECT_EQ(hosts_of(o, 2), (std::vector<std::string>{"a", "b"}));
+}
+
+// Two nodes of two sockets of two cores; packed crosses 1200 bytes between nodes, the chosen mapping 600.
+MethodResult row(const std::string& method, std::uint64_t cost, std::uint64_t between_nodes,
+                 std::optional<double> gain) {
+  MethodResult r;
+  r.method = method;
+  r.metrics.cost = cost;
+  r.metrics.crossing = {between_nodes, 2 * between_nodes, 3 * between_nodes};
+  r.metrics.busiest_node_off_node = between_nodes;
+  r.lower_bound = 100;
+  r.gain_vs_packed = gain;
+  return r;
+}
+
+TEST(PlaceTable, ColumnsAlignAndTheVerdictComparesWithPacked) {
+  PlaceOptions o;
+  o.input = "run.h5";
+  o.classes = o.evaluate_classes = "external";
+  o.metric = "bytes";
+  const TreeTopology t = parse_topology("2x2x2");
+  // gain 100 x (packed / cost - 1): packed 400, chosen 200 -> +100 %, i.e. 0.50 x packed.
+  const std::vector<MethodResult> rows = {row("packed", 400, 1200, 0.0), row("multisection", 200, 600, 100.0)};
+  std::ostringstream out;
+  print_table(out, rows, t, o, 8, "run", "multisection");
+  const std::string text = out.str();
+  EXPECT_NE(text.find("Placement of 8 ranks (run.h5, dump run) on 'tleaf 3 2 100 2 10 2 1' (8 leaves, 2 nodes)"),
+            std::string::npos)
+      << text;
+  // Every row as wide as the header, the method column left-aligned, the rest right-aligned.
+  EXPECT_NE(text.find("method          cost  x bound  x packed  x random  L0 node  L1 socket  busiest node off\n"
+                      "packed           400   4.00 x    1.00 x         -     1200       2400              1200\n"
+                      "multisection *   200   2.00 x    0.50 x         -      600       1200               600\n"),
+            std::string::npos)
+      << text;
+  EXPECT_NE(text.find("Chosen: multisection costs 0.50 x packed (ranks in order); traffic between nodes -50 % "
+                      "(1200 -> 600 bytes); traffic between sockets -50 % (2400 -> 1200 bytes) (modelled).\n"),
+            std::string::npos)
+      << text;
+}
+
+TEST(PlaceTable, PackedAlreadyCheapestIsSaid) {
+  PlaceOptions o;
+  o.metric = "bytes";
+  const TreeTopology t = parse_topology("2x2x2");
+  std::ostringstream out;
+  print_table(out, {row("packed", 400, 1200, 0.0)}, t, o, 4, "run", "packed");
+  EXPECT_NE(out.str().find("Packed (ranks in order) is already the cheapest"), std::string::npos) << out.str();
+}
+
+}  // namespace
+}  // namespace mpimon::cli
