@@ -59,9 +59,10 @@ TEST(OptionValues, SizesTakeTheNamedSweepsOrBytesAnIntCanHold) {
 }
 
 TEST(OptionValues, RangeNotifiersQuoteTheValueAndTheRange) {
-  EXPECT_EQ(usage_error_of([] { in_range<unsigned>("pairs", 1)(0u); }),
-            "--pairs: '0' is out of range: at least 1");
-  EXPECT_EQ(usage_error_of([] { each_in_range<unsigned>("np", 2, 4)({2u, 5u}); }),
+  EXPECT_EQ(usage_error_of([] { in_range<unsigned>("pairs", 1)(0u); }), "--pairs: '0' is out of range: at least 1");
+  EXPECT_EQ(usage_error_of([] {
+              each_in_range<unsigned>("np", 2, 4)({2u, 5u});
+            }),
             "--np: '5' is out of range: from 2 to 4");
   EXPECT_EQ(usage_error_of([] { in_range<unsigned>("pairs", 1)(7u); }), "");
 }
@@ -96,7 +97,8 @@ struct ParsedCommand {
 TEST(ParseOptions, NegativeAndEmptyValuesAreRefusedBeforeAnythingRuns) {
   EXPECT_EQ(ParsedCommand().error_of({"f.h5", "--pairs", "-1"}),
             "--pairs: '-1' is negative: expected a non-negative integer");
-  EXPECT_EQ(ParsedCommand().error_of({"f.h5", "--margin=-0.5"}), "--margin: '-0.5' is negative: expected a number >= 0");
+  EXPECT_EQ(ParsedCommand().error_of({"f.h5", "--margin=-0.5"}),
+            "--margin: '-0.5' is negative: expected a number >= 0");
   EXPECT_EQ(ParsedCommand().error_of({"f.h5", "--name", ""}), "--name: empty value (see --help for what it takes)");
   EXPECT_EQ(ParsedCommand().error_of({"--pairs", "3"}), "missing input argument: give the file to read (see --help)");
   EXPECT_NE(ParsedCommand().error_of({"f.h5", "--pairs", "three"}).find("expected a non-negative integer"),
@@ -122,10 +124,10 @@ TEST(ExitCodes, EachKindOfErrorHasItsCode) {
 TEST(ExitCodes, RunCommandMapsWhatTheBodyThrows) {
   const Command cmd{"mpimon test", "", ""};
   EXPECT_EQ(run_command(cmd, [] { return 0; }), 0);
-  EXPECT_EQ(run_command(cmd, [] () -> int { throw po::error("bad"); }), 2);
-  EXPECT_EQ(run_command(cmd, [] () -> int { throw Error(Error::Kind::input, "f: missing"); }), 1);
-  EXPECT_EQ(run_command(cmd, [] () -> int { throw Error(Error::Kind::launch, "2 launches failed"); }), 9);
-  EXPECT_EQ(run_command(cmd, [] () -> int { throw std::runtime_error("odd"); }), 1);
+  EXPECT_EQ(run_command(cmd, []() -> int { throw po::error("bad"); }), 2);
+  EXPECT_EQ(run_command(cmd, []() -> int { throw Error(Error::Kind::input, "f: missing"); }), 1);
+  EXPECT_EQ(run_command(cmd, []() -> int { throw Error(Error::Kind::launch, "2 launches failed"); }), 9);
+  EXPECT_EQ(run_command(cmd, []() -> int { throw std::runtime_error("odd"); }), 1);
 }
 
 // ---- mpimon place's options and table ------------------------------------------------------------
@@ -136,7 +138,7 @@ TEST(PlaceOptions, SlotsAndExcludedCoresShapeTheTree) {
   o.slots_per_leaf = 2;
   o.exclude_leaves = "3";
   const TreeTopology t = topology_of(o);
-  EXPECT_EQ(t.leaves(), 8u);  // 4 cores x 2 slots
+  EXPECT_EQ(t.leaves(), 8u);         // 4 cores x 2 slots
   EXPECT_EQ(t.usable_leaves(), 6u);  // core 3's two slots kept free
   EXPECT_FALSE(t.usable(6));
   EXPECT_FALSE(t.usable(7));
