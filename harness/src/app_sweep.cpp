@@ -189,6 +189,11 @@ std::vector<App> workload_apps(const std::string& program, const std::vector<std
                                const std::vector<std::string>& classes, const std::vector<std::string>& common,
                                const std::vector<std::string>& stencil, const std::vector<std::string>& computes) {
   std::vector<App> apps;
+  for (const auto& c : classes) {
+    if (!mpimon::is_workload_class(c)) {
+      throw Error(Error::Kind::usage, "--class takes " + mpimon::workload_class_list() + ", not '" + c + "'");
+    }
+  }
   for (const auto& w : workloads) {
     if (!mpimon::is_workload(w)) {
       throw Error(Error::Kind::usage, "--workload takes " + mpimon::workload_list() + ", not '" + w + "'");
