@@ -210,13 +210,32 @@ namespace {
 // One row per kind; the last row is the fallback for any other program.
 const std::array<LauncherFlags, 3>& launcher_table() {
   static const std::array<LauncherFlags, 3> table{{
-      {LauncherKind::open_mpi, "Open MPI's mpirun", {"mpirun", "mpiexec", "orterun"}, "-np",
-       {"--bind-to", "core"}, {"--bind-to", "none"}, {"--oversubscribe"}, "-x"},
+      {.kind = LauncherKind::open_mpi,
+       .name = "Open MPI's mpirun",
+       .programs = {"mpirun", "mpiexec", "orterun"},
+       .processes = "-np",
+       .bind_core = {"--bind-to", "core"},
+       .bind_none = {"--bind-to", "none"},
+       .oversubscribe = {"--oversubscribe"},
+       .export_option = "-x"},
       // srun exports the whole environment by default; --export=ALL,K=V adds to the ranks' alone.
       // Slurm allocates the CPUs: a job larger than them needs the user's -O (--overcommit).
-      {LauncherKind::slurm, "Slurm's srun", {"srun"}, "-n", {"--cpu-bind=cores"}, {"--cpu-bind=none"}, {},
-       "--export=ALL,"},
-      {LauncherKind::other, "the launcher", {}, "-np", {}, {}, {}, ""},
+      {.kind = LauncherKind::slurm,
+       .name = "Slurm's srun",
+       .programs = {"srun"},
+       .processes = "-n",
+       .bind_core = {"--cpu-bind=cores"},
+       .bind_none = {"--cpu-bind=none"},
+       .oversubscribe = {},
+       .export_option = "--export=ALL,"},
+      {.kind = LauncherKind::other,
+       .name = "the launcher",
+       .programs = {},
+       .processes = "-np",
+       .bind_core = {},
+       .bind_none = {},
+       .oversubscribe = {},
+       .export_option = ""},
   }};
   return table;
 }

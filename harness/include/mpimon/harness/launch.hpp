@@ -59,11 +59,11 @@ enum class LauncherKind {
 /// launch leaves it to the launcher's defaults and the user's --launcher words.
 struct LauncherFlags {
   LauncherKind kind;
-  const char* name;                     ///< for messages: "Open MPI's mpirun"
-  std::vector<const char*> programs;    ///< base names of this kind
-  const char* processes;                ///< before the process count: -np, -n
-  std::vector<const char*> bind_core;   ///< one process per core
-  std::vector<const char*> bind_none;   ///< no binding
+  const char* name;                        ///< for messages: "Open MPI's mpirun"
+  std::vector<const char*> programs;       ///< base names of this kind
+  const char* processes;                   ///< before the process count: -np, -n
+  std::vector<const char*> bind_core;      ///< one process per core
+  std::vector<const char*> bind_none;      ///< no binding
   std::vector<const char*> oversubscribe;  ///< more processes than slots (srun: the user's -O)
   /// How the ranks get a variable: "-x" (-x KEY=VALUE), "--export=ALL," (one srun option for all, so
   /// that srun itself never sees them: an LD_PRELOAD must not load into srun), "" (the launcher's
