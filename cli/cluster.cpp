@@ -41,7 +41,10 @@ void print_status(const ClusterState& s) {
               s.spec.slurm ? ", Slurm" : "", s.complete() ? "up" : "DAMAGED (mpimon cluster down, then up)");
   std::printf("node     %s (hwloc %s)\n", s.shape.text().c_str(), s.shape.xml.c_str());
   std::printf("launcher %s\n", cluster_launcher(s.spec.name).c_str());
-  if (s.spec.slurm) std::printf("srun     %s\nslurm    %s\n", cluster_srun(s.spec.name).c_str(), s.slurm_nodes.c_str());
+  if (s.spec.slurm) {
+    std::printf("srun     %s\nslurm    %s\n", cluster_srun(s.spec.name).c_str(),
+                s.complete() ? slurm_node_states(s.spec.name).c_str() : "(the cluster is damaged)");
+  }
   std::printf("hostfile %s\nmpirun   %s\n", cluster_hostfile(s.spec.name).c_str(), s.mpirun.c_str());
   for (const auto& n : s.nodes) {
     std::printf(

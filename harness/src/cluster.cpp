@@ -493,7 +493,6 @@ ClusterState cluster_status(const std::string& name) {
     if (node.present) node.processes = processes_in(node.netns);
     s.nodes.push_back(node);
   }
-  if (s.spec.slurm && s.complete()) s.slurm_nodes = slurm_node_states(name);
   return s;
 }
 

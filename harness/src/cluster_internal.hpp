@@ -49,8 +49,6 @@ std::string missing_slurm_programs();
 /// slurmctld (on node0) and one slurmd per node, waits until sinfo shows every node idle, and writes
 /// DIR/slurm-command (any Slurm command on node0) and DIR/srun (the launcher). Throws when a step fails.
 void start_slurm(const ClusterState& s);
-/// What sinfo says of each node ("node0 idle, node1 idle"), or why it cannot say.
-std::string slurm_node_states(const std::string& name);
 /// The daemons of the cluster named by the pid files under its directory and still running them.
 std::vector<int> cluster_daemons(const std::string& name);
 /// DIR/slurm-command: runs a Slurm command on node0 with the cluster's configuration.

@@ -17,6 +17,20 @@
 #include "mpimon/base/error.hpp"
 #include "mpimon/harness/launch.hpp"
 
+namespace mpimon::harness {
+
+std::string slurm_node_states(const std::string& name) {
+  LaunchResult r = run_process({cluster_detail::slurm_command_path(name), "sinfo", "-h", "-N", "-o", "%N %T"}, {},
+                               std::chrono::seconds(30));
+  if (r.exit_code != 0) return "sinfo failed (exit code " + std::to_string(r.exit_code) + "): " + r.output;
+  std::istringstream in(r.output);
+  std::string text;
+  for (std::string node, state; in >> node >> state;) text += (text.empty() ? "" : ", ") + node + " " + state;
+  return text;
+}
+
+}  // namespace mpimon::harness
+
 namespace mpimon::harness::cluster_detail {
 
 namespace fs = std::filesystem;
@@ -116,18 +130,17 @@ void wait_until_idle(const ClusterState& s) {
   const auto deadline = std::chrono::steady_clock::now() + kIdleTimeout;
   std::string states;
   while (std::chrono::steady_clock::now() < deadline) {
-    LaunchResult r =
-        run_process({slurm_command_path(name), "sinfo", "-h", "-N", "-o", "%N %T"}, {}, std::chrono::seconds(30));
-    states = r.output;
-    std::istringstream in(r.output);
+    states = slurm_node_states(name);
     std::uint32_t idle = 0;
-    for (std::string node, state; in >> node >> state;) idle += state == "idle" ? 1 : 0;
-    if (r.exit_code == 0 && idle == s.spec.nodes) return;
+    for (std::uint32_t n = 0; n < s.spec.nodes; ++n) {
+      idle += (", " + states + ",").find(", " + host_of(n) + " idle,") != std::string::npos ? 1 : 0;
+    }
+    if (idle == s.spec.nodes) return;
     std::this_thread::sleep_for(std::chrono::milliseconds(300));
   }
   raise_error(Error::Kind::system, "--slurm",
               "the nodes were not all idle after " + std::to_string(kIdleTimeout.count()) + " s; sinfo says: " +
-                  states + "slurmctld's log ends:" + tail_of(slurm_directory(name) / "log" / "slurmctld.log", 5) +
+                  states + "\nslurmctld's log ends:" + tail_of(slurm_directory(name) / "log" / "slurmctld.log", 5) +
                   "\nnode0's slurmd log ends:" + tail_of(slurm_directory(name) / "log" / "slurmd.node0.log", 5));
 }
 
@@ -199,16 +212,6 @@ void start_slurm(const ClusterState& s) {
                  on_node(name, n, {program_path("slurmd"), "-f", slurm_conf(name), "-N", host_of(n)}));
   }
   wait_until_idle(s);
-}
-
-std::string slurm_node_states(const std::string& name) {
-  LaunchResult r =
-      run_process({slurm_command_path(name), "sinfo", "-h", "-N", "-o", "%N %T"}, {}, std::chrono::seconds(30));
-  if (r.exit_code != 0) return "sinfo failed (exit code " + std::to_string(r.exit_code) + "): " + r.output;
-  std::istringstream in(r.output);
-  std::string text;
-  for (std::string node, state; in >> node >> state;) text += (text.empty() ? "" : ", ") + node + " " + state;
-  return text;
 }
 
 std::vector<int> cluster_daemons(const std::string& name) {

@@ -86,10 +86,12 @@ struct ClusterState {
   std::string mpirun;  ///< the Open MPI mpirun the launcher runs in node0
   std::vector<ClusterNode> nodes;
   bool switch_present = false;
-  /// With Slurm: what `sinfo` says of each node ("node0 idle", ...), or why it cannot say.
-  std::string slurm_nodes;
   [[nodiscard]] bool complete() const;
 };
+
+/// What `sinfo` says of each node of a cluster made with --slurm ("node0 idle, node1 idle"), or why
+/// it cannot say.
+std::string slurm_node_states(const std::string& name);
 
 /// Builds the cluster (and with spec.slurm, starts Slurm and waits until every node is idle); on
 /// any failure removes what it had made and throws. Throws a usage error when a cluster of that
