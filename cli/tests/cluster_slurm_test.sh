@@ -69,6 +69,23 @@ expect_eq "$(cat kept/mpimon-demo-ring.*.prof | awk -F'\t' '$1 == "E" { print $2
 expect_contains "$("$mpimon" show ring.h5)" "Open MPI $(ompi_info --version | sed -n 's/^Open MPI v//p')" \
   "record through srun: the Open MPI of the run in its provenance"
 
+# --- validate through srun across the nodes: the job spread over both, at most 2 tasks a node
+# (--spread-job alone gives 4 tasks 3 + 1 on nodes of 4 CPUs), its ranks dealt round-robin
+# (--distribution=cyclic), checked first from the ranks' own hostnames; then a subset of the suite,
+# its matrices exact, and the runs made those --list-runs selects.
+spread="$srun --spread-job --ntasks-per-node=2 --distribution=cyclic"
+for np in 2 3 4; do
+  run $spread -n "$np" sh -c 'echo "$SLURM_PROCID $(hostname)"'
+  expect_eq "$(sort <<<"$out" | tr '\n' ' ')" "$(for r in $(seq 0 $((np - 1))); do printf '%d node%d ' "$r" $((r % 2)); done)" \
+    "srun $np tasks spread and cyclic: rank r on node r mod 2"
+done
+cases=(--case p2p --case coll.allreduce --case coll.gather --case workload.cg --np 4)
+run "$mpimon" validate --launcher "$spread" "${cases[@]}" --json validate.json
+expect_eq "$rc" 0 "validate through srun: exit code ($(grep -E 'FAILS|ERROR' <<<"$out" | head -3))"
+expect_contains "$out" " 0 failing" "validate through srun: no run failing"
+expect_eq "$(python3 -c 'import json,sys; [print(c["case"], c["np"], c["pml_monitoring_enable"]) for c in json.load(open(sys.argv[1]))["cases"]]' validate.json | sort)" \
+  "$("$mpimon" validate --list-runs "${cases[@]}" | sort)" "validate through srun: the runs made are the runs selected"
+
 # --- mpirun inside salloc: Open MPI reads the allocation and starts its daemons through srun.
 run cluster run -- salloc -N 2 --ntasks-per-node=2 mpirun --map-by node sh -c 'echo "$OMPI_COMM_WORLD_RANK $(hostname)"'
 expect_eq "$rc" 0 "mpirun inside salloc: exit code ($err)"
