@@ -58,14 +58,14 @@ run cluster run -- srun -N 2 --ntasks-per-node=2 sh -c 'echo "$SLURM_PROCID $(ho
 expect_eq "$(sort <<<"$out" | tr '\n' ' ')" \
   "0 node0 198.18.0.1/16 1 node0 198.18.0.1/16 2 node1 198.18.0.2/16 3 node1 198.18.0.2/16 " "srun: 2 tasks per node"
 
-# --- record through the cluster's srun, 2 ranks per node: the demo ring at np 4 sends 10 halo
-# messages of 4096 doubles from each rank r to r+1 mod 4 (validation/programs/demo_ring.cpp).
+# --- record through the cluster's srun, 2 ranks per node: the demo ring's dumps hold exactly its
+# messages (test_lib.sh), every rank's dump merged.
 run "$mpimon" record --launcher "$srun --ntasks-per-node=2" --np 4 --mode 2 --keep-dumps kept -o ring.h5 -- "$ring"
 expect_eq "$rc" 0 "record through srun: exit code ($err)"
-for r in 0 1 2 3; do [ -s "kept/mpimon-demo-ring.$r.prof" ] || fail "record through srun: no dump of rank $r"; done
-expect_eq "$(cat kept/mpimon-demo-ring.*.prof | awk -F'\t' '$1 == "E" { print $2, $3, $4, $5 }' | sort | tr '\n' ';')" \
-  "0 1 327680 bytes 10 msgs sent;1 2 327680 bytes 10 msgs sent;2 3 327680 bytes 10 msgs sent;3 0 327680 bytes 10 msgs sent;" \
-  "record through srun: the ranks' dumps hold the ring's messages, and only them"
+expect_ring_dumps kept "record through srun"
+# The merged file: 4 pairs of 10 messages of 32768 bytes (mpimon show's totals of E).
+expect_eq "$("$mpimon" show ring.h5 | awk '$1 == "external" { print $2, $3, $4 }')" "40 1310720 4" \
+  "record through srun: the merged file's external messages, bytes and pairs"
 expect_contains "$("$mpimon" show ring.h5)" "Open MPI $(ompi_info --version | sed -n 's/^Open MPI v//p')" \
   "record through srun: the Open MPI of the run in its provenance"
 

@@ -82,15 +82,10 @@ expect_eq "$(sort <<<"$out" | tr '\n' ' ')" \
 run cluster run -- ls
 expect_eq "$rc" 2 "run without mpirun: usage error"
 
-# --- record across the 2 nodes: the demo ring (validation/programs/demo_ring.cpp) at np 4 sends 10
-# halo messages of 4096 doubles from each rank r to r+1 mod 4: E holds exactly those 4 pairs.
+# --- record across the 2 nodes: the demo ring's dumps hold exactly its messages (test_lib.sh).
 run "$mpimon" record --launcher "$launcher" --np 4 --mode 2 --keep-dumps kept -o ring.h5 -- "$ring"
 expect_eq "$rc" 0 "record: exit code ($err)"
-for r in 0 1 2 3; do [ -s "kept/mpimon-demo-ring.$r.prof" ] || fail "record: no dump of rank $r"; done
-# Open MPI's own dumps, directed pairs: "E RANK PEER BYTES bytes COUNT msgs sent".
-expect_eq "$(cat kept/mpimon-demo-ring.*.prof | awk -F'\t' '$1 == "E" { print $2, $3, $4, $5 }' | sort | tr '\n' ';')" \
-  "0 1 327680 bytes 10 msgs sent;1 2 327680 bytes 10 msgs sent;2 3 327680 bytes 10 msgs sent;3 0 327680 bytes 10 msgs sent;" \
-  "record: the ranks' dumps hold the ring's messages, and only them"
+expect_ring_dumps kept record
 # The merged file, through profile2mat's convention (symmetric: (A[i][j] + A[j][i]) / 2 = 5 messages).
 mkdir mat && "$mpimon" export mat ring.h5 -o mat >/dev/null 2>&1 || fail "export mat"
 expect_eq "$(tr -s ' \n' ' ' <mat/mpimon-demo-ring_msg_external.mat)" "0 5 0 5 5 0 5 0 0 5 0 5 5 0 5 0 " \
