@@ -42,6 +42,18 @@ std::string enter_node_command(const std::string& name);
 /// and session directories, the node shape, the idle yield, MPIMON_CLUSTER by which down finds them).
 std::string cluster_environment(const std::string& name);
 
+/// The node shape (cluster_shape.cpp). Sockets and cores per socket of "SxC" (--node-topology), a
+/// usage error naming the option otherwise.
+NodeShape parse_node_topology(const std::string& text);
+/// The spec's node shape (its xml still to be set); sets spec.slots to its cores when --slots is
+/// not given, and refuses a --slots of another core count.
+NodeShape resolve_shape(ClusterSpec& spec);
+/// DIR/node.xml: the user's (--node-xml), or hwloc's synthetic node of the shape (lstopo).
+void write_node_xml(const ClusterSpec& spec, const NodeShape& shape, const std::filesystem::path& path);
+/// "# mpimon cluster NAME: N nodes of SxC cores, hwloc XML" first (cluster_of_hostfile reads it),
+/// then "nodeK slots=S" per node.
+std::string hostfile_text(const ClusterState& s);
+
 /// Slurm (cluster_slurm.cpp). The programs --slurm needs that PATH lacks, with their Debian
 /// packages ("" when none).
 std::string missing_slurm_programs();
