@@ -24,6 +24,7 @@ packages=(
   hwloc                              # lstopo/hwloc-calc: synthetic node topologies for the rankfile test
   dpkg-dev file                      # cpack -G DEB (ci/debian-package.sh): dpkg-shlibdeps, and file, with which CPack finds the ELF files
   iproute2 util-linux libcap2-bin    # ip, tc, unshare, setpriv, capsh: mpimon cluster (docs/cluster.md) and its tests
+  slurmctld slurmd slurm-client munge  # mpimon cluster up --slurm: Slurm on the emulated nodes, and its tests
 )
 if [ "${1:-}" = "--list" ]; then
   printf '%s\n' "${packages[@]}"

@@ -89,24 +89,21 @@ measured_placement() {
   local forced=(--mca coll_tuned_use_dynamic_rules=1 --mca coll_tuned_reduce_algorithm=4)
   local reduce=("$programs/mpimon-run-collective" --op reduce --count 1000000 --type-size 4)
   mkdir -p "$dir"
-  "$mpimon" cluster up --nodes 2 --slots 8 --name "$name" >/dev/null || return 1
+  # The rankfiles name 2 sockets x 4 cores per node: every node has that shape (docs/cluster.md, "Node
+  # shape"; this machine's cores are shared by all of them, unbound beyond its own).
+  "$mpimon" cluster up --nodes 2 --node-topology 2x4 --name "$name" >/dev/null || return 1
   launcher=$("$mpimon" cluster launcher --name "$name") hostfile=$("$mpimon" cluster hostfile --name "$name")
-  # The rankfiles name 2 sockets x 4 cores per node: every node is given that shape (this machine's
-  # cores are shared by all of them, unbound beyond its own).
-  lstopo --input "pack:2 core:4 pu:1" --of xml "$dir/node.xml" || status=1
-  local shape=(--mca "hwloc_base_topo_file=$dir/node.xml")
   echo "== the halo: packed (A) against the chosen mapping (B), 16 ranks on 2 nodes"
-  "$mpimon" bench placement --launcher "$launcher" --np 16 --pairs "$pairs" -o "$dir/halo.h5" "${shape[@]}" \
+  "$mpimon" bench placement --launcher "$launcher" --np 16 --pairs "$pairs" -o "$dir/halo.h5" \
     --rankfile "$out/packed.rankfile" --rankfile "$out/halo.rankfile" --time-regex '"seconds":([0-9.eE+-]+)' \
     -- "${halo[@]}" || status=1
   echo "== a forced binary reduce, 8 ranks on 2 nodes: placed from the PML view (A) against the PMPI view (B)"
-  [ -s "$dir/node.xml" ] &&
-    "$mpimon" record --launcher "$launcher" --np 8 -o "$dir/reduce.h5" "${forced[@]}" -- "${reduce[@]}" >/dev/null &&
+  "$mpimon" record --launcher "$launcher" --np 8 -o "$dir/reduce.h5" "${forced[@]}" -- "${reduce[@]}" >/dev/null &&
     "$mpimon" place "$dir/reduce.h5" --topology 2x2x4 --hostfile "$hostfile" --rankfile "$dir/pml.rf" >/dev/null &&
     "$mpimon" place "$dir/reduce.h5" --topology 2x2x4 --hostfile "$hostfile" --classes external,coll \
       --evaluate-classes external,internal --rankfile "$dir/pmpi.rf" >/dev/null &&
     "$mpimon" bench placement --launcher "$launcher" --np 8 --pairs "$pairs" -o "$dir/pml-vs-pmpi.h5" \
-      --rankfile "$dir/pml.rf" --rankfile "$dir/pmpi.rf" "${forced[@]}" "${shape[@]}" \
+      --rankfile "$dir/pml.rf" --rankfile "$dir/pmpi.rf" "${forced[@]}" \
       --time-regex 'seconds per iteration: ([0-9.]+)' -- "${reduce[@]}" --iterations 20 || status=1
   "$mpimon" cluster down --name "$name" >/dev/null || status=1
   return $status

@@ -52,11 +52,11 @@ readonly inner_src=/mpimon/src inner_build=/mpimon/build
 source "$repo/ci/chroot.sh"
 
 # The packages of ci/install-deps.sh, plus ccache (later builds in a fresh clone are fast), less
-# those for fuzzing and formatting (clang, clang-format), plots (python3-*) and the report test (chromium): the root runs none
-# of them, and they are most of
+# those for fuzzing and formatting (clang, clang-format), plots (python3-*), the report test (chromium)
+# and Slurm (its emulated cluster runs on the host): the root runs none of them, and they are most of
 # the download on a fresh machine.
 wanted_packages() {
-  "$repo/ci/install-deps.sh" --list | grep -v -E '^(clang|clang-format|libclang-rt-.*|python3-.*|chromium)$'
+  "$repo/ci/install-deps.sh" --list | grep -v -E '^(clang|clang-format|libclang-rt-.*|python3-.*|chromium|slurmctld|slurmd|slurm-client|munge)$'
   echo ccache
 }
 

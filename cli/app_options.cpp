@@ -52,7 +52,8 @@ std::pair<std::vector<std::string>, std::vector<std::string>> split_command(cons
 void add_app_options(po::options_description& options, AppOptions& o, AppSweep& s, const std::string& default_output) {
   options.add_options()("workload", po::value(&o.workloads),
                         ("built-in workloads: " + mpimon::workload_list() + " (a list)").c_str())(
-      "class", po::value(&o.classes)->default_value("small"), "problem classes of the workloads: small, medium, large")(
+      "class", po::value(&o.classes)->default_value("small"),
+      ("problem classes of the workloads: " + mpimon::workload_class_list() + " (a list)").c_str())(
       "iterations", po::value(&o.iterations)->notifier(in_range<std::uint32_t>("iterations", 1)),
       "workload iterations (default: the class's)")("grid", po::value(&o.grid)->notifier(check_grid),
                                                     "stencil: NX,NY,NZ")(

@@ -60,7 +60,7 @@ constexpr Entry kCommands[] = {
     {"cluster launcher", mpimon::cli::cluster_launcher_command, "the emulated cluster's launcher, for --launcher"},
     {"cluster hostfile", mpimon::cli::cluster_hostfile_command,
      "the emulated cluster's hostfile, for place --hostfile"},
-    {"cluster run", mpimon::cli::cluster_run_command, "run an mpirun command line on the emulated cluster"},
+    {"cluster run", mpimon::cli::cluster_run_command, "run an mpirun or Slurm command line on the emulated cluster"},
     {"cluster down", mpimon::cli::cluster_down_command, "remove everything the emulated cluster made"},
     {"stats paired", mpimon::cli::stats_paired_command,
      "paired t-test and Wilcoxon test of off/on timings (a CSV of pairs)"},

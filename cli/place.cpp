@@ -5,6 +5,7 @@
 #include <fstream>
 #include <iomanip>
 #include <iostream>
+#include <optional>
 #include <sstream>
 
 #include "cli_support.hpp"
@@ -21,7 +22,8 @@ int place_command(const std::string& name, const std::vector<std::string>& args)
   Command cmd{
       name,
       "FILE.h5 --topology TOPO [--method LIST] [--dump NAME] [--classes LIST] [--evaluate-classes LIST]\n"
-      "       [--metric bytes|count] [--mapping-out FILE] [--rankfile FILE] [--hosts LIST | --hostfile FILE]\n"
+      "       [--metric bytes|count] [--mapping-out FILE] [--rankfile FILE] [--slurm-hostfile FILE]\n"
+      "       [--hosts LIST | --hostfile FILE]\n"
       "       [--slots-per-leaf K] [--exclude-leaves LIST] [--start-mapping FILE] [--seed S] [--time-limit SECONDS]\n"
       "       [--json FILE]",
       "Maps the ranks of a dump onto a modelled tree with every method below (or those of --method),\n"
@@ -30,11 +32,12 @@ int place_command(const std::string& name, const std::vector<std::string>& args)
           method_help() +
           "TOPO: 'tleaf L a0 c0 a1 c1 ...' (arity and link cost per level, top first), NxSxC (nodes x sockets x\n"
           "cores, link costs 100/10/1), a .tgt file holding a tleaf line, an hwloc XML file (one node), or N@node.xml\n"
-          "(N nodes of that shape, a network level of link cost 100 on top)."};
+          "(N nodes of that shape, a network level of link cost 100 on top). With the --hostfile of an mpimon\n"
+          "cluster (mpimon cluster hostfile), --topology may be left out: the cluster's nodes and node shape."};
   return run_command(cmd, [&] {
     PlaceOptions o;
     po::options_description options("Options");
-    options.add_options()("topology", po::value(&o.topology)->required(), "the modelled machine (see above)")(
+    options.add_options()("topology", po::value(&o.topology), "the modelled machine (see above)")(
         "method", po::value(&o.methods)->default_value("all"),
         ("comma-separated: " + placement_method_names() + ", or all").c_str())(
         "dump", po::value(&o.dump), "dump to place (required when the file holds several)")(
@@ -43,6 +46,9 @@ int place_command(const std::string& name, const std::vector<std::string>& args)
         "metric", po::value(&o.metric)->default_value("bytes"), "bytes or count")(
         "mapping-out", po::value(&o.mapping_out), "write 'RANK LEAF' lines of the chosen mapping")(
         "rankfile", po::value(&o.rankfile), "write the chosen mapping as an Open MPI rankfile")(
+        "slurm-hostfile", po::value(&o.slurm_hostfile),
+        "write the chosen mapping for Slurm: each rank's host, one a line (SLURM_HOSTFILE, srun "
+        "--distribution=arbitrary), and print the --cpu-bind=map_cpu list")(
         "hosts", po::value(&o.hosts), "comma-separated host names for the rankfile (default node0, node1, ...)")(
         "hostfile", po::value(&o.hostfile), "take the rankfile's hosts from this hostfile")(
         "seed", po::value(&o.seed)->default_value(1), "first seed of the random draws")(
@@ -76,6 +82,8 @@ int place_command(const std::string& name, const std::vector<std::string>& args)
     if (!o.start_mapping.empty()) request.start = read_mapping(o.start_mapping, compute.order, topo);
     const auto rows = place(compute, evaluate, topo, request);
     const MethodResult& chosen = cheapest(rows);
+    // For Slurm's one map_cpu list, the chosen mapping renumbered within nodes (the same cost), in every file.
+    const Mapping mapping = o.slurm_hostfile.empty() ? chosen.mapping : renumber_within_nodes(chosen.mapping, topo);
 
     std::ostringstream table, json;
     print_table(table, rows, topo, o, compute.order, dump, chosen.method);
@@ -84,16 +92,23 @@ int place_command(const std::string& name, const std::vector<std::string>& args)
                            {o.input, dump, compute.order, o.classes, o.evaluate_classes, o.metric, o.seed},
                            chosen.method);
     }
-    std::ostringstream mapping, rankfile;
-    if (!o.mapping_out.empty()) write_mapping(chosen.mapping, topo, mapping);
-    if (!o.rankfile.empty()) write_rankfile(chosen.mapping, topo, hosts_of(o, topo.nodes()), rankfile);
+    std::ostringstream mapping_text, rankfile, slurm_hosts;
+    if (!o.mapping_out.empty()) write_mapping(mapping, topo, mapping_text);
+    if (!o.rankfile.empty()) write_rankfile(mapping, topo, hosts_of(o, topo.nodes()), rankfile);
+    std::optional<SlurmPlacement> slurm;
+    if (!o.slurm_hostfile.empty()) {
+      slurm = slurm_placement(mapping, topo, hosts_of(o, topo.nodes()));
+      for (const auto& host : slurm->rank_hosts) slurm_hosts << host << '\n';
+    }
     // Every file is complete before any appears.
     std::vector<std::pair<std::string, std::string>> outputs;
     if (!o.json.empty()) outputs.emplace_back(o.json, json.str());
-    if (!o.mapping_out.empty()) outputs.emplace_back(o.mapping_out, mapping.str());
+    if (!o.mapping_out.empty()) outputs.emplace_back(o.mapping_out, mapping_text.str());
     if (!o.rankfile.empty()) outputs.emplace_back(o.rankfile, rankfile.str());
+    if (slurm) outputs.emplace_back(o.slurm_hostfile, slurm_hosts.str());
     for (const auto& [path, text] : outputs) write_file_atomically(path, [&](std::ostream& out) { out << text; });
     std::cout << table.str();
+    if (slurm) print_slurm_line(std::cout, *slurm, o.slurm_hostfile);
     return kExitOk;
   });
 }

@@ -2,6 +2,10 @@
 #include "place_options.hpp"
 
 #include <cstdio>
+#include <optional>
+
+#include "mpimon/base/error.hpp"
+#include "mpimon/harness/cluster.hpp"
 
 namespace mpimon::cli {
 
@@ -24,8 +28,39 @@ std::vector<std::uint64_t> leaf_list(const std::string& text) {
 
 }  // namespace
 
-TreeTopology topology_of(const PlaceOptions& o) {
+namespace {
+
+// The modelled machine: --topology, or that of the mpimon cluster --hostfile names; both must agree.
+TreeTopology given_topology(const PlaceOptions& o) {
+  const auto cluster = o.hostfile.empty() ? std::nullopt : harness::cluster_of_hostfile(o.hostfile);
+  if (!cluster) {
+    if (o.topology.empty()) {
+      throw po::error(
+          "--topology is required (it comes from the hostfile only with the --hostfile of an mpimon cluster)");
+    }
+    return parse_topology(o.topology);
+  }
+  TreeTopology own = parse_topology(std::to_string(cluster->nodes) + "@" + cluster->shape.xml);
+  const MachineShape own_shape = machine_shape(own);
+  if (o.topology.empty()) {
+    std::fprintf(stderr, "mpimon place: topology %s of cluster %s (--hostfile %s)\n", own_shape.text().c_str(),
+                 cluster->name.c_str(), o.hostfile.c_str());
+    return own;
+  }
   TreeTopology topo = parse_topology(o.topology);
+  const MachineShape shape = machine_shape(topo);
+  if (shape.sockets != own_shape.sockets || shape.cores != own_shape.cores || shape.nodes > own_shape.nodes) {
+    throw Error(Error::Kind::usage, "--topology " + o.topology + " (" + shape.text() + ") contradicts cluster " +
+                                        cluster->name + " of --hostfile " + o.hostfile + " (" + own_shape.text() +
+                                        "): leave --topology out to take the cluster's");
+  }
+  return topo;
+}
+
+}  // namespace
+
+TreeTopology topology_of(const PlaceOptions& o) {
+  TreeTopology topo = given_topology(o);
   if (!o.exclude_leaves.empty()) topo = with_excluded(std::move(topo), leaf_list(o.exclude_leaves));
   return with_slots(std::move(topo), o.slots_per_leaf);
 }

@@ -152,4 +152,24 @@ void print_table(std::ostream& out, const std::vector<MethodResult>& rows, const
   }
 }
 
+void print_slurm_line(std::ostream& out, const SlurmPlacement& slurm, const std::string& hostfile) {
+  auto list = [](const std::vector<std::uint64_t>& cpus) {
+    std::string text;
+    for (auto c : cpus) text += (text.empty() ? "" : ",") + std::to_string(c);
+    return text;
+  };
+  const std::string launch =
+      "SLURM_HOSTFILE=" + hostfile + " srun --distribution=arbitrary -n " + std::to_string(slurm.rank_hosts.size());
+  if (!slurm.map_cpu.empty()) {
+    out << "slurm: " << launch << " --cpu-bind=map_cpu:" << list(slurm.map_cpu)
+        << " COMMAND\n  (each rank on its node and core; Slurm binds only where the step holds whole nodes: "
+           "--exclusive)\n";
+    return;
+  }
+  out << "slurm: " << launch << " COMMAND puts each rank on its node; the cores of the nodes' ranks differ (";
+  for (const auto& [host, cpus] : slurm.node_cpus)
+    out << (&host == &slurm.node_cpus.front().first ? "" : "; ") << host << " map_cpu:" << list(cpus);
+  out << ") and --cpu-bind=map_cpu takes one list for every node\n";
+}
+
 }  // namespace mpimon::cli

@@ -13,7 +13,7 @@ namespace mpimon::cli {
 
 struct PlaceOptions {
   std::string input, topology, methods, dump, classes, evaluate_classes, metric, mapping_out, rankfile, hosts, hostfile,
-      json;
+      json, slurm_hostfile;
   std::uint64_t seed = 1;
   double time_limit = 0;
   std::uint32_t slots_per_leaf = 1;
@@ -22,5 +22,9 @@ struct PlaceOptions {
 
 void print_table(std::ostream& out, const std::vector<MethodResult>& rows, const TreeTopology& topo,
                  const PlaceOptions& o, std::uint32_t ranks, const std::string& dump, const std::string& chosen);
+
+/// How to launch under Slurm with the hostfile --slurm-hostfile wrote: the srun line with the one
+/// map_cpu list, or each node's list when they differ.
+void print_slurm_line(std::ostream& out, const SlurmPlacement& slurm, const std::string& hostfile);
 
 }  // namespace mpimon::cli

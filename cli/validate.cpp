@@ -92,7 +92,7 @@ std::size_t print_counts(const std::vector<std::pair<Selection, CaseResult>>& re
 
 int validate_command(const std::string& name, const std::vector<std::string>& args) {
   Command cmd{name,
-              "[--case PATTERN]... [--np N]... [--mode 1|2]... [--json FILE] [--list]\n"
+              "[--case PATTERN]... [--np N]... [--mode 1|2]... [--json FILE] [--list | --list-runs]\n"
               "       (and: " +
                   name + " collective --help, the decomposition of one forced collective)",
               "Runs the validation suite: MPI programs that keep a ledger of what they send run under\n"
@@ -117,8 +117,9 @@ int validate_command(const std::string& name, const std::vector<std::string>& ar
                                                 "keep runs (dumps, ledgers) here instead of a temporary directory")(
         "timeout", po::value(&suite.timeout_seconds)->default_value(120)->notifier(in_range("timeout", 1)),
         "seconds before a run is killed")("json", po::value(&json), "also write the results as JSON")(
-        "list", "list the cases and exit")("ctest-script", po::value(&ctest_script),
-                                           "write CTest registrations of the selected cases and exit");
+        "list", "list the cases and exit")(
+        "list-runs", "list the runs the other options select (CASE NP MODE, one a line) and exit: what a run makes")(
+        "ctest-script", po::value(&ctest_script), "write CTest registrations of the selected cases and exit");
     po::variables_map vm;
     if (!parse_options(cmd, args, options, {}, vm)) return kExitOk;
     for (int m : modes) {
@@ -132,6 +133,10 @@ int validate_command(const std::string& name, const std::vector<std::string>& ar
     auto selection = select_cases(patterns, nps, modes, installed_components, absent);
     for (const auto& a : absent) {
       std::fprintf(stderr, "note: cases that need %s are left out: ompi_info does not list it\n", a.c_str());
+    }
+    if (vm.count("list-runs")) {
+      for (const auto& s : selection) std::printf("%s %d %d\n", s.c->name.c_str(), s.np, s.mode);
+      return kExitOk;
     }
     if (!ctest_script.empty()) {
       write_file_atomically(ctest_script, [&](std::ostream& out) {

@@ -69,7 +69,7 @@ int report_baseline(const CollectiveSpec& spec, const CollectiveRecording& contr
 /// The series to model: the launcher's when it is Open MPI (an explicit --open-mpi must agree),
 /// else --open-mpi's.
 std::string run_series(const CollectiveOptions& values, const po::variables_map& vm, const std::string& launcher) {
-  const std::string release = open_mpi_release(launcher_version_line(launcher));
+  const std::string release = open_mpi_release_of(launcher);
   if (release.empty()) return values.open_mpi;
   const std::string series(series_name(parse_series(release, launcher + " (Open MPI " + release + ")")));
   if (!vm["open-mpi"].defaulted() && std::string(series_name(parse_series(values.open_mpi))) != series) {

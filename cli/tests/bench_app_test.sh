@@ -83,6 +83,12 @@ grep -q "monitoring did not run: no dump written" errm || fail "no-dump message:
 grep -q "name either built-in workloads (--workload) or a command" erru || fail "usage message: $(cat erru)"
 "$mpimon" bench app --workload fft -o u.h5 >/dev/null 2>erru
 [ $? -eq 2 ] && grep -q "not 'fft'" erru || fail "unknown workload: $(cat erru)"
+# Every --class value is checked against the workloads table before anything runs: a launcher that
+# logs every call must never have been called.
+printf '#!/bin/sh\necho "$*" >>launched.txt\n' >logging-launcher && chmod +x logging-launcher
+"$mpimon" bench app --workload cg --class small,huge --launcher "$PWD/logging-launcher" -o u.h5 >/dev/null 2>erru
+[ $? -eq 2 ] && grep -q "class takes small, medium and large, not 'huge'" erru || fail "unknown class: $(cat erru)"
+[ -e launched.txt ] && fail "an unknown class after a launch: $(cat launched.txt)"
 "$mpimon" bench app --workload cg --compute 3 -o u.h5 >/dev/null 2>erru
 [ $? -eq 2 ] && grep -q "stencil options" erru || fail "--compute without the stencil: $(cat erru)"
 "$mpimon" bench app --workload cg -o u.h5 -- "$ring" >/dev/null 2>erru

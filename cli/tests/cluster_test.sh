@@ -56,11 +56,19 @@ expect_eq "$(ip -o link show | grep -c "port[01]\|br0@\|: br0:")" 0 "up: no link
 run cluster status
 expect_eq "$rc" 0 "status: exit code ($err)"
 expect_contains "$out" "2 nodes, 2 slots each" "status: the cluster"
+expect_contains "$out" "node     1 socket x 2 cores" "status: the node shape"
+# hwloc's own count of the node shape the launcher gives Open MPI.
+expect_eq "$(hwloc-calc --input "/run/mpimon/cluster/$name/node.xml" --number-of core all)" 2 "node.xml: 2 cores"
 run cluster launcher
 expect_eq "$out" "$launcher" "launcher: what up printed"
 run cluster hostfile
 hostfile=$out
-expect_eq "$(awk '{print $1, $2}' "$hostfile" | tr '\n' ' ')" "node0 slots=2 node1 slots=2 " "hostfile"
+expect_eq "$(grep -v '^#' "$hostfile" | awk '{print $1, $2}' | tr '\n' ' ')" "node0 slots=2 node1 slots=2 " "hostfile"
+run cluster launcher --srun
+expect_eq "$rc" 2 "launcher --srun of a cluster without Slurm: usage error"
+expect_contains "$err" "runs no Slurm" "launcher --srun without Slurm: why"
+run cluster run -- srun hostname
+expect_eq "$rc" 2 "cluster run -- srun without Slurm: usage error"
 run cluster up --nodes 2
 expect_eq "$rc" 2 "a second up of the same name: usage error"
 expect_contains "$err" "mpimon cluster down --name $name" "a second up: what to do"
@@ -74,15 +82,10 @@ expect_eq "$(sort <<<"$out" | tr '\n' ' ')" \
 run cluster run -- ls
 expect_eq "$rc" 2 "run without mpirun: usage error"
 
-# --- record across the 2 nodes: the demo ring (validation/programs/demo_ring.cpp) at np 4 sends 10
-# halo messages of 4096 doubles from each rank r to r+1 mod 4: E holds exactly those 4 pairs.
+# --- record across the 2 nodes: the demo ring's dumps hold exactly its messages (test_lib.sh).
 run "$mpimon" record --launcher "$launcher" --np 4 --mode 2 --keep-dumps kept -o ring.h5 -- "$ring"
 expect_eq "$rc" 0 "record: exit code ($err)"
-for r in 0 1 2 3; do [ -s "kept/mpimon-demo-ring.$r.prof" ] || fail "record: no dump of rank $r"; done
-# Open MPI's own dumps, directed pairs: "E RANK PEER BYTES bytes COUNT msgs sent".
-expect_eq "$(cat kept/mpimon-demo-ring.*.prof | awk -F'\t' '$1 == "E" { print $2, $3, $4, $5 }' | sort | tr '\n' ';')" \
-  "0 1 327680 bytes 10 msgs sent;1 2 327680 bytes 10 msgs sent;2 3 327680 bytes 10 msgs sent;3 0 327680 bytes 10 msgs sent;" \
-  "record: the ranks' dumps hold the ring's messages, and only them"
+expect_ring_dumps kept record
 # The merged file, through profile2mat's convention (symmetric: (A[i][j] + A[j][i]) / 2 = 5 messages).
 mkdir mat && "$mpimon" export mat ring.h5 -o mat >/dev/null 2>&1 || fail "export mat"
 expect_eq "$(tr -s ' \n' ' ' <mat/mpimon-demo-ring_msg_external.mat)" "0 5 0 5 5 0 5 0 0 5 0 5 5 0 5 0 " \
@@ -106,6 +109,36 @@ for seed in 1 2 3 4; do
   done
 done
 expect_eq "$moved" 1 "some rankfile places a rank elsewhere than mpirun would by slot"
+# place takes the topology from the cluster's hostfile; a --topology of another shape is refused.
+run "$mpimon" place ring.h5 --method random --seed 1 --hostfile "$hostfile" --rankfile rf1-own
+expect_eq "$rc" 0 "place without --topology: exit code ($err)"
+expect_contains "$err" "topology 2 nodes x 1 socket x 2 cores of cluster $name" "place: the cluster's topology"
+expect_eq "$(cat rf1-own)" "$(cat rf1)" "place without --topology: the rankfile of --topology 2x1x2"
+run "$mpimon" place ring.h5 --topology 2x2x1 --hostfile "$hostfile" --rankfile never.rf
+expect_eq "$rc" 2 "a --topology contradicting the cluster: usage error"
+expect_contains "$err" "--topology 2x2x1 (2 nodes x 2 sockets x 1 core) contradicts cluster $name" "both shapes named"
+expect_contains "$err" "(2 nodes x 1 socket x 2 cores)" "both shapes named"
+[ -e never.rf ] && fail "a refused place wrote its rankfile"
+
+# --- 4 slots per node on this machine (docs/cluster.md's example): rankfile slots beyond its cores
+# (slot=0:2, 0:3) run as written, each rank on the node the rankfile names.
+run "$mpimon" cluster up --nodes 2 --slots 4 --name "${name}i"
+expect_eq "$rc" 0 "up --slots 4: exit code ($err)"
+hostfile4=$("$mpimon" cluster hostfile --name "${name}i")
+beyond=0
+for seed in 1 2 3; do
+  "$mpimon" place ring.h5 --method random --seed "$seed" --hostfile "$hostfile4" --rankfile "rf4-$seed" >/dev/null 2>&1 ||
+    fail "place on 4 slots, seed $seed"
+  grep -q 'slot=0:[23]$' "rf4-$seed" && beyond=1
+  run "$mpimon" cluster run --name "${name}i" -- mpirun -np 4 --rankfile "rf4-$seed" sh -c 'echo "rank $OMPI_COMM_WORLD_RANK $(hostname)"'
+  expect_eq "$rc" 0 "rankfile on 4 slots, seed $seed: exit code ($(grep -m1 ERROR <<<"$err"))"
+  for r in 0 1 2 3; do
+    expect_eq "$(sed -n "s/^rank $r //p" <<<"$out")" "$(sed -n "s/^rank $r=\([^ ]*\) .*/\1/p" "rf4-$seed")" \
+      "rankfile on 4 slots, seed $seed: node of rank $r"
+  done
+done
+expect_eq "$beyond" 1 "some rankfile names a core this machine lacks (slot 0:2 or 0:3)"
+"$mpimon" cluster down --name "${name}i" >/dev/null || fail "down of the 4-slot cluster"
 
 # --- A run killed half-way (SIGKILL: nothing cleans up) leaves processes; down removes them.
 "$mpimon" cluster run --name "$name" -- mpirun -np 4 "$workload" --workload stencil --iterations 1000000 >/dev/null 2>&1 &

@@ -53,6 +53,15 @@ validate_on() {
   echo "$out"
   expect_eq "$rc" 0 "$nodes nodes: mpimon validate exit code ($(grep -E 'FAILS|ERROR|FIXED' <<<"$out" | head -5))"
   expect_contains "$out" " 0 failing" "$nodes nodes: no run failing"
+  # Every run the options select was made, and no other: the runs of its JSON against what
+  # `validate --list-runs` says the same options select (a probe that dropped cases would differ).
+  local made selected
+  made=$(python3 -c 'import json,sys; [print(c["case"], c["np"], c["pml_monitoring_enable"]) for c in json.load(open(sys.argv[1]))["cases"]]' \
+    "validate-$nodes.json" | sort)
+  selected=$("$mpimon" validate --list-runs "$@" | sort)
+  [ -n "$selected" ] || fail "$nodes nodes: validate --list-runs selects nothing"
+  expect_eq "$made" "$selected" "$nodes nodes: the runs made are the runs selected"
+  expect_contains "$out" "$(wc -l <<<"$selected") runs" "$nodes nodes: the count printed"
   echo "$nodes nodes: $((SECONDS - start)) s"
   "$mpimon" cluster down --name "$name" >/dev/null || fail "$nodes nodes: cluster down"
 }

@@ -38,6 +38,16 @@ run() {
   err=$(cat "$work/stderr")
 }
 
+# expect_ring_dumps DIR WHAT: the demo ring (validation/programs/demo_ring.cpp) at np 4 sends 10 halo
+# messages of 4096 doubles from each rank r to r+1 mod 4: every rank's dump in DIR, and Open MPI's
+# own dump lines ("E RANK PEER BYTES bytes COUNT msgs sent") hold exactly those 4 pairs.
+expect_ring_dumps() {
+  for r in 0 1 2 3; do [ -s "$1/mpimon-demo-ring.$r.prof" ] || fail "$2: no dump of rank $r"; done
+  expect_eq "$(cat "$1"/mpimon-demo-ring.*.prof | awk -F'\t' '$1 == "E" { print $2, $3, $4, $5 }' | sort | tr '\n' ';')" \
+    "0 1 327680 bytes 10 msgs sent;1 2 327680 bytes 10 msgs sent;2 3 327680 bytes 10 msgs sent;3 0 327680 bytes 10 msgs sent;" \
+    "$2: the ranks' dumps hold the ring's messages, and only them"
+}
+
 # finish NAME: the verdict line, and the exit code
 finish() {
   if [ "$failures" -ne 0 ]; then

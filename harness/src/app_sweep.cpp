@@ -145,9 +145,12 @@ std::vector<Arm> monitoring_arms() {
 
 std::vector<Arm> rankfile_arms(const std::string& rankfile_a, const std::string& rankfile_b, std::uint32_t np,
                                const std::string& launcher) {
-  if (!is_open_mpi_launcher(launcher)) {
-    throw Error(Error::Kind::usage,
-                "--rankfile is an option of Open MPI's mpirun or mpiexec, not of --launcher '" + launcher + "'");
+  if (const LauncherFlags& flags = launcher_flags(launcher); flags.kind != LauncherKind::open_mpi) {
+    throw Error(Error::Kind::usage, "--rankfile is an option of Open MPI's mpirun or mpiexec, not of " +
+                                        std::string(flags.name) + " (--launcher '" + launcher + "')" +
+                                        (flags.kind == LauncherKind::slurm
+                                             ? "; with Slurm: mpirun inside salloc, or mpimon place --slurm-hostfile"
+                                             : ""));
   }
   const std::string a = read_rankfile(rankfile_a, np);
   const std::string b = read_rankfile(rankfile_b, np);
@@ -189,6 +192,11 @@ std::vector<App> workload_apps(const std::string& program, const std::vector<std
                                const std::vector<std::string>& classes, const std::vector<std::string>& common,
                                const std::vector<std::string>& stencil, const std::vector<std::string>& computes) {
   std::vector<App> apps;
+  for (const auto& c : classes) {
+    if (!mpimon::is_workload_class(c)) {
+      throw Error(Error::Kind::usage, "--class takes " + mpimon::workload_class_list() + ", not '" + c + "'");
+    }
+  }
   for (const auto& w : workloads) {
     if (!mpimon::is_workload(w)) {
       throw Error(Error::Kind::usage, "--workload takes " + mpimon::workload_list() + ", not '" + w + "'");

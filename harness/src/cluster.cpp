@@ -3,6 +3,7 @@
 #include <signal.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cstdlib>
 #include <cstring>
@@ -12,6 +13,7 @@
 #include <sstream>
 #include <thread>
 
+#include "cluster_internal.hpp"
 #include "mpimon/base/error.hpp"
 #include "mpimon/base/units.hpp"
 #include "mpimon/harness/launch.hpp"
@@ -19,16 +21,59 @@
 namespace mpimon::harness {
 
 namespace fs = std::filesystem;
+using namespace cluster_detail;
+
+std::string cluster_detail::program_path(const std::string& program) {
+  const char* path = std::getenv("PATH");
+  std::istringstream dirs(path ? path : "");
+  for (std::string dir; std::getline(dirs, dir, ':');) {
+    if (!dir.empty() && access((fs::path(dir) / program).c_str(), X_OK) == 0) return (fs::path(dir) / program).string();
+  }
+  return "";
+}
+
+std::string cluster_detail::run_checked(const std::vector<std::string>& argv) {
+  LaunchResult r = run_process(argv, {}, std::chrono::seconds(60));
+  if (r.exit_code != 0) {
+    std::string line;
+    for (const auto& w : argv) line += (line.empty() ? "" : " ") + w;
+    raise_error(Error::Kind::system, line, "failed (exit code " + std::to_string(r.exit_code) + "): " + r.output);
+  }
+  return r.output;
+}
+
+void cluster_detail::write_text(const fs::path& path, const std::string& text, fs::perms perms) {
+  std::ofstream out(path);
+  out << text;
+  if (!out.flush()) raise_error(Error::Kind::system, path.string(), "cannot write");
+  fs::permissions(path, perms);
+}
+
+std::string cluster_detail::enter_node_command(const std::string& name) {
+  return "ip netns exec \"" + prefix_of(name) +
+         "$host\" unshare --uts --mount sh -c \"hostname \\$0 && mount -t tmpfs -o mode=1777 mpimon-shm /dev/shm && "
+         "$command\" \"$host\"";
+}
+
+std::string cluster_detail::cluster_environment(const std::string& name) {
+  const std::string dir = cluster_directory(name);
+  return "export OMPI_MCA_mpi_yield_when_idle=${OMPI_MCA_mpi_yield_when_idle:-1}\n"
+         "export OMPI_MCA_btl_tcp_if_include=" +
+         std::string(kSubnet) + " OMPI_MCA_oob_tcp_if_include=" + kSubnet +
+         "\n"
+         "export MPIMON_CLUSTER=" +
+         name + "  # mpimon cluster down finds the processes by it\n" + "export OMPI_MCA_orte_tmpdir_base=" + dir +
+         "/tmp\n"
+         "# Every node's hwloc shape (docs/cluster.md, \"Node shape\"): the cores rankfile slots name.\n"
+         "export OMPI_MCA_hwloc_base_topo_file=${OMPI_MCA_hwloc_base_topo_file:-" +
+         cluster_node_xml(name) + "}\n";
+}
 
 namespace {
 
-constexpr const char* kSubnet = "198.18.0.0/15";  // RFC 2544's benchmarking range, never routed
 constexpr int kCapNetAdmin = 12, kCapSysAdmin = 21;
 
-std::string prefix_of(const std::string& name) { return "mpimon." + name + "."; }
 std::string switch_namespace(const std::string& name) { return prefix_of(name) + "switch"; }
-std::string host_of(std::uint32_t node) { return "node" + std::to_string(node); }
-std::string address_of(std::uint32_t node) { return "198.18.0." + std::to_string(node + 1); }
 
 [[noreturn]] void usage(const std::string& option, const std::string& reason) {
   throw Error(Error::Kind::usage, option + " " + reason);
@@ -42,35 +87,6 @@ std::uint64_t rate_bits(const std::string& rate) {
   } catch (const Error& e) {
     throw Error(Error::Kind::usage, std::string(e.what()) + " (or none: links not shaped)");
   }
-}
-
-std::string program_path(const std::string& program) {
-  const char* path = std::getenv("PATH");
-  std::istringstream dirs(path ? path : "");
-  for (std::string dir; std::getline(dirs, dir, ':');) {
-    if (!dir.empty() && access((fs::path(dir) / program).c_str(), X_OK) == 0) return (fs::path(dir) / program).string();
-  }
-  return "";
-}
-
-/// Runs a command of the set-up or the tear-down; throws with its output when it fails.
-std::string run_checked(const std::vector<std::string>& argv) {
-  LaunchResult r = run_process(argv, {}, std::chrono::seconds(60));
-  if (r.exit_code != 0) {
-    std::string line;
-    for (const auto& w : argv) line += (line.empty() ? "" : " ") + w;
-    raise_error(Error::Kind::system, line, "failed (exit code " + std::to_string(r.exit_code) + "): " + r.output);
-  }
-  return r.output;
-}
-
-void write_text(const fs::path& path, const std::string& text,
-                fs::perms perms = fs::perms::owner_read | fs::perms::owner_write | fs::perms::group_read |
-                                  fs::perms::others_read) {
-  std::ofstream out(path);
-  out << text;
-  if (!out.flush()) raise_error(Error::Kind::system, path.string(), "cannot write");
-  fs::permissions(path, perms);
 }
 
 /// The namespaces named by `ip netns` (/run/netns) that belong to the cluster.
@@ -153,7 +169,7 @@ std::string all_cpus_mask() {
 
 /// tbf on a link's sending side; the burst is 10 ms at the rate (at least 32 KiB: the kernel needs
 /// one timer tick's worth).
-void shape(const std::string& netns, const std::string& device, const std::string& rate) {
+void shape_link(const std::string& netns, const std::string& device, const std::string& rate) {
   const std::uint64_t bits = rate_bits(rate);
   if (bits == 0) return;
   const std::uint64_t burst = std::max<std::uint64_t>(bits / 8 / 100, 32768);
@@ -172,14 +188,6 @@ std::string hosts_file(std::uint32_t nodes) {
   std::string text = "127.0.0.1 localhost\n";
   for (std::uint32_t n = 0; n < nodes; ++n) text += address_of(n) + " " + host_of(n) + "\n";
   return text;
-}
-
-// Run in a node: its own hostname (vader names its segments after it) and its own /dev/shm (the
-// segments of different nodes never meet, and vanish with the node's last process).
-std::string enter_node_command(const std::string& name) {
-  return "ip netns exec \"" + prefix_of(name) +
-         "$host\" unshare --uts --mount sh -c \"hostname \\$0 && mount -t tmpfs -o mode=1777 mpimon-shm /dev/shm && "
-         "$command\" \"$host\"";
 }
 
 std::string agent_script(const std::string& name) {
@@ -205,26 +213,24 @@ std::string launcher_script(const std::string& name, const std::string& mpirun) 
          "for w in \"$@\"; do\n"
          "  if [ -n \"$bind\" ]; then w=none; bind=; elif [ \"$w\" = --bind-to ]; then bind=1; fi\n"
          "  words+=(\"$w\")\n"
-         "done\n"
-         "export OMPI_MCA_mpi_yield_when_idle=${OMPI_MCA_mpi_yield_when_idle:-1}\n"
-         "export OMPI_MCA_btl_tcp_if_include=" +
-         kSubnet + " OMPI_MCA_oob_tcp_if_include=" + kSubnet +
-         "\n"
-         "export MPIMON_CLUSTER=" +
-         name + "  # mpimon cluster down finds the processes by it\n" + "export OMPI_MCA_orte_tmpdir_base=" + dir +
-         "/tmp\n" +
+         "done\n" +
+         cluster_environment(name) +
          "# Open MPI 5 (e.g. in the Debian 13 root of ci/ompi5.sh, where this path is its mpirun) launches\n"
          "# through PRRTE, which takes the agent as plm_ssh_agent and its settings as PRTE_MCA_.\n"
          "agent=(--mca plm_rsh_agent " +
          dir + "/agent)\n" + "if [ -x " + fs::path(mpirun).parent_path().string() + "/prterun ]; then\n" +
          "  agent=(--prtemca plm_ssh_agent " + dir + "/agent)\n" + "  export PRTE_MCA_prte_tmpdir_base=" + dir +
-         "/tmp PRTE_MCA_oob_tcp_if_include=" + kSubnet + "\n" + "fi\n" + "host=node0\ncommand='exec \"$@\"'\nexec " +
+         "/tmp PRTE_MCA_oob_tcp_if_include=" + kSubnet +
+         "\n"
+         "  export PRTE_MCA_hwloc_base_use_topo_file=${PRTE_MCA_hwloc_base_use_topo_file:-" +
+         cluster_node_xml(name) + "}\n" + "fi\n" + "host=node0\ncommand='exec \"$@\"'\nexec " +
          enter_node_command(name) + " " + mpirun + " --hostfile " + dir + "/hostfile \"${agent[@]}\" \"${words[@]}\"\n";
 }
 
 std::string state_text(const ClusterState& s) {
   return "name " + s.spec.name + "\nnodes " + std::to_string(s.spec.nodes) + "\nslots " + std::to_string(s.spec.slots) +
-         "\nrate " + s.spec.rate + "\nmpirun " + s.mpirun + "\n";
+         "\nsockets " + std::to_string(s.shape.sockets) + "\ncores " + std::to_string(s.shape.cores) + "\nrate " +
+         s.spec.rate + "\nslurm " + (s.spec.slurm ? "1" : "0") + "\nmpirun " + s.mpirun + "\n";
 }
 
 void build(const ClusterState& s) {
@@ -243,14 +249,19 @@ void build(const ClusterState& s) {
     run_checked({"ip", "-n", ns, "addr", "add", address_of(n) + "/16", "dev", "eth0"});
     run_checked({"ip", "-n", ns, "link", "set", "lo", "up"});
     run_checked({"ip", "-n", ns, "link", "set", "eth0", "up"});
-    shape(ns, "eth0", s.spec.rate);
-    shape(sw, port, s.spec.rate);
+    shape_link(ns, "eth0", s.spec.rate);
+    shape_link(sw, port, s.spec.rate);
     steer_packets(ns, "eth0");
     steer_packets(sw, port);
   }
 }
 
 }  // namespace
+
+std::string default_cluster_name() {
+  const char* name = std::getenv("MPIMON_CLUSTER_NAME");
+  return name && *name ? name : "default";
+}
 
 void check_cluster_name(const std::string& name) {
   static const std::regex form("[A-Za-z0-9_-]{1,32}");
@@ -265,6 +276,9 @@ void check_cluster_spec(const ClusterSpec& spec) {
     usage("--nodes", "takes 1 to " + std::to_string(kMaxClusterNodes) + " nodes, not " + std::to_string(spec.nodes));
   }
   rate_bits(spec.rate);
+  if (!spec.node_topology.empty() && !spec.node_xml.empty())
+    usage("--node-topology", "and --node-xml exclude each other");
+  if (!spec.node_topology.empty()) parse_node_topology(spec.node_topology);
 }
 
 std::string missing_cluster_privileges() {
@@ -300,7 +314,9 @@ std::string cluster_directory(const std::string& name) {
   return std::string(base && *base ? base : "/run/mpimon/cluster") + "/" + name;
 }
 std::string cluster_launcher(const std::string& name) { return cluster_directory(name) + "/mpirun"; }
+std::string cluster_srun(const std::string& name) { return cluster_directory(name) + "/srun"; }
 std::string cluster_hostfile(const std::string& name) { return cluster_directory(name) + "/hostfile"; }
+std::string cluster_node_xml(const std::string& name) { return cluster_directory(name) + "/node.xml"; }
 std::string node_namespace(const std::string& name, std::uint32_t node) { return prefix_of(name) + host_of(node); }
 
 bool ClusterState::complete() const {
@@ -311,10 +327,17 @@ bool ClusterState::complete() const {
 
 ClusterState cluster_up(const ClusterSpec& requested) {
   check_cluster_spec(requested);
-  require_cluster_privileges();
   ClusterState s;
   s.spec = requested;
-  if (s.spec.slots == 0) s.spec.slots = std::max(1U, std::thread::hardware_concurrency());
+  s.shape = resolve_shape(s.spec);
+  require_cluster_privileges();
+  if (requested.slurm) {
+    if (const std::string missing = missing_slurm_programs(); !missing.empty()) {
+      raise_error(Error::Kind::input, "--slurm",
+                  "needs " + missing + ": install them (ci/install-deps.sh does: slurmctld slurmd slurm-client munge)");
+    }
+  }
+  s.shape.xml = cluster_node_xml(s.spec.name);
   s.mpirun = program_path("mpirun");
   if (s.mpirun.empty()) raise_error(Error::Kind::input, "mpirun", "not found: install Open MPI (openmpi-bin)");
   const std::string& name = s.spec.name;
@@ -330,15 +353,12 @@ ClusterState cluster_up(const ClusterSpec& requested) {
   try {
     fs::create_directories(dir / "tmp");
     write_text(dir / "state", state_text(s));  // first: down finds the cluster even if up stops here
+    write_node_xml(s.spec, s.shape, s.shape.xml);
     build(s);
-    std::string hostfile;
-    for (std::uint32_t n = 0; n < s.spec.nodes; ++n)
-      hostfile += host_of(n) + " slots=" + std::to_string(s.spec.slots) + "\n";
-    write_text(dir / "hostfile", hostfile);
-    const auto executable = fs::perms::owner_all | fs::perms::group_read | fs::perms::group_exec |
-                            fs::perms::others_read | fs::perms::others_exec;
-    write_text(dir / "agent", agent_script(name), executable);
-    write_text(dir / "mpirun", launcher_script(name, s.mpirun), executable);
+    write_text(dir / "hostfile", hostfile_text(s));
+    write_text(dir / "agent", agent_script(name), kExecutable);
+    write_text(dir / "mpirun", launcher_script(name, s.mpirun), kExecutable);
+    if (s.spec.slurm) start_slurm(s);
   } catch (...) {
     cluster_down(name);
     throw;
@@ -358,12 +378,17 @@ ClusterState cluster_status(const std::string& name) {
   }
   ClusterState s;
   for (std::string key, value; in >> key >> value;) {
+    const auto number = [&] { return static_cast<std::uint32_t>(std::stoul(value)); };
     if (key == "name") s.spec.name = value;
-    if (key == "nodes") s.spec.nodes = static_cast<std::uint32_t>(std::stoul(value));
-    if (key == "slots") s.spec.slots = static_cast<std::uint32_t>(std::stoul(value));
+    if (key == "nodes") s.spec.nodes = number();
+    if (key == "slots") s.spec.slots = number();
+    if (key == "sockets") s.shape.sockets = number();
+    if (key == "cores") s.shape.cores = number();
     if (key == "rate") s.spec.rate = value;
+    if (key == "slurm") s.spec.slurm = value == "1";
     if (key == "mpirun") s.mpirun = value;
   }
+  s.shape.xml = cluster_node_xml(name);
   s.switch_present = fs::exists("/run/netns/" + switch_namespace(name));
   for (std::uint32_t n = 0; n < s.spec.nodes; ++n) {
     ClusterNode node{host_of(n), node_namespace(name, n), address_of(n), false, {}};
@@ -384,7 +409,12 @@ std::vector<std::string> cluster_down(const std::string& name) {
       removed.push_back(processes_text(n) + " in " + ns);
     }
   }
-  if (const std::size_t n = stop_processes(processes_marked(name))) {
+  // munged runs in this machine's namespace: found by its pid file as well as by its marker.
+  auto outside = processes_marked(name);
+  for (int pid : cluster_daemons(name)) {
+    if (std::find(outside.begin(), outside.end(), pid) == outside.end()) outside.push_back(pid);
+  }
+  if (const std::size_t n = stop_processes(outside)) {
     removed.push_back(processes_text(n) + " of the cluster outside its namespaces");
   }
   // Deleting a namespace deletes its links, their veth peers and their qdiscs.
@@ -401,8 +431,10 @@ std::vector<std::string> cluster_down(const std::string& name) {
   }
   const fs::path dir = cluster_directory(name);
   if (fs::exists(dir)) {
+    const bool slurm = fs::exists(dir / "slurm");
     fs::remove_all(dir);
-    removed.push_back(dir.string() + " (hostfile, launcher, agent, Open MPI's session directories)");
+    removed.push_back(dir.string() + " (hostfile, launcher, agent, node shape, Open MPI's session directories" +
+                      (slurm ? ", Slurm's and munge's configuration, state, logs and sockets)" : ")"));
   }
   // The parents up made (/run/mpimon/cluster, /run/mpimon), once no cluster is left in them.
   for (fs::path parent = dir.parent_path(); parent.filename() == "cluster" || parent.filename() == "mpimon";
@@ -412,25 +444,33 @@ std::vector<std::string> cluster_down(const std::string& name) {
   return removed;
 }
 
-void cluster_exec(const std::string& name, const std::vector<std::string>& mpirun_command) {
-  if (mpirun_command.empty() || !is_open_mpi_launcher(mpirun_command[0])) {
+void cluster_exec(const std::string& name, const std::vector<std::string>& command) {
+  const bool open_mpi = !command.empty() && is_open_mpi_launcher(command[0]);
+  const bool slurm = !command.empty() && is_slurm_command(fs::path(command[0]).filename().string());
+  if (!open_mpi && !slurm) {
     throw Error(Error::Kind::usage,
-                "give an Open MPI command line after --: mpimon cluster run -- mpirun ARGS... (not '" +
-                    (mpirun_command.empty() ? std::string() : mpirun_command[0]) + "')");
+                "give an Open MPI or a Slurm command line after --: mpimon cluster run -- mpirun ARGS... (or srun, "
+                "salloc, sbatch, sinfo ... on a cluster made with --slurm), not '" +
+                    (command.empty() ? std::string() : command[0]) + "'");
   }
   const ClusterState s = cluster_status(name);
   if (!s.complete()) {
     raise_error(Error::Kind::input, "--name " + name, "the cluster is damaged (see mpimon cluster status)");
   }
+  if (slurm && !s.spec.slurm) {
+    raise_error(Error::Kind::usage, "--name " + name,
+                "runs no Slurm (" + command[0] + "): make it with mpimon cluster up --slurm");
+  }
   require_cluster_privileges();
-  const std::string launcher = cluster_launcher(name);
-  std::vector<char*> argv{const_cast<char*>(launcher.c_str())};
-  for (auto it = mpirun_command.begin() + 1; it != mpirun_command.end(); ++it)
+  // mpirun: the cluster's launcher with the rest; a Slurm command: DIR/slurm-command with all of it.
+  const std::string program = open_mpi ? cluster_launcher(name) : slurm_command_path(name);
+  std::vector<char*> argv{const_cast<char*>(program.c_str())};
+  for (auto it = command.begin() + (open_mpi ? 1 : 0); it != command.end(); ++it)
     argv.push_back(const_cast<char*>(it->c_str()));
   argv.push_back(nullptr);
   for (const auto& [k, v] : open_mpi_environment()) setenv(k.c_str(), v.c_str(), 1);
-  execv(launcher.c_str(), argv.data());
-  raise_error(Error::Kind::system, launcher, std::string("cannot run: ") + std::strerror(errno));
+  execv(program.c_str(), argv.data());
+  raise_error(Error::Kind::system, program, std::string("cannot run: ") + std::strerror(errno));
 }
 
 }  // namespace mpimon::harness

@@ -116,7 +116,7 @@ std::vector<std::pair<std::string, std::string>> collective_mca(const Collective
 MpiLaunch collective_launch(const CollectiveSpec& spec, const CollectiveRun& run, const std::string& dump,
                             bool control) {
   MpiLaunch l(run.launcher, spec.nprocs);
-  if (l.open_mpi() && (run.force_oversubscribe || spec.nprocs > physical_cores())) l.option({"--oversubscribe"});
+  if (run.force_oversubscribe || spec.nprocs > physical_cores()) l.oversubscribe();
   for (const auto& [key, value] : collective_mca(spec, dump)) l.mca(key, value);
   std::vector<std::string> args{"--op",        std::string(op_name(spec.op)),  "--count", std::to_string(spec.count),
                                 "--type-size", std::to_string(spec.type_size), "--root",  std::to_string(spec.root)};
@@ -190,7 +190,7 @@ Verdict judge_pinned_collective(const std::string& defect, CollectiveSpec spec, 
   const auto against_defect = difference_lines(compare_traffic(predict_collective(spec), recorded));
   spec.ideal_monitoring = true;
   const auto against_ideal = difference_lines(compare_traffic(predict_collective(spec), recorded));
-  const std::string release = open_mpi_release(launcher_version_line(launcher));
+  const std::string release = open_mpi_release_of(launcher);
   const std::string series = release.empty() ? established_series().back() : release_series(release);
   const bool expected = std::find(d.series.begin(), d.series.end(), series) != d.series.end();
   return judge_pinned(d, expected, series, against_ideal, against_defect);

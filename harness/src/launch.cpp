@@ -32,6 +32,9 @@ namespace {
   if (output == ChildOutput::captured) {
     dup2(out_fd, STDOUT_FILENO);
     dup2(out_fd, STDERR_FILENO);
+    // Only through those two: a daemon the child starts (munged, slurmd) closes them, and the caller's
+    // read must then see the end, not wait for a copy of the pipe the daemon would keep open.
+    if (out_fd > STDERR_FILENO) close(out_fd);
   }
   // Inherited output: out_fd stays open through exec all the same, so that the caller's read sees
   // the end when mpirun and every process it started are gone, as when the output is captured.
@@ -151,15 +154,38 @@ std::string release_series(const std::string& release) {
   return release.substr(0, release.find('.', first + 1));
 }
 
+std::string open_mpi_release_of(const std::string& launcher) {
+  if (is_open_mpi_launcher(launcher)) {
+    if (std::string release = open_mpi_release(launcher_version_line(launcher)); !release.empty()) return release;
+  }
+  static const std::regex line(R"(Open MPI v([0-9]+\.[0-9]+\.[0-9]+[^ \n]*))");
+  static std::mutex mutex;
+  static std::map<std::string, std::string> cache;
+  std::lock_guard lock(mutex);
+  auto [it, inserted] = cache.try_emplace(launcher);
+  if (inserted) {
+    try {
+      LaunchResult r = run_process({"ompi_info", "--version"}, {}, std::chrono::seconds(30));
+      std::smatch m;
+      if (r.exit_code == 0 && std::regex_search(r.output, m, line)) it->second = m[1].str();
+    } catch (const Error&) {
+    }
+  }
+  return it->second;
+}
+
 std::vector<std::string> installed_monitoring_components(const std::string& launcher) {
   static std::mutex mutex;
   static std::map<std::string, std::vector<std::string>> cache;
   std::lock_guard lock(mutex);
   auto [it, inserted] = cache.try_emplace(launcher);
-  if (!inserted || !is_open_mpi_launcher(launcher)) return it->second;
-  // ompi_info of the same installation: beside the launcher when it is named by a path.
+  if (!inserted) return it->second;
+  // ompi_info of the same installation: beside Open MPI's launcher when it is named by a path; for
+  // srun and other launchers, the one in PATH (the library the ranks most likely link).
   const std::filesystem::path program = split_words(launcher).at(0);
-  const std::string info = program.has_parent_path() ? (program.parent_path() / "ompi_info").string() : "ompi_info";
+  const std::string info = is_open_mpi_launcher(launcher) && program.has_parent_path()
+                               ? (program.parent_path() / "ompi_info").string()
+                               : "ompi_info";
   LaunchResult r;
   try {
     r = run_process({info, "--parsable"}, {}, std::chrono::seconds(30));
@@ -179,10 +205,56 @@ std::vector<std::string> installed_monitoring_components(const std::string& laun
   return it->second;
 }
 
-bool is_open_mpi_launcher(const std::string& launcher) {
-  std::string base = std::filesystem::path(split_words(launcher).at(0)).filename().string();
-  return base == "mpirun" || base == "mpiexec" || base == "orterun";
+namespace {
+
+// One row per kind; the last row is the fallback for any other program.
+const std::array<LauncherFlags, 3>& launcher_table() {
+  static const std::array<LauncherFlags, 3> table{{
+      {.kind = LauncherKind::open_mpi,
+       .name = "Open MPI's mpirun",
+       .programs = {"mpirun", "mpiexec", "orterun"},
+       .processes = "-np",
+       .bind_core = {"--bind-to", "core"},
+       .bind_none = {"--bind-to", "none"},
+       .oversubscribe = {"--oversubscribe"},
+       .export_option = "-x"},
+      // srun exports the whole environment by default; --export=ALL,K=V adds to the ranks' alone.
+      // Slurm allocates the CPUs: a job larger than them needs the user's -O (--overcommit).
+      {.kind = LauncherKind::slurm,
+       .name = "Slurm's srun",
+       .programs = {"srun"},
+       .processes = "-n",
+       .bind_core = {"--cpu-bind=cores"},
+       .bind_none = {"--cpu-bind=none"},
+       .oversubscribe = {},
+       .export_option = "--export=ALL,"},
+      {.kind = LauncherKind::other,
+       .name = "the launcher",
+       .programs = {},
+       .processes = "-np",
+       .bind_core = {},
+       .bind_none = {},
+       .oversubscribe = {},
+       .export_option = ""},
+  }};
+  return table;
 }
+
+}  // namespace
+
+const LauncherFlags& launcher_flags(const std::string& launcher) {
+  const std::string base = std::filesystem::path(split_words(launcher).at(0)).filename().string();
+  for (const auto& row : launcher_table()) {
+    for (const char* program : row.programs) {
+      if (base == program) return row;
+    }
+  }
+  return launcher_table().back();
+}
+
+LauncherKind launcher_kind(const std::string& launcher) { return launcher_flags(launcher).kind; }
+
+bool is_open_mpi_launcher(const std::string& launcher) { return launcher_kind(launcher) == LauncherKind::open_mpi; }
 
 std::vector<std::string> split_words(const std::string& text) {
   std::istringstream in(text);
@@ -193,9 +265,9 @@ std::vector<std::string> split_words(const std::string& text) {
 }
 
 MpiLaunch::MpiLaunch(const std::string& launcher, std::uint32_t np)
-    : argv_(split_words(launcher)), open_mpi_(is_open_mpi_launcher(launcher)) {
-  if (np > 0) argv_.insert(argv_.end(), {"-np", std::to_string(np)});
-  if (open_mpi_) environment_ = open_mpi_environment();
+    : argv_(split_words(launcher)), flags_(&launcher_flags(launcher)) {
+  if (np > 0) argv_.insert(argv_.end(), {flags_->processes, std::to_string(np)});
+  if (open_mpi()) environment_ = open_mpi_environment();
 }
 
 MpiLaunch& MpiLaunch::option(const std::vector<std::string>& words) {
@@ -203,8 +275,18 @@ MpiLaunch& MpiLaunch::option(const std::vector<std::string>& words) {
   return *this;
 }
 
+MpiLaunch& MpiLaunch::bind(bool to_cores) {
+  for (const char* w : to_cores ? flags_->bind_core : flags_->bind_none) argv_.emplace_back(w);
+  return *this;
+}
+
+MpiLaunch& MpiLaunch::oversubscribe() {
+  for (const char* w : flags_->oversubscribe) argv_.emplace_back(w);
+  return *this;
+}
+
 MpiLaunch& MpiLaunch::mca(const std::string& key, const std::string& value) {
-  if (open_mpi_) {
+  if (open_mpi()) {
     argv_.insert(argv_.end(), {"--mca", key, value});
   } else {
     environment_["OMPI_MCA_" + key] = value;
@@ -213,8 +295,11 @@ MpiLaunch& MpiLaunch::mca(const std::string& key, const std::string& value) {
 }
 
 MpiLaunch& MpiLaunch::environment(const std::string& key, const std::string& value) {
-  if (open_mpi_) {
+  const std::string option = flags_->export_option;
+  if (option == "-x") {
     argv_.insert(argv_.end(), {"-x", key + "=" + value});
+  } else if (!option.empty() && value.find(',') == std::string::npos) {
+    exports_.push_back(key + "=" + value);
   } else {
     environment_[key] = value;
   }
@@ -222,6 +307,12 @@ MpiLaunch& MpiLaunch::environment(const std::string& key, const std::string& val
 }
 
 MpiLaunch& MpiLaunch::program(const std::string& path, const std::vector<std::string>& args) {
+  if (!exports_.empty()) {
+    std::string option = flags_->export_option;
+    for (const auto& kv : exports_) option += (&kv == &exports_.front() ? "" : ",") + kv;
+    argv_.push_back(option);
+    exports_.clear();
+  }
   argv_.push_back(path);
   argv_.insert(argv_.end(), args.begin(), args.end());
   return *this;

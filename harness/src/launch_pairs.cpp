@@ -29,11 +29,12 @@ void check_harness_settings(const HarnessSettings& s) {
 }
 
 void bind_processes(MpiLaunch& l, std::uint32_t np, const std::string& bind) {
-  if (!l.open_mpi() || bind == "launcher") return;
+  if (bind == "launcher") return;
+  // This machine's cores say nothing of the nodes srun allocates: auto is then Slurm's default.
+  if (bind == "auto" && !l.open_mpi()) return;
   const bool fits = np <= std::thread::hardware_concurrency();
-  const bool core = bind == "core" || (bind == "auto" && fits);
-  l.option({"--bind-to", core ? "core" : "none"});
-  if (!fits) l.option({"--oversubscribe"});
+  l.bind(bind == "core" || (bind == "auto" && fits));
+  if (!fits) l.oversubscribe();
 }
 
 void monitoring_off(MpiLaunch& l, const std::vector<std::string>& user_mca) {

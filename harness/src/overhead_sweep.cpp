@@ -70,18 +70,21 @@ MpiLaunch launch_command(const Sweep& s, const LaunchKey& key, const fs::path& d
   }
   if (!s.calibration_arm().empty()) {
     // Calibration: both arms load the delay library, so its wrapper costs the same in both and
-    // the difference is the injected loop alone. (-x is Open MPI's way to export to the ranks.)
+    // the difference is the injected loop alone.
     const bool off = key.arm == "off";
-    const std::string amount = s.calibrate_loops > 0
-                                   ? "MPIMON_DELAY_LOOPS=" + std::to_string(off ? 0 : s.calibrate_loops)
-                                   : "MPIMON_DELAY_NS=" + std::to_string(off ? 0 : s.calibrate_ns);
-    l.option(
-        {"-x", "LD_PRELOAD=" + s.delay_library, "-x", amount, "-x", "MPIMON_DELAY_REPORT=" + (dir / "delay").string()});
+    l.environment("LD_PRELOAD", s.delay_library);
+    if (s.calibrate_loops > 0) {
+      l.environment("MPIMON_DELAY_LOOPS", std::to_string(off ? 0 : s.calibrate_loops));
+    } else {
+      l.environment("MPIMON_DELAY_NS", std::to_string(off ? 0 : s.calibrate_ns));
+    }
+    l.environment("MPIMON_DELAY_REPORT", (dir / "delay").string());
   }
-  for (const auto& kv : s.environment) l.option({"-x", kv});
-  if (key.arm == "on" || key.arm == "mpit_off" || counting) {
-    for (const auto& kv : s.on_environment) l.option({"-x", kv});
-  }
+  auto export_all = [&](const std::vector<std::string>& variables) {
+    for (const auto& kv : variables) l.environment(kv.substr(0, kv.find('=')), kv.substr(kv.find('=') + 1));
+  };
+  export_all(s.environment);
+  if (key.arm == "on" || key.arm == "mpit_off" || counting) export_all(s.on_environment);
   user_mca(l, s.h.mca);
   std::vector<std::string> args{"--ops", s.ops, "--sizes", s.sizes, "--iterations", std::to_string(s.iterations),
                                 "--warmup", std::to_string(s.warmup),

@@ -238,7 +238,7 @@ RecordPlan prepare_record(const RecordSettings& s) {
 }
 
 RunProvenance run_provenance(const std::string& launcher, const std::vector<std::string>& user_mca) {
-  RunProvenance p{open_mpi_release(launcher_version_line(launcher)), {}};
+  RunProvenance p{open_mpi_release_of(launcher), {}};
   const auto environment = current_environment();
   const auto disabled = find_monitoring_disablers(user_mca, environment, user_parameter_files(environment));
   for (const auto& framework : installed_monitoring_components(launcher)) {

@@ -91,12 +91,7 @@ std::vector<std::string> monitoring_components(const std::map<std::string, std::
 }
 
 std::string mpi_series_of(const std::string& launcher) {
-  std::string release = open_mpi_release(launcher_version_line(launcher));
-  if (release.empty()) {
-    LaunchResult r = run_process({"ompi_info", "--version"}, {}, std::chrono::seconds(30));
-    std::smatch m;
-    if (std::regex_search(r.output, m, std::regex(R"(Open MPI v([0-9]+\.[0-9]+))"))) release = m[1].str();
-  }
+  const std::string release = open_mpi_release_of(launcher);
   return release.empty() ? established_series().back() : release_series(release);
 }
 
@@ -104,7 +99,7 @@ void write_validation_json(std::ostream& out, const std::vector<std::pair<Select
                            const SuiteOptions& options, const std::string& library,
                            const std::vector<std::string>& components) {
   out << "{\n  \"generator\": \"mpimon " << kVersion << "\",\n  \"mpi_library\": \"" << json_escape(library)
-      << "\",\n  \"open_mpi_version\": \"" << json_escape(open_mpi_release(library))
+      << "\",\n  \"open_mpi_version\": \"" << json_escape(open_mpi_release_of(options.launcher))
       << "\",\n  \"defects_expected_as_on\": \"" << json_escape(options.mpi_series)
       << "\",\n  \"monitoring_components\": [";
   for (std::size_t i = 0; i < components.size(); ++i)

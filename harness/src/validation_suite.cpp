@@ -51,7 +51,7 @@ struct RunPaths {
 std::string launch(const ValidationCase& c, int np, int mode, bool control, const RunPaths& paths,
                    const SuiteOptions& options, std::string* output = nullptr) {
   MpiLaunch l(options.launcher, static_cast<std::uint32_t>(np));
-  if (l.open_mpi()) l.option({"--oversubscribe"});
+  l.oversubscribe();
   if (mode == 0) {
     for (const char* framework : {"pml", "osc", "coll"}) {
       const bool set = std::any_of(c.mca.begin(), c.mca.end(), [&](const auto& kv) { return kv.first == framework; });

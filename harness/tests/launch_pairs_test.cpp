@@ -7,10 +7,14 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
 #include <set>
 #include <thread>
 
 #include "harness_test_util.hpp"
+#include "mpimon/base/scratch.hpp"
 
 namespace mpimon::harness {
 namespace {
@@ -75,7 +79,7 @@ TEST(Arms, MonitoringOnForAnotherLauncherIsEnvironment) {
   EXPECT_EQ(options_of(l), Words{});
   EXPECT_EQ(l.text(),
             "OMPI_MCA_pml=ob1,monitoring OMPI_MCA_pml_monitoring_enable=1 OMPI_MCA_pml_monitoring_enable_output=3 "
-            "OMPI_MCA_pml_monitoring_filename=run srun -np 2");
+            "OMPI_MCA_pml_monitoring_filename=run srun -n 2");
 }
 
 TEST(Arms, UserMcaSplitsAtTheFirstEquals) {
@@ -107,10 +111,18 @@ TEST(Binding, AutoBindsToCoresWhenTheProcessesFit) {
   EXPECT_EQ(options_of(over), (Words{"--bind-to", "none", "--oversubscribe"}));
 }
 
-TEST(Binding, OtherLaunchersAreLeftAlone) {
-  MpiLaunch l("srun", 2);
-  bind_processes(l, 2, "core");
-  EXPECT_EQ(options_of(l), Words{});
+// srun(1): --cpu-bind=cores or none; auto leaves it to Slurm (this machine's cores are not the
+// nodes'), and srun has no oversubscription flag of its own to add (-O is the user's).
+TEST(Binding, SrunBindsInItsOwnWordsAndOtherLaunchersAreLeftAlone) {
+  for (const auto& [bind, words] : std::vector<std::pair<std::string, Words>>{
+           {"core", {"--cpu-bind=cores"}}, {"none", {"--cpu-bind=none"}}, {"auto", {}}, {"launcher", {}}}) {
+    MpiLaunch l("srun", 1000);
+    bind_processes(l, 1000, bind);
+    EXPECT_EQ(options_of(l), words) << bind;
+  }
+  MpiLaunch other("mpiexec.hydra", 2);
+  bind_processes(other, 2, "core");
+  EXPECT_EQ(options_of(other), Words{});
 }
 
 TEST(Settings, BadMcaAndBindAreUsageErrors) {
@@ -148,8 +160,18 @@ TEST(ArmOrder, EachPairHoldsEveryArmOnceInAnOrderFixedByTheSeed) {
 }
 
 TEST(Provenance, HarnessConfigurationKeys) {
+  // Not Open MPI's launcher: the release and components are those of the ompi_info in PATH, here
+  // one that says 9.9.9 and lists pml and coll monitoring.
+  const ScratchDirectory dir(std::filesystem::temp_directory_path(), "mpimon-provenance-");
+  std::ofstream(dir.path() / "ompi_info") << "#!/bin/sh\n"
+                                             "if [ \"$1\" = --version ]; then echo 'Open MPI v9.9.9'; exit 0; fi\n"
+                                             "echo 'mca:pml:monitoring:version:\"mca:2.1.0\"'\n"
+                                             "echo 'mca:coll:monitoring:version:\"mca:2.1.0\"'\n";
+  std::filesystem::permissions(dir.path() / "ompi_info", std::filesystem::perms::owner_all);
+  const std::string path = std::getenv("PATH");
+  setenv("PATH", (dir.path().string() + ":" + path).c_str(), 1);
   HarnessSettings s;
-  s.launcher = "true";  // its --version prints nothing, exit 0
+  s.launcher = "true --provenance-test";  // its --version prints nothing, exit 0
   s.mca = {"pml=ob1", "btl=self"};
   s.monitoring_mode = 2;
   s.seed = 9;
@@ -159,9 +181,10 @@ TEST(Provenance, HarnessConfigurationKeys) {
   for (const auto& [k, v] : c) keys.push_back(k);
   EXPECT_EQ(keys, (Words{"bind", "cpus", "generator", "host", "launcher", "mca", "monitoring_components",
                          "monitoring_mode", "mpi_library", "open_mpi_version", "seed"}));
-  EXPECT_EQ(c["open_mpi_version"], "");  // not Open MPI's launcher: no release, no components
-  EXPECT_EQ(c["monitoring_components"], "");
-  EXPECT_EQ(c["launcher"], "true");
+  setenv("PATH", path.c_str(), 1);
+  EXPECT_EQ(c["open_mpi_version"], "9.9.9");
+  EXPECT_EQ(c["monitoring_components"], "coll");  // pml=ob1 in --mca switches the pml's off
+  EXPECT_EQ(c["launcher"], "true --provenance-test");
   EXPECT_EQ(c["mca"], "pml=ob1 btl=self");
   EXPECT_EQ(c["monitoring_mode"], "2");
   EXPECT_EQ(c["seed"], "9");

@@ -39,12 +39,36 @@ TEST(MpiLaunch, MpiexecByPathIsOpenMpi) {
   EXPECT_FALSE(is_open_mpi_launcher("mpirun.mpich"));
 }
 
-TEST(MpiLaunch, OtherLauncherGetsMcaAsEnvironmentVariables) {
+// srun(1): -n/--ntasks is the task count (srun reads "-np 2" as "-n p", an invalid number); the
+// environment is exported by default; --export=ALL,VAR=VALUE adds VAR to the tasks' environment.
+TEST(MpiLaunch, SrunGetsItsTaskCountAndMcaAsEnvironmentVariables) {
   MpiLaunch l("srun --mpi=pmix", 2);
   l.mca("pml_monitoring_enable", "1").program("a.out");
   EXPECT_FALSE(l.open_mpi());
-  EXPECT_EQ(l.argv(), (Words{"srun", "--mpi=pmix", "-np", "2", "a.out"}));
-  EXPECT_EQ(l.text(), "OMPI_MCA_pml_monitoring_enable=1 srun --mpi=pmix -np 2 a.out");
+  EXPECT_EQ(launcher_kind("/usr/bin/srun -N 2"), LauncherKind::slurm);
+  EXPECT_EQ(l.argv(), (Words{"srun", "--mpi=pmix", "-n", "2", "a.out"}));
+  EXPECT_EQ(l.text(), "OMPI_MCA_pml_monitoring_enable=1 srun --mpi=pmix -n 2 a.out");
+}
+
+TEST(MpiLaunch, SrunExportsTheRanksVariablesInOneOptionBeforeTheProgram) {
+  MpiLaunch l("srun", 4);
+  l.environment("LD_PRELOAD", "/lib/x.so").environment("MPIMON_A", "1").environment("LIST", "a,b");
+  l.program("a.out", {"-v"});
+  // No -x (Open MPI's): the variables reach the tasks alone, never srun itself (an LD_PRELOAD would
+  // load into srun); a value with a comma, which --export cannot carry, goes to srun's environment.
+  EXPECT_EQ(l.argv(), (Words{"srun", "-n", "4", "--export=ALL,LD_PRELOAD=/lib/x.so,MPIMON_A=1", "a.out", "-v"}));
+  EXPECT_EQ(l.text(), "LIST=a,b srun -n 4 --export=ALL,LD_PRELOAD=/lib/x.so,MPIMON_A=1 a.out -v");
+  MpiLaunch o("mpirun", 2);
+  o.environment("LD_PRELOAD", "/lib/x.so").program("a.out");
+  EXPECT_EQ(o.argv(), (Words{"mpirun", "-np", "2", "-x", "LD_PRELOAD=/lib/x.so", "a.out"}));
+}
+
+TEST(MpiLaunch, AnotherLauncherKeepsNpAndGetsTheRestAsVariables) {
+  MpiLaunch l("mpiexec.hydra", 2);
+  l.mca("btl", "self").environment("A", "1").bind(true).oversubscribe().program("a.out");
+  EXPECT_EQ(launcher_kind("mpiexec.hydra"), LauncherKind::other);
+  EXPECT_EQ(l.argv(), (Words{"mpiexec.hydra", "-np", "2", "a.out"}));
+  EXPECT_EQ(l.text(), "A=1 OMPI_MCA_btl=self mpiexec.hydra -np 2 a.out");
 }
 
 TEST(MpiLaunch, EmptyLauncherIsAnInputError) {
@@ -65,7 +89,11 @@ TEST(LauncherVersion, MonitoringComponentsFromTheOmpiInfoBesideTheLauncher) {
   std::filesystem::permissions(info, std::filesystem::perms::owner_all);
   EXPECT_EQ(installed_monitoring_components((dir.path() / "mpirun").string() + " --host a"), (Words{"coll", "pml"}));
   EXPECT_TRUE(installed_monitoring_components((dir.path() / "nothing" / "mpirun").string()).empty());
-  EXPECT_TRUE(installed_monitoring_components("srun").empty());
+  // srun runs whatever the program links: the ompi_info found in PATH speaks for it.
+  const std::string path = std::getenv("PATH");
+  setenv("PATH", (dir.path().string() + ":" + path).c_str(), 1);
+  EXPECT_EQ(installed_monitoring_components("srun --mpi=pmix -N 2"), (Words{"coll", "pml"}));
+  setenv("PATH", path.c_str(), 1);
 }
 
 TEST(LauncherVersion, ReleaseAndSeriesOfOpenMpiLines) {

@@ -50,8 +50,16 @@ TEST(WorkloadApps, OnePerWorkloadAndClassAndOnePerStencilCompute) {
 
 TEST(WorkloadApps, UnknownWorkloadIsAUsageError) {
   EXPECT_NE(test::error_of([] {
-              workload_apps("wl", {"ft"}, {"A"}, {}, {}, {});
+              workload_apps("wl", {"ft"}, {"small"}, {}, {}, {});
             }).find("--workload takes stencil, cg, lu and bt, not 'ft'"),
+            std::string::npos);
+}
+
+// The classes of docs/workloads.md; an unknown one is refused whatever the workloads.
+TEST(WorkloadApps, UnknownClassIsAUsageError) {
+  EXPECT_NE(test::error_of([] {
+              workload_apps("wl", {"cg"}, {"small", "huge"}, {}, {}, {});
+            }).find("--class takes small, medium and large, not 'huge'"),
             std::string::npos);
 }
 

@@ -163,6 +163,36 @@ Mapping read_mapping(const std::string& path, std::uint32_t order, const TreeTop
 /// The hosts of an Open MPI hostfile: the first word of each line that is not blank or a comment.
 std::vector<std::string> read_hostfile(const std::string& path);
 
+/// A machine as a tree models it: its nodes, the sockets of a node, the cores of a socket (the
+/// levels of node_levels and socket_levels; a tree without a level for them has one of each).
+struct MachineShape {
+  std::uint64_t nodes = 1, sockets = 1, cores = 1;
+  [[nodiscard]] std::uint64_t cores_per_node() const { return sockets * cores; }
+  /// "2 nodes x 1 socket x 4 cores"
+  [[nodiscard]] std::string text() const;
+};
+MachineShape machine_shape(const TreeTopology& topo);
+
+/// Applying a mapping with Slurm (docs/placement.md, "Under Slurm"): srun --distribution=arbitrary
+/// starts rank r on the r-th host of SLURM_HOSTFILE, and --cpu-bind=map_cpu:LIST binds the task of
+/// local id i on every node (the node's ranks in rank order) to CPU LIST[i]; one list for all nodes.
+struct SlurmPlacement {
+  std::vector<std::string> rank_hosts;  ///< the host of each rank: the lines of SLURM_HOSTFILE
+  /// The nodes used, each with the CPU (core within the node: socket x cores + core) of its ranks
+  /// in local-id order.
+  std::vector<std::pair<std::string, std::vector<std::uint64_t>>> node_cpus;
+  /// The one map_cpu list that binds every node's ranks as the mapping says, or empty when the
+  /// nodes' lists disagree (neither is a prefix of the other).
+  std::vector<std::uint64_t> map_cpu;
+};
+/// Throws Error::Kind::usage when there are fewer hosts than the mapping uses nodes.
+SlurmPlacement slurm_placement(const Mapping& mapping, const TreeTopology& topo, const std::vector<std::string>& hosts);
+/// The same mapping renumbered within every node by the tree's symmetries (each level's subtrees in
+/// the order the node's ranks first reach them): the same cost, and nodes whose ranks are laid out
+/// alike get the same CPU list, so that one map_cpu list can serve. Unchanged with --exclude-leaves
+/// (a renumbered leaf could be an excluded one).
+Mapping renumber_within_nodes(const Mapping& mapping, const TreeTopology& topo);
+
 /// What a method's compute function gets.
 struct MethodInput {
   const AffinityGraph& graph;  ///< the traffic the mappings are computed from
