@@ -25,6 +25,7 @@ packages=(
   dpkg-dev file                      # cpack -G DEB (ci/debian-package.sh): dpkg-shlibdeps, and file, with which CPack finds the ELF files
   iproute2 util-linux libcap2-bin    # ip, tc, unshare, setpriv, capsh: mpimon cluster (docs/cluster.md) and its tests
   slurmctld slurmd slurm-client munge  # mpimon cluster up --slurm: Slurm on the emulated nodes, and its tests
+  nlohmann-json3-dev                 # JSON: the placement time model's links file (mpimon probe, place --links)
 )
 if [ "${1:-}" = "--list" ]; then
   printf '%s\n' "${packages[@]}"

@@ -13,6 +13,7 @@
 #include "mpimon/base/error.hpp"
 #include "mpimon/matrices/export.hpp"
 #include "mpimon/placement/placement.hpp"
+#include "mpimon/placement/time_model.hpp"
 #include "place_options.hpp"
 #include "place_table.hpp"
 
@@ -25,7 +26,7 @@ int place_command(const std::string& name, const std::vector<std::string>& args)
       "       [--metric bytes|count] [--mapping-out FILE] [--rankfile FILE] [--slurm-hostfile FILE]\n"
       "       [--hosts LIST | --hostfile FILE]\n"
       "       [--slots-per-leaf K] [--exclude-leaves LIST] [--start-mapping FILE] [--seed S] [--time-limit SECONDS]\n"
-      "       [--json FILE]",
+      "       [--link RATE,LATENCY]... [--links FILE] [--objective hop-bytes|time] [--json FILE]",
       "Maps the ranks of a dump onto a modelled tree with every method below (or those of --method),\n"
       "prints each mapping's modelled cost and traffic per level, and writes the cheapest as a mapping or\n"
       "an Open MPI rankfile (docs/placement.md).\n" +
@@ -33,7 +34,9 @@ int place_command(const std::string& name, const std::vector<std::string>& args)
           "TOPO: 'tleaf L a0 c0 a1 c1 ...' (arity and link cost per level, top first), NxSxC (nodes x sockets x\n"
           "cores, link costs 100/10/1), a .tgt file holding a tleaf line, an hwloc XML file (one node), or N@node.xml\n"
           "(N nodes of that shape, a network level of link cost 100 on top). With the --hostfile of an mpimon\n"
-          "cluster (mpimon cluster hostfile), --topology may be left out: the cluster's nodes and node shape."};
+          "cluster (mpimon cluster hostfile), --topology may be left out: the cluster's nodes and node shape.\n"
+          "With the links' rates and latencies (--link per level, --links from mpimon probe, or --hostfile of an\n"
+          "mpimon cluster), every mapping also gets its predicted communication time (docs/placement.md)."};
   return run_command(cmd, [&] {
     PlaceOptions o;
     po::options_description options("Options");
@@ -60,7 +63,13 @@ int place_command(const std::string& name, const std::vector<std::string>& args)
         "a mapping to cost and improve ('RANK LEAF' lines, as --mapping-out writes): methods given and refine")(
         "time-limit", po::value(&o.time_limit),
         "seconds for all methods together (default: ranks / 256, at least 10, at most 25)")(
-        "json", po::value(&o.json), "also write the table as JSON to this file")(
+        "link", po::value(&o.link)->composing(),
+        "RATE,LATENCY of the links below one level, e.g. 100mbit,50us; once per level, top first (levels left out "
+        "are free)")("links", po::value(&o.links_file), "the links file mpimon probe writes (one link per level)")(
+        "objective", po::value(&o.objective)->default_value("hop-bytes"),
+        "what the search minimises and the chosen mapping is least in: hop-bytes (the modelled cost) or time (the "
+        "predicted communication time; needs the links)")("json", po::value(&o.json),
+                                                          "also write the table as JSON to this file")(
         "input", po::value(&o.input)->required(), "merged HDF5 file");
     po::positional_options_description positional;
     positional.add("input", 1);
@@ -73,15 +82,28 @@ int place_command(const std::string& name, const std::vector<std::string>& args)
     const Metric metric = parse_metric(o.metric);
     PlacementRequest request = request_of(o, vm);
     const TreeTopology topo = topology_of(o);
+    if (request.objective == Objective::time && !has_links(topo)) {
+      throw po::error(
+          "--objective time needs the links' rates and latencies: --link RATE,LATENCY per level, --links "
+          "FILE (mpimon probe), or --hostfile of an mpimon cluster");
+    }
 
     MatrixFile file(o.input);
     const std::string dump = o.dump.empty() ? file.default_dump() : o.dump;
     const AffinityGraph compute = fold_traffic(sum_classes(file, dump, compute_classes, metric));
     const AffinityGraph evaluate =
         o.evaluate_classes == o.classes ? compute : fold_traffic(sum_classes(file, dump, evaluate_classes, metric));
+    // The time model reads bytes and messages per directed pair (and the size histograms).
+    std::optional<TimeTraffic> compute_flows, other_flows;
+    if (has_links(topo)) {
+      compute_flows = read_time_traffic(file, dump, compute_classes);
+      if (o.evaluate_classes != o.classes) other_flows = read_time_traffic(file, dump, evaluate_classes);
+    }
+    const TimeTraffic* evaluate_flows = other_flows ? &*other_flows : compute_flows ? &*compute_flows : nullptr;
     if (!o.start_mapping.empty()) request.start = read_mapping(o.start_mapping, compute.order, topo);
-    const auto rows = place(compute, evaluate, topo, request);
-    const MethodResult& chosen = cheapest(rows);
+    const auto rows =
+        place(compute, evaluate, topo, request, compute_flows ? &*compute_flows : nullptr, evaluate_flows);
+    const MethodResult& chosen = cheapest(rows, request.objective);
     // For Slurm's one map_cpu list, the chosen mapping renumbered within nodes (the same cost), in every file.
     const Mapping mapping = o.slurm_hostfile.empty() ? chosen.mapping : renumber_within_nodes(chosen.mapping, topo);
 
@@ -90,7 +112,7 @@ int place_command(const std::string& name, const std::vector<std::string>& args)
     if (!o.json.empty()) {
       write_placement_json(json, rows, topo,
                            {o.input, dump, compute.order, o.classes, o.evaluate_classes, o.metric, o.seed},
-                           chosen.method);
+                           chosen.method, request.objective);
     }
     std::ostringstream mapping_text, rankfile, slurm_hosts;
     if (!o.mapping_out.empty()) write_mapping(mapping, topo, mapping_text);

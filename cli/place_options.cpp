@@ -7,6 +7,11 @@
 #include "mpimon/base/error.hpp"
 #include "mpimon/harness/cluster.hpp"
 
+#include "mpimon/base/error.hpp"
+#include "mpimon/base/units.hpp"
+#include "mpimon/harness/cluster.hpp"
+#include "mpimon/placement/time_model.hpp"
+
 namespace mpimon::cli {
 
 namespace {
@@ -24,6 +29,34 @@ std::vector<std::uint64_t> leaf_list(const std::string& text) {
     for (std::uint64_t l = low; l <= (read == 3 ? high : low); ++l) leaves.push_back(l);
   }
   return leaves;
+}
+
+// The links of --link, --links, or the emulated cluster of --hostfile (its rate between the nodes;
+// the latency it does not know), and where they came from.
+std::vector<LinkSpec> links_of(const PlaceOptions& o, const TreeTopology& topo, std::string& from) {
+  if (!o.link.empty() && !o.links_file.empty()) throw po::error("--link and --links exclude each other");
+  std::vector<LinkSpec> links;
+  if (!o.link.empty()) {
+    for (const auto& text : o.link) links.push_back(parse_link(text));
+    from = "--link";
+  } else if (!o.links_file.empty()) {
+    const LinksFile file = read_links_file(o.links_file);
+    if (file.links.size() != topo.levels()) {
+      throw Error(Error::Kind::usage, "--links " + o.links_file + ": " + std::to_string(file.links.size()) +
+                                          " levels (measured on '" + file.topology + "'), but '" + topo.tleaf() +
+                                          "' has " + std::to_string(topo.levels()));
+    }
+    links = file.links;
+    from = o.links_file + " (measured on '" + file.topology + "')";
+  } else if (!o.hostfile.empty() && topo.node_levels > 0) {
+    const auto cluster = harness::cluster_of_hostfile(o.hostfile);
+    if (cluster && !cluster->rate.empty() && cluster->rate != "none") {
+      links.resize(topo.node_levels);
+      links.back().bits_per_second = static_cast<double>(parse_rate(cluster->rate, "the cluster's --rate"));
+      from = "mpimon cluster '" + cluster->name + "' (its links' rate between the nodes, latency not known: 0)";
+    }
+  }
+  return links;
 }
 
 }  // namespace
@@ -59,8 +92,9 @@ TreeTopology given_topology(const PlaceOptions& o) {
 
 }  // namespace
 
-TreeTopology topology_of(const PlaceOptions& o) {
+TreeTopology topology_of(PlaceOptions& o) {
   TreeTopology topo = given_topology(o);
+  if (const auto links = links_of(o, topo, o.links_from); !links.empty()) topo = with_links(std::move(topo), links);
   if (!o.exclude_leaves.empty()) topo = with_excluded(std::move(topo), leaf_list(o.exclude_leaves));
   return with_slots(std::move(topo), o.slots_per_leaf);
 }
@@ -70,6 +104,7 @@ PlacementRequest request_of(const PlaceOptions& o, const po::variables_map& vm) 
   request.seed = o.seed;
   if (o.time_limit < 0) throw po::error("--time-limit must be positive (seconds)");
   request.time_limit = o.time_limit;
+  request.objective = parse_objective(o.objective);
   if (vm.count("method") && o.methods != "all") {
     request.methods = split_list(o.methods, "method");
     request.methods_explicit = true;

@@ -13,8 +13,9 @@ namespace mpimon::cli {
 
 // PlaceOptions: place_table.hpp.
 
-/// The tree of --topology with --exclude-leaves and --slots-per-leaf applied.
-TreeTopology topology_of(const PlaceOptions& o);
+/// The tree of --topology with --exclude-leaves and --slots-per-leaf applied, and its links from
+/// --link, --links or the mpimon cluster whose hostfile --hostfile names (o.links_from says which).
+TreeTopology topology_of(PlaceOptions& o);
 PlacementRequest request_of(const PlaceOptions& o, const po::variables_map& vm);
 std::vector<std::string> hosts_of(const PlaceOptions& o, std::uint64_t nodes);
 /// "Methods:" and one line per entry of the method table.

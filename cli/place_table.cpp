@@ -7,6 +7,7 @@
 #include <sstream>
 
 #include "mpimon/matrices/export.hpp"
+#include "mpimon/placement/time_model.hpp"
 
 namespace mpimon::cli {
 
@@ -43,6 +44,46 @@ std::string crossing_change(const char* what, uint128 packed, uint128 chosen, co
   return s.str();
 }
 
+std::string format_seconds(double s) {
+  std::ostringstream out;
+  out << std::setprecision(3)
+      << (s >= 1 || s == 0 ? s
+          : s >= 1e-3      ? s * 1e3
+                           : s * 1e6)
+      << (s >= 1 || s == 0 ? " s"
+          : s >= 1e-3      ? " ms"
+                           : " us");
+  return out.str();
+}
+
+std::string format_time_ratio(const MethodResult& r) {
+  if (!r.time_vs_packed) return "-";
+  std::ostringstream s;
+  s << std::fixed << std::setprecision(2) << *r.time_vs_packed << " x";
+  return s.str();
+}
+
+// "node 2's link, incoming, 23.6 MB": where the busiest link is.
+std::string busiest_link(const TimePrediction& p, const TreeTopology& topo) {
+  std::ostringstream s;
+  const char* role = p.busiest_level < topo.node_levels                        ? "node"
+                     : p.busiest_level < topo.node_levels + topo.socket_levels ? "socket"
+                                                                               : "core";
+  s << role << " " << p.busiest_subtree << "'s link (below level " << p.busiest_level << "), "
+    << (p.busiest_up ? "outgoing" : "incoming") << ", " << std::setprecision(3) << p.busiest_bytes / 1e6 << " MB";
+  return s.str();
+}
+
+// The chosen mapping's predicted time against packed's, in words.
+void print_time_verdict(std::ostream& out, const MethodResult& best, const TreeTopology& topo) {
+  if (!best.predicted) return;
+  out << "Predicted communication time " << format_seconds(best.predicted_seconds());
+  if (best.time_vs_packed) out << ", " << format_time_ratio(best) << " packed";
+  out << " (" << format_seconds(best.predicted->bandwidth_seconds) << " on the busiest link, "
+      << busiest_link(*best.predicted, topo) << "; " << format_seconds(best.predicted->latency_seconds)
+      << " of latency, rank " << best.predicted->latency_rank << ") (modelled).\n";
+}
+
 // The chosen mapping against packed (ranks in order), in words: which is cheaper and by how much.
 void print_verdict(std::ostream& out, const std::vector<MethodResult>& rows, const TreeTopology& topo,
                    const std::string& metric, const std::string& chosen) {
@@ -50,6 +91,7 @@ void print_verdict(std::ostream& out, const std::vector<MethodResult>& rows, con
     return std::find_if(rows.begin(), rows.end(), [&](const MethodResult& r) { return r.method == m; });
   };
   const auto packed = find("packed"), best = find(chosen);
+  if (best != rows.end()) print_time_verdict(out, *best, topo);
   if (packed == rows.end() || best == rows.end() || !packed->unavailable.empty()) return;
   if (chosen == "packed" || best->metrics.cost == packed->metrics.cost) {
     out << "Packed (ranks in order) is already the cheapest: no method lowers the modelled cost.\n";
@@ -94,8 +136,19 @@ void print_table(std::ostream& out, const std::vector<MethodResult>& rows, const
       << topo.leaves() << " leaves, " << topo.nodes() << " node" << (topo.nodes() == 1 ? "" : "s") << ")\n";
   out << "Mappings computed from " << o.classes << " " << o.metric << ", costed on " << o.evaluate_classes << " "
       << o.metric << "\n";
-  out << kPlacementModel << ".\n\n";
+  out << kPlacementModel << ".\n";
+  const bool timed = has_links(topo);
+  if (timed) {
+    out << kTimeModel << "; links from " << o.links_from << ":";
+    for (std::uint32_t l = 0; l < topo.links.size(); ++l) {
+      if (l + 1 == topo.links.size() && topo.slots_per_core > 1) break;  // the slots' level: nothing to say
+      out << (l ? ";" : "") << " below level " << l << " " << format_link(topo.links[l]);
+    }
+    out << ". Objective: " << (o.objective.empty() ? "hop-bytes" : o.objective) << ".\n";
+  }
+  out << "\n";
   std::vector<std::string> header = {"method", "cost", "x bound", "x packed", "x random"};
+  if (timed) header.insert(header.end(), {"predicted", "t x packed"});
   // The bottom level's crossing is all the traffic between distinct leaves: not a column.
   for (std::uint32_t l = 0; l + 1 < topo.levels(); ++l) header.push_back(level_label(topo, l));
   if (topo.nodes() > 1) header.push_back("busiest node off");
@@ -111,6 +164,10 @@ void print_table(std::ostream& out, const std::vector<MethodResult>& rows, const
     line.push_back(format_bound_ratio(r));
     line.push_back(format_ratio(r.gain_vs_packed));
     line.push_back(format_ratio(r.gain_vs_random));
+    if (timed) {
+      line.push_back(r.predicted ? format_seconds(r.predicted_seconds()) : "-");
+      line.push_back(format_time_ratio(r));
+    }
     for (std::uint32_t l = 0; l + 1 < topo.levels(); ++l) line.push_back(to_decimal(r.metrics.crossing[l]));
     if (topo.nodes() > 1) line.push_back(to_decimal(r.metrics.busiest_node_off_node));
     table.push_back(line);
@@ -136,6 +193,13 @@ void print_table(std::ostream& out, const std::vector<MethodResult>& rows, const
   if (!rows.empty()) {
     out << "x bound: the cost divided by " << to_decimal(rows.front().lower_bound)
         << ", a lower bound on any mapping's cost (rearrangement of the weights on the tree's distances)\n";
+    if (timed) {
+      out << "predicted: the time model's communication time (random: mean over its draws); t x packed: over packed's; "
+             "no mapping is predicted below "
+          << format_seconds(rows.front().time_bound_seconds)
+          << " (a lower bound: the traffic that must cross each level spread evenly, and each rank's messages on the "
+             "cheapest paths)\n";
+    }
   }
   for (const auto& r : rows) {
     if (r.draws > 1) {
@@ -145,8 +209,9 @@ void print_table(std::ostream& out, const std::vector<MethodResult>& rows, const
     if (!r.note.empty()) out << r.method << ": " << r.note << "\n";
     if (!r.unavailable.empty()) out << r.method << ": " << r.unavailable << "\n";
   }
-  out << "* the mapping --mapping-out and --rankfile write: the cheapest on the traffic the mappings are computed "
-         "from\n";
+  out << "* the mapping --mapping-out and --rankfile write: the "
+      << (o.objective == "time" ? "least predicted time" : "cheapest") << " on the traffic the mappings are computed "
+      << "from\n";
   for (const auto& r : rows) {
     if (r.draws > 1) out << "(random's traffic columns are those of its first draw)\n";
   }

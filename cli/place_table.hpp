@@ -18,6 +18,9 @@ struct PlaceOptions {
   double time_limit = 0;
   std::uint32_t slots_per_leaf = 1;
   std::string exclude_leaves, start_mapping;
+  std::vector<std::string> link;  ///< --link RATE,LATENCY per level, top first
+  std::string links_file, objective;
+  std::string links_from;  ///< where the links came from, for the table (set by topology_of)
 };
 
 void print_table(std::ostream& out, const std::vector<MethodResult>& rows, const TreeTopology& topo,

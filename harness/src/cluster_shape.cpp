@@ -94,7 +94,7 @@ void cluster_detail::write_node_xml(const ClusterSpec& spec, const NodeShape& sh
 std::string cluster_detail::hostfile_text(const ClusterState& s) {
   std::string text = kHostfileMark + s.spec.name + ": " + std::to_string(s.spec.nodes) + " nodes of " +
                      std::to_string(s.shape.sockets) + "x" + std::to_string(s.shape.cores) + " cores, hwloc " +
-                     s.shape.xml + "\n";
+                     s.shape.xml + ", links " + s.spec.rate + "\n";
   for (std::uint32_t n = 0; n < s.spec.nodes; ++n) text += host_of(n) + " slots=" + std::to_string(s.spec.slots) + "\n";
   return text;
 }
@@ -109,14 +109,15 @@ std::optional<HostfileCluster> cluster_of_hostfile(const std::string& path) {
   std::string line;
   if (!std::getline(in, line) || line.rfind(kHostfileMark, 0) != 0) return std::nullopt;
   static const std::regex form(
-      R"(# mpimon cluster ([A-Za-z0-9_-]+): ([0-9]+) nodes of ([0-9]+)x([0-9]+) cores, hwloc (\S+))");
+      R"(# mpimon cluster ([A-Za-z0-9_-]+): ([0-9]+) nodes of ([0-9]+)x([0-9]+) cores, hwloc ([^\s,]+)(, links (\S+))?)");
   std::smatch m;
   if (!std::regex_match(line, m, form)) {
     raise_input_error(path, 1, "names an mpimon cluster in a form this mpimon does not read: '" + line + "'");
   }
   HostfileCluster c{m[1],
                     static_cast<std::uint32_t>(std::stoul(m[2])),
-                    {static_cast<std::uint32_t>(std::stoul(m[3])), static_cast<std::uint32_t>(std::stoul(m[4])), m[5]}};
+                    {static_cast<std::uint32_t>(std::stoul(m[3])), static_cast<std::uint32_t>(std::stoul(m[4])), m[5]},
+                    m[7]};
   return c;
 }
 

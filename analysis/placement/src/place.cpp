@@ -11,6 +11,7 @@
 #include "mpimon/base/error.hpp"
 #include "mpimon/base/summary.hpp"
 #include "mpimon/placement/placement.hpp"
+#include "mpimon/placement/time_model.hpp"
 
 namespace mpimon {
 
@@ -36,10 +37,51 @@ std::optional<double> gain(double baseline, double cost) {
   return 100.0 * (baseline / cost - 1.0);
 }
 
+// The time model's prediction of every row that ran (random: over its draws), packed's ratio, the bound.
+void predict_rows(std::vector<MethodResult>& results, const TimeTraffic& compute, const TimeTraffic& evaluate,
+                  const TreeTopology& topo, const PlacementRequest& request) {
+  const double bound = time_lower_bound(evaluate, topo).seconds;
+  const double packed = predict_time(evaluate, topo, packed_mapping(evaluate.order, topo)).seconds;
+  for (auto& r : results) {
+    r.time_bound_seconds = bound;
+    if (!r.unavailable.empty()) continue;
+    r.predicted = std::make_shared<TimePrediction>(predict_time(evaluate, topo, r.mapping));
+    r.computed_seconds = &compute == &evaluate ? r.predicted->seconds : predict_time(compute, topo, r.mapping).seconds;
+    if (r.draws > 1) {
+      std::vector<double> times;
+      for (std::uint32_t d = 0; d < r.draws; ++d)
+        times.push_back(predict_time(evaluate, topo, random_mapping(evaluate.order, topo, request.seed + d)).seconds);
+      r.predicted_mean = mean_of(times);
+      r.predicted_sd = sample_sd(times, r.predicted_mean);
+    }
+    if (packed > 0) r.time_vs_packed = r.predicted_seconds() / packed;
+  }
+}
+
 }  // namespace
 
+double MethodResult::predicted_seconds() const {
+  if (draws > 1) return predicted_mean;
+  return predicted ? predicted->seconds : 0;
+}
+
+const char* objective_name(Objective o) { return o == Objective::time ? "time" : "hop-bytes"; }
+
+Objective parse_objective(const std::string& text) {
+  if (text == "hop-bytes") return Objective::hop_bytes;
+  if (text == "time") return Objective::time;
+  raise_error(Error::Kind::usage, "--objective", "takes hop-bytes or time, not '" + text + "'");
+}
+
 std::vector<MethodResult> place(const AffinityGraph& compute, const AffinityGraph& evaluate, const TreeTopology& topo,
-                                const PlacementRequest& request) {
+                                const PlacementRequest& request, const TimeTraffic* compute_flows,
+                                const TimeTraffic* evaluate_flows) {
+  const bool timed = compute_flows != nullptr && evaluate_flows != nullptr && has_links(topo);
+  if (request.objective == Objective::time && !timed) {
+    raise_error(Error::Kind::usage, "--objective time",
+                "needs the links' rates and latencies (--link RATE,LATENCY per level, --links FILE from mpimon probe, "
+                "or --hostfile of an mpimon cluster)");
+  }
   if (compute.order != evaluate.order) {
     raise_error(Error::Kind::input, "matrix", "the computing and evaluating traffic have different rank counts");
   }
@@ -97,7 +139,8 @@ std::vector<MethodResult> place(const AffinityGraph& compute, const AffinityGrap
     }
     const double left = limit - std::chrono::duration<double>(std::chrono::steady_clock::now() - begin).count();
     const double seconds = shares_left > 0 ? std::max(method.share * limit, left * method.share / shares_left) : 0;
-    out = method.compute({compute, topo, request.seed, seconds, seeds, request.start});
+    out = method.compute({compute, topo, request.seed, seconds, seeds, request.start, request.objective,
+                          timed ? compute_flows : nullptr});
     if (out.skipped.empty() && !topo.excluded.empty()) {
       const auto moved = repair_mapping(compute, topo, out.mapping);
       out.repaired.insert(out.repaired.end(), moved.begin(), moved.end());
@@ -164,14 +207,20 @@ std::vector<MethodResult> place(const AffinityGraph& compute, const AffinityGrap
     r.gain_vs_packed = gain(packed, r.cost());
     r.gain_vs_random = gain(random, r.cost());
   }
+  if (timed) predict_rows(results, *compute_flows, *evaluate_flows, topo, request);
   return results;
 }
 
-const MethodResult& cheapest(const std::vector<MethodResult>& results) {
+const MethodResult& cheapest(const std::vector<MethodResult>& results, Objective objective) {
   const MethodResult* best = nullptr;
+  auto better = [&](const MethodResult& r) {
+    if (objective == Objective::time && r.computed_seconds != best->computed_seconds)
+      return r.computed_seconds < best->computed_seconds;
+    return r.computed_cost < best->computed_cost;
+  };
   for (const auto& r : results) {
     if (!r.unavailable.empty()) continue;
-    if (best == nullptr || r.computed_cost < best->computed_cost) best = &r;
+    if (best == nullptr || better(r)) best = &r;
   }
   if (best == nullptr) {
     std::string why;

@@ -93,12 +93,21 @@ void spanning_forest_cuts(const AffinityGraph& graph, const TreeShape& tree, std
 
 }  // namespace
 
-uint128 placement_lower_bound(const AffinityGraph& graph, const TreeTopology& topo) {
-  const TreeShape tree(topo);
+namespace placement_detail {
+
+std::vector<uint128> cut_lower_bounds(const AffinityGraph& graph, const TreeShape& tree) {
   std::vector<uint128> cut(tree.levels, 0);
   global_cuts(graph, tree, cut);
   per_rank_cuts(graph, tree, cut);
   spanning_forest_cuts(graph, tree, cut);
+  return cut;
+}
+
+}  // namespace placement_detail
+
+uint128 placement_lower_bound(const AffinityGraph& graph, const TreeTopology& topo) {
+  const TreeShape tree(topo);
+  const std::vector<uint128> cut = placement_detail::cut_lower_bounds(graph, tree);
   uint128 bound = 0;
   for (std::uint32_t l = 0; l < tree.levels; ++l) bound += (tree.suffix[l] - tree.suffix[l + 1]) * cut[l];
   return bound;

@@ -29,6 +29,26 @@ struct TreeShape {
   }
 };
 
+/// The tree's links as the time model reads them (time_model.hpp): below level l, one link per
+/// subtree of below[l] leaves, numbered from first_link[l]; a message between leaves whose lowest
+/// common level is c crosses the links of levels c..L-1 on both sides.
+struct TimeNetwork {
+  explicit TimeNetwork(const TreeTopology& topo);
+  TreeShape tree;
+  std::vector<double> seconds_per_byte;   ///< per level: 8 / rate, 0 when the rate is unknown (free)
+  std::vector<double> path_latency;       ///< [c]: one message whose lowest common level is c ([L]: none)
+  std::vector<std::uint64_t> first_link;  ///< per level, and the total at [L]
+  [[nodiscard]] std::uint64_t links() const { return first_link.back(); }
+  [[nodiscard]] std::uint32_t common_level(std::uint64_t a, std::uint64_t b) const {
+    std::uint32_t c = 0;
+    while (c < tree.levels && a / tree.below[c] == b / tree.below[c]) ++c;
+    return c;
+  }
+  [[nodiscard]] std::uint64_t link(std::uint32_t level, std::uint64_t leaf) const {
+    return first_link[level] + leaf / tree.below[level];
+  }
+};
+
 /// The undirected traffic as CSR: the neighbours of rank v are peer[offset[v] .. offset[v + 1]).
 struct Csr {
   explicit Csr(const AffinityGraph& graph);
@@ -37,6 +57,10 @@ struct Csr {
   std::vector<std::uint64_t> weight;
   [[nodiscard]] std::uint64_t degree(std::uint32_t v) const { return offset[v + 1] - offset[v]; }
 };
+
+/// Per level l, a lower bound on the traffic between different subtrees of below[l] leaves under
+/// any mapping (placement_bound.cpp: the largest of the global, per-rank and spanning-forest bounds).
+std::vector<uint128> cut_lower_bounds(const AffinityGraph& graph, const TreeShape& tree);
 
 /// Now plus `seconds` (at most a year: "no limit").
 inline std::chrono::steady_clock::time_point deadline_after(double seconds) {

@@ -466,11 +466,15 @@ TEST(PlacementReport, JsonRowsAsTheFormatSays) {
   "seed": 7,
   "chosen": "refine",
   "lower_bound": 5,
+  "objective": "hop-bytes",
+  "links": [],
+  "time_model": null,
+  "time_lower_bound_seconds": null,
   "methods": [
-    {"method": "treematch", "unavailable": "no \"TreeMatch\" here", "seconds": 0},
-    {"method": "packed", "cost": 7, "computed_cost": 7, "vs_bound_percent": 40, "seconds": 0, "gain_vs_packed_percent": 0, "gain_vs_random_percent": 25, "crossing": [5, 2], "busiest_node_off_node": 5, "repaired_ranks": [], "mapping": [0, 1, 2, 3]},
-    {"method": "random", "cost": 10, "computed_cost": 10, "draws": 2, "cost_mean": 8.75, "cost_sd": 1.25, "cost_min": 7.5, "cost_max": 10, "vs_bound_percent": 75, "seconds": 0, "gain_vs_packed_percent": -20, "gain_vs_random_percent": null, "crossing": [6, 4], "busiest_node_off_node": 6, "repaired_ranks": [], "mapping": [3, 2, 1, 0]},
-    {"method": "refine", "cost": 6, "computed_cost": 6, "vs_bound_percent": 20, "seconds": 0, "gain_vs_packed_percent": 16.66666667, "gain_vs_random_percent": null, "crossing": [4, 2], "busiest_node_off_node": 4, "started_from": "packed", "repaired_ranks": [1, 3], "mapping": [1, 0, 2, 3]}
+    {"method": "treematch", "unavailable": "no \"TreeMatch\" here", "seconds": 0, "predicted_seconds": null},
+    {"method": "packed", "cost": 7, "computed_cost": 7, "vs_bound_percent": 40, "seconds": 0, "gain_vs_packed_percent": 0, "gain_vs_random_percent": 25, "crossing": [5, 2], "busiest_node_off_node": 5, "predicted_seconds": null, "repaired_ranks": [], "mapping": [0, 1, 2, 3]},
+    {"method": "random", "cost": 10, "computed_cost": 10, "draws": 2, "cost_mean": 8.75, "cost_sd": 1.25, "cost_min": 7.5, "cost_max": 10, "vs_bound_percent": 75, "seconds": 0, "gain_vs_packed_percent": -20, "gain_vs_random_percent": null, "crossing": [6, 4], "busiest_node_off_node": 6, "predicted_seconds": null, "repaired_ranks": [], "mapping": [3, 2, 1, 0]},
+    {"method": "refine", "cost": 6, "computed_cost": 6, "vs_bound_percent": 20, "seconds": 0, "gain_vs_packed_percent": 16.66666667, "gain_vs_random_percent": null, "crossing": [4, 2], "busiest_node_off_node": 4, "predicted_seconds": null, "started_from": "packed", "repaired_ranks": [1, 3], "mapping": [1, 0, 2, 3]}
   ]
 }
 )";

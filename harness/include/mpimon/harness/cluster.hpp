@@ -66,11 +66,12 @@ struct NodeShape {
 
 /// What the hostfile of a cluster made by `mpimon cluster up` says of it in its first line (a
 /// comment Open MPI skips); nullopt for any other hostfile. `mpimon place --hostfile` takes the
-/// topology from it.
+/// topology and the links' rate from it.
 struct HostfileCluster {
   std::string name;
   std::uint32_t nodes = 0;
   NodeShape shape;
+  std::string rate;  ///< its links' --rate (place's time model reads it), "" in hostfiles that predate it
 };
 std::optional<HostfileCluster> cluster_of_hostfile(const std::string& path);
 

@@ -7,6 +7,7 @@
 // nothing here is N x N except the TreeMatch adapter (TreeMatch itself takes a dense matrix).
 
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <ostream>
 #include <string>
@@ -193,6 +194,17 @@ SlurmPlacement slurm_placement(const Mapping& mapping, const TreeTopology& topo,
 /// (a renumbered leaf could be an excluded one).
 Mapping renumber_within_nodes(const Mapping& mapping, const TreeTopology& topo);
 
+struct TimeTraffic;  // time_model.hpp
+struct TimePrediction;
+
+/// What the mappings minimise (--objective): the tree-leaf cost, or the time model's prediction
+/// (time_model.hpp), which needs link parameters.
+enum class Objective { hop_bytes, time };
+/// "hop-bytes" or "time".
+const char* objective_name(Objective o);
+/// Parses --objective; throws Error::Kind::usage naming it.
+Objective parse_objective(const std::string& text);
+
 /// What a method's compute function gets.
 struct MethodInput {
   const AffinityGraph& graph;  ///< the traffic the mappings are computed from
@@ -202,6 +214,8 @@ struct MethodInput {
   /// The mappings computed so far by the methods that seed the refinement (name, mapping).
   const std::vector<std::pair<std::string, Mapping>>& seeds;
   const Mapping& start;  ///< --start-mapping as read (empty when none was given)
+  Objective objective = Objective::hop_bytes;
+  const TimeTraffic* flows = nullptr;  ///< the computing traffic's flows (with objective time)
 };
 /// What it returns: an empty mapping with `skipped` set when it could not run or finish (a note
 /// under the table says why), `note` for a line under the table ("" for none).
@@ -255,6 +269,16 @@ struct MethodResult {
   /// 100 x (cost of X / this cost - 1); absent when a cost is 0 or X was not run.
   std::optional<double> gain_vs_packed, gain_vs_random;
   [[nodiscard]] double cost() const { return draws > 1 ? cost_mean : static_cast<double>(metrics.cost); }
+  /// The time model (when the topology has links): the prediction on the evaluated traffic (for
+  /// random, the first draw's; predicted_mean and predicted_sd over the draws), on the computing
+  /// traffic (what --objective time chooses by), packed's prediction over this one, and the lower
+  /// bound on any mapping's prediction (the same on every row).
+  std::shared_ptr<const TimePrediction> predicted;
+  double computed_seconds = 0;
+  double predicted_mean = 0, predicted_sd = 0;
+  std::optional<double> time_vs_packed;  ///< this row's predicted seconds / packed's
+  double time_bound_seconds = 0;
+  [[nodiscard]] double predicted_seconds() const;
 };
 
 struct PlacementRequest {
@@ -264,6 +288,7 @@ struct PlacementRequest {
   std::uint32_t random_draws = 100;
   double time_limit = 0;  ///< seconds for all methods together; 0: placement_time_limit(ranks)
   Mapping start;          ///< --start-mapping (read_mapping), possibly with ranks sharing a leaf; empty: none
+  Objective objective = Objective::hop_bytes;  ///< what refine minimises and the chosen row is least in
 };
 /// The default time limit: 10 s up to 2560 ranks, ranks / 256 s above, at most 25 s.
 double placement_time_limit(std::uint32_t ranks);
@@ -271,11 +296,15 @@ double placement_time_limit(std::uint32_t ranks);
 /// Runs the methods on `compute` (the traffic the mappings are computed from) and costs them on
 /// `evaluate` (the traffic they are judged by). `refine` starts from the cheapest of the methods
 /// that seed it (computing them if they were not asked for) under `compute`.
+/// With the flows of both (time_model.hpp) and a topology with links, every row also gets the time
+/// model's prediction; --objective time needs them (else Error::Kind::usage naming --objective).
 std::vector<MethodResult> place(const AffinityGraph& compute, const AffinityGraph& evaluate, const TreeTopology& topo,
-                                const PlacementRequest& request);
+                                const PlacementRequest& request, const TimeTraffic* compute_flows = nullptr,
+                                const TimeTraffic* evaluate_flows = nullptr);
 /// The row whose mapping is cheapest on the traffic the mappings were computed from (a choice
-/// that uses no knowledge of the evaluated traffic); the first of equal rows.
-const MethodResult& cheapest(const std::vector<MethodResult>& results);
+/// that uses no knowledge of the evaluated traffic); the first of equal rows. With objective time,
+/// the row of the least predicted time on that traffic (equal times: the cheaper).
+const MethodResult& cheapest(const std::vector<MethodResult>& results, Objective objective = Objective::hop_bytes);
 
 /// The cost model in one sentence, as `mpimon place`'s table and JSON state it.
 inline constexpr const char* kPlacementModel =
@@ -296,6 +325,7 @@ struct PlacementContext {
 /// `mpimon place --json`: format "mpimon-placement" (docs/placement.md), every row with its
 /// mapping; `chosen` is the method the mapping files take.
 void write_placement_json(std::ostream& out, const std::vector<MethodResult>& rows, const TreeTopology& topo,
-                          const PlacementContext& context, const std::string& chosen);
+                          const PlacementContext& context, const std::string& chosen,
+                          Objective objective = Objective::hop_bytes);
 
 }  // namespace mpimon
