@@ -70,6 +70,9 @@ int plot_collective_command(const std::string& name, const std::vector<std::stri
 /// `mpimon place`: mappings onto a modelled tree and their modelled costs (docs/placement.md).
 int place_command(const std::string& name, const std::vector<std::string>& args);
 
+/// `mpimon probe`: the links of a machine measured for place's time model (docs/placement.md).
+int probe_command(const std::string& name, const std::vector<std::string>& args);
+
 /// `mpimon cluster up|status|launcher|hostfile|run|down`: an emulated cluster of network namespaces
 /// (docs/cluster.md).
 int cluster_up_command(const std::string& name, const std::vector<std::string>& args);

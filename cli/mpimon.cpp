@@ -54,6 +54,8 @@ constexpr Entry kCommands[] = {
     {"place", mpimon::cli::place_command,
      "map the ranks onto a modelled cluster (TreeMatch, Scotch, ...) and cost the mappings"},
     {"plot placement", mpimon::cli::plot_placement_command, "draw the modelled costs of mpimon place --json reports"},
+    {"probe", mpimon::cli::probe_command,
+     "measure the latency and bandwidth of each level's links (ping-pong, stream) for place's time model"},
     {"cluster up", mpimon::cli::cluster_up_command,
      "build an emulated cluster of network namespaces on this machine (root)"},
     {"cluster status", mpimon::cli::cluster_status_command, "the emulated cluster's nodes and what runs on them"},

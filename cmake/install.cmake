@@ -19,7 +19,7 @@ install(TARGETS mpimon mpimon-merge RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR} 
 set(mpimon_launched)
 foreach(t IN ITEMS mpimon-p2p-ledger mpimon-rma-ledger mpimon-coll-ledger mpimon-mpit-ledger mpimon-pvars
                    mpimon-demo-ring mpimon-workload mpimon-run-collective mpimon-collect-phases
-                   mpimon-overhead-bench mpimon_pmpi_delay mpimon-gate-probe mpimon_gate_inject)
+                   mpimon-overhead-bench mpimon-link-probe mpimon_pmpi_delay mpimon-gate-probe mpimon_gate_inject)
   if(TARGET ${t})  # the MPI parts (MPIMON_ENABLE_MPI) and the gate's probe (valgrind) are optional
     list(APPEND mpimon_launched ${t})
   endif()
@@ -83,7 +83,7 @@ set(CPACK_DEBIAN_DEV_PACKAGE_NAME mpimon-dev)
 # Reading matrices needs HDF5 alone; the other libraries of the package also need Boost, hwloc and
 # Scotch and METIS (recommended, so apt installs them unless told not to).
 set(CPACK_DEBIAN_DEV_PACKAGE_DEPENDS "mpimon (= ${PROJECT_VERSION}), libhdf5-dev")
-set(CPACK_DEBIAN_DEV_PACKAGE_RECOMMENDS "libboost-dev, libhwloc-dev, libscotch-dev, libmetis-dev, pkgconf | pkg-config")
+set(CPACK_DEBIAN_DEV_PACKAGE_RECOMMENDS "libboost-dev, libhwloc-dev, libscotch-dev, libmetis-dev, nlohmann-json3-dev, pkgconf | pkg-config")
 set(CPACK_DEBIAN_ENABLE_COMPONENT_DEPENDS OFF)
 include(CPack)
 

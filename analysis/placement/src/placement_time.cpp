@@ -111,8 +111,13 @@ LinkSpec parse_link(const std::string& text, const std::string& option) {
 std::string format_link(const LinkSpec& link) {
   if (link.bits_per_second <= 0 && link.latency_seconds <= 0) return "free";
   std::ostringstream out;
-  // parse_rate takes whole units: the rate to the kbit (a probe's 95.23 Mbit/s reads "95230kbit").
-  const auto bits = static_cast<std::uint64_t>(std::llround(link.bits_per_second / 1000.0)) * 1000;
+  // parse_rate takes whole units: the rate to 4 significant digits (a probe's 95.234 Mbit/s reads
+  // "95230kbit", 126.34 Gbit/s "126300mbit").
+  std::uint64_t bits = 0;
+  if (link.bits_per_second >= 1) {
+    const double scale = std::pow(10.0, std::max(0.0, std::floor(std::log10(link.bits_per_second)) - 3));
+    bits = static_cast<std::uint64_t>(std::round(link.bits_per_second / scale) * scale);
+  }
   out << (bits > 0 ? format_rate(bits) : "free");
   const double us = link.latency_seconds * 1e6;
   out << ',' << std::setprecision(6) << (us >= 1000 ? us / 1000 : us) << (us >= 1000 ? "ms" : "us");

@@ -124,7 +124,8 @@ TEST(TimeModel, LinksParseAndName) {
   EXPECT_DOUBLE_EQ(l.bits_per_second, 1e8);
   EXPECT_DOUBLE_EQ(l.latency_seconds, 50e-6);
   EXPECT_EQ(format_link(l), "100mbit,50us");
-  EXPECT_EQ(format_link({95234567, 1.5e-3}), "95235kbit,1.5ms");
+  EXPECT_EQ(format_link({95234567, 1.5e-3}), "95230kbit,1.5ms");
+  EXPECT_EQ(format_link({126.34e9, 0.122e-6}), "126300mbit,0.122us");
   EXPECT_DOUBLE_EQ(parse_link("1gbit").bits_per_second, 1e9);
   for (const char* bad : {"", "100", "100mbit,", "100mbit,50", "fast,1us", "100mbit;50us", "-1mbit,1us"}) {
     try {
