@@ -9,6 +9,9 @@
 #   start:     --start-mapping: a mapping costed as given (awk), one with a shared leaf repaired, refine
 #              started from it, bad files refused (exit 2, file and line, no output)
 #   cluster:   --topology N@node.xml from lstopo's XML of a synthetic node (skipped without lstopo)
+#   time:      the time model: every row's predicted_seconds = check_time_model.py's recomputation
+#              from the file (h5py) and the mapping; --links FILE as --link; --objective time chooses
+#              the least predicted time; the option errors (exit 2, naming the option, no output)
 #   scotch:    the scotch method's mapping = Debian's scotch_gmap on the same graph and tree, every
 #              method's cost = gmtst's, the repair counted against gmap's mapping (skipped without
 #              Scotch's programs, package scotch)
@@ -137,6 +140,59 @@ errors)
   run "$mpimon" place run.h5 --topology 2x2x4 --hosts a --hostfile x
   expect_eq "$rc" 2 "hosts and hostfile"
   [ ! -e e.json ] && [ ! -e e.map ] && [ ! -e e2.rf ] && [ ! -e e2.json ] || fail "partial output after a failure"
+  ;;
+
+time)
+  here=$(cd "$(dirname "$0")" && pwd)
+  links=(--link 100mbit,50us --link 1gbit,5us --link 10gbit,0.5us)
+  for h5 in run.h5 reduce.h5; do
+    run "$mpimon" place $h5 --topology 2x2x4 "${links[@]}" --json t.json
+    expect_eq "$rc" 0 "place with --link, $h5 ($err)"
+    expect_contains "$out" "Predicted communication time" "the time verdict, $h5"
+    expect_contains "$out" "below level 0 100mbit,50us; below level 1 1gbit,5us; below level 2 10gbit,0.5us" "the links, $h5"
+    expect_eq "$(/usr/bin/python3 "$here/check_time_model.py" $h5 t.json)" ok "predicted seconds recomputed, $h5"
+    # --objective time: the chosen row's predicted time on the computing traffic is the least.
+    run "$mpimon" place $h5 --topology 2x2x4 "${links[@]}" --objective time --json o.json --mapping-out o.map
+    expect_eq "$rc" 0 "place --objective time, $h5 ($err)"
+    expect_eq "$(json_field o.json '"ok" if all([c["computed_predicted_seconds"] for c in d["methods"] if c["method"] == d["chosen"]][0] <= m["computed_predicted_seconds"] for m in d["methods"] if "mapping" in m) else d["chosen"]')" ok "least predicted time chosen, $h5"
+    expect_eq "$(json_field o.json 'd["objective"]')" time "objective in the report, $h5"
+    expect_eq "$(/usr/bin/python3 "$here/check_time_model.py" $h5 o.json)" ok "predicted seconds recomputed (objective time), $h5"
+    expect_eq "$(cut -d' ' -f2 o.map | tr '\n' ' ')" "$(json_field o.json '" ".join(str(l) for l in [m["mapping"] for m in d["methods"] if m["method"] == d["chosen"]][0]) + " "')" "the mapping written is the chosen one, $h5"
+  done
+  # A links file (what mpimon probe writes) gives the same predictions as the same --link values.
+  cat >links.json <<'EOF2'
+{"format": "mpimon-links", "version": 1, "topology": "tleaf 3 2 100 2 10 4 1", "links": [
+ {"level": 0, "bits_per_second": 1e8, "latency_seconds": 5e-5},
+ {"level": 1, "bits_per_second": 1e9, "latency_seconds": 5e-6},
+ {"level": 2, "bits_per_second": 1e10, "latency_seconds": 5e-7}]}
+EOF2
+  run "$mpimon" place run.h5 --topology 2x2x4 "${links[@]}" --method packed,scotch --json a.json
+  run "$mpimon" place run.h5 --topology 2x2x4 --links links.json --method packed,scotch --json b.json
+  expect_eq "$rc" 0 "place --links ($err)"
+  expect_eq "$(json_field b.json '[m["predicted_seconds"] for m in d["methods"]]')" \
+    "$(json_field a.json '[m["predicted_seconds"] for m in d["methods"]]')" "--links as --link"
+  # Without links: no prediction, null in the JSON; --objective time refused.
+  run "$mpimon" place run.h5 --topology 2x2x4 --method packed --json n.json
+  expect_eq "$(json_field n.json 'd["methods"][0]["predicted_seconds"]')" None "no links: predicted_seconds null"
+  rm -f e.json
+  for bad in "--link 100mbit,50" "--link fast,1us" "--link 1gbit --link 1gbit --link 1gbit --link 1gbit" \
+    "--link 1gbit --links links.json" "--objective fastest" "--objective time"; do
+    # shellcheck disable=SC2086
+    run "$mpimon" place run.h5 --topology 2x2x4 $bad --json e.json
+    expect_eq "$rc" 2 "$bad: exit code"
+    option=$(cut -d' ' -f1 <<<"$bad")
+    [ "$bad" = "--link 1gbit --links links.json" ] && option="--link and --links"
+    expect_contains "$err" "$option" "$bad: the error names the option"
+  done
+  echo '{"format": "other"}' >other.json
+  run "$mpimon" place run.h5 --topology 2x2x4 --links other.json --json e.json
+  expect_eq "$rc" 1 "not a links file"
+  expect_contains "$err" "other.json" "not a links file: named"
+  run "$mpimon" place run.h5 --topology 4x4 --links links.json --json e.json 2>/dev/null
+  run "$mpimon" place run.h5 --topology "tleaf 2 4 10 4 1" --links links.json --json e.json
+  expect_eq "$rc" 2 "links file of another depth"
+  expect_contains "$err" "--links links.json: 3 levels" "links file of another depth: message"
+  [ ! -e e.json ] || fail "partial output after a failure"
   ;;
 
 start)

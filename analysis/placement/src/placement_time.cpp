@@ -120,7 +120,7 @@ std::string format_link(const LinkSpec& link) {
   }
   out << (bits > 0 ? format_rate(bits) : "free");
   const double us = link.latency_seconds * 1e6;
-  out << ',' << std::setprecision(6) << (us >= 1000 ? us / 1000 : us) << (us >= 1000 ? "ms" : "us");
+  out << ',' << std::setprecision(4) << (us >= 1000 ? us / 1000 : us) << (us >= 1000 ? "ms" : "us");
   return out.str();
 }
 
