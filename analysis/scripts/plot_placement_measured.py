@@ -8,7 +8,10 @@ bar; A itself 1) beside its MODELLED cost relative to A's (configuration `modell
 measured times over the case's mappings, each time taken relative to A's in its own launch pairs
 (A's mean drifts between comparisons on a loaded machine; the pairs cancel the drift).
 The configuration attributes it reads (`mpimon compact --set`): case, arm_A_name, arm_B_name,
-modelled_A, modelled_B. Used by `mpimon plot placement RESULTS.h5... -o PREFIX`.
+modelled_A, modelled_B; and where every file of a case has them, predicted_A and predicted_B
+(seconds: the PREDICTED communication time of `mpimon place`'s time model, docs/placement.md),
+drawn as a third bar relative to A's with their own Spearman correlation in the title.
+Used by `mpimon plot placement RESULTS.h5... -o PREFIX`.
 
 Usage: plot_placement_measured.py --output PREFIX --title TITLE COMPACT.h5..."""
 import argparse
@@ -41,7 +44,8 @@ def read_comparison(path):
                      "(mpimon compact --set KEY=VALUE)")
         row = {k: float(f["analysis"][k][0]) for k in
                ("A_mean_s", "B_mean_s", "difference_s", "difference_ci_low_s", "difference_ci_high_s", "pairs")}
-    return {**row, **{k: config[k] for k in NEEDED}, "np": config.get("np", "")}
+    predicted = {k: config[k] for k in ("predicted_A", "predicted_B") if k in config}
+    return {**row, **{k: config[k] for k in NEEDED}, **predicted, "np": config.get("np", "")}
 
 
 def ranks(values):
@@ -72,7 +76,7 @@ def case_panels(comparisons):
     """Per case, in order of first appearance: its mappings with their measured and modelled values."""
     cases = {}
     for c in comparisons:
-        panel = cases.setdefault(c["case"], {"a": c["arm_A_name"], "arms": []})
+        panel = cases.setdefault(c["case"], {"a": c["arm_A_name"], "arms": [], "predicted_a": []})
         if c["arm_A_name"] != panel["a"]:
             sys.exit(f"case {c['case']}: comparisons against two different A mappings "
                      f"({panel['a']}, {c['arm_A_name']})")
@@ -80,12 +84,18 @@ def case_panels(comparisons):
         a = c["A_mean_s"]
         panel["arms"].append({"name": c["arm_B_name"], "relative": c["B_mean_s"] / a,
                               "ci": (1 + c["difference_ci_low_s"] / a, 1 + c["difference_ci_high_s"] / a),
-                              "modelled": float(c["modelled_B"])})
+                              "modelled": float(c["modelled_B"]),
+                              "predicted": float(c["predicted_B"]) if "predicted_B" in c else None})
+        panel["predicted_a"].append(float(c["predicted_A"]) if "predicted_A" in c else None)
     for case, panel in cases.items():
         names = [panel["a"]] + [arm["name"] for arm in panel["arms"]]
         measured = [1.0] + [arm["relative"] for arm in panel["arms"]]
         modelled = [panel["modelled_a"]] + [arm["modelled"] for arm in panel["arms"]]
         panel.update(names=names, measured=measured, modelled=modelled, rho=spearman(modelled, measured))
+        # The prediction, where every comparison of the case has it: each B's over A's.
+        if all(p is not None for p in panel["predicted_a"]) and all(arm["predicted"] is not None for arm in panel["arms"]):
+            predicted = [1.0] + [arm["predicted"] / pa for arm, pa in zip(panel["arms"], panel["predicted_a"])]
+            panel.update(predicted=predicted, rho_predicted=spearman(predicted, measured))
     return cases
 
 
@@ -102,14 +112,24 @@ def draw(paths, title):
         measured = [1.0] + [arm["relative"] for arm in panel["arms"]]
         low = [0.0] + [arm["relative"] - arm["ci"][0] for arm in panel["arms"]]
         high = [0.0] + [arm["ci"][1] - arm["relative"] for arm in panel["arms"]]
-        ax.bar(x - 0.2, measured, 0.4, yerr=[low, high], capsize=3, color="tab:blue", label="measured time / A's")
-        ax.bar(x + 0.2, [m / panel["modelled_a"] for m in panel["modelled"]], 0.4, color="tab:orange",
-               hatch="//", label="MODELLED cost / A's")
+        timed = "predicted" in panel
+        width = 0.27 if timed else 0.4
+        ax.bar(x - width / (1 if timed else 2), measured, width, yerr=[low, high], capsize=3, color="tab:blue",
+               label="measured time / A's")
+        ax.bar(x + (0 if timed else width / 2), [m / panel["modelled_a"] for m in panel["modelled"]], width,
+               color="tab:orange", hatch="//", label="MODELLED cost / A's")
+        if timed:
+            ax.bar(x + width, panel["predicted"], width, color="tab:green", hatch="..",
+                   label="PREDICTED comm. time / A's")
         ax.axhline(1.0, color="grey", linewidth=0.8)
         ax.set_xticks(x)
         ax.set_xticklabels(panel["names"], fontsize=8, rotation=20)
         rho = "n/a (a constant)" if np.isnan(panel["rho"]) else f"{panel['rho']:+.2f}"
-        ax.set_title(f"{case} (A = {panel['a']})\nSpearman model vs clock: {rho}", fontsize=9)
+        heading = f"{case} (A = {panel['a']})\nSpearman model vs clock: {rho}"
+        if timed:
+            rho_t = "n/a" if np.isnan(panel["rho_predicted"]) else f"{panel['rho_predicted']:+.2f}"
+            heading += f"; prediction vs clock: {rho_t}"
+        ax.set_title(heading, fontsize=9)
         ax.tick_params(axis="y", labelsize=8)
     axes.flat[0].set_ylabel("relative to A (lower is better)", fontsize=8)
     axes.flat[0].legend(fontsize=7, loc="upper left")

@@ -12,13 +12,17 @@ read here with h5py alone, and against the CSV written when the full results fil
   error bar that recomputed CI over A's mean, A's bar 1; the modelled bar is modelled_B over
   modelled_A of the configuration; each panel's Spearman correlation, in its title, is recomputed
   here from the launches (each B's mean over A's in the same file, A 1) and the configuration's
-  modelled costs (ranks by counting, not by sorting).
+  modelled costs (ranks by counting, not by sorting);
+- where the compact files carry predicted_A and predicted_B (the time model's predictions), they equal
+  the rows of predicted.csv beside the figure's CSV, the third bar is predicted_B over predicted_A,
+  and the title's second Spearman correlation is recomputed from them and the launches.
 
 Usage: check_placement_measured.py PLOT_SCRIPT FIGURE-measured.csv COMPACT.h5...
 Prints one line per figure checked; exits 1 on the first difference."""
 
 import csv
 import importlib.util
+import os
 import re
 import sys
 
@@ -78,6 +82,10 @@ def spearman(x, y):
 
 def main(script, committed_csv, paths):
     rows = {(r["case"], r["arm_a"], r["arm_b"]): r for r in csv.DictReader(open(committed_csv))}
+    predicted_csv = os.path.join(os.path.dirname(committed_csv), "predicted.csv")
+    predictions = {}
+    if os.path.exists(predicted_csv):
+        predictions = {(r["case"], r["arm"]): float(r["predicted_s"]) for r in csv.DictReader(open(predicted_csv))}
     cases = {}
     for path in paths:
         config, analysis, means = from_file(path)
@@ -96,9 +104,14 @@ def main(script, committed_csv, paths):
         close(means["ci"][1], row["ci95_high_s"], f"{path}: paired t CI high (launches) vs {committed_csv}", 1e-7)
         close(config["modelled_A"], row["modelled_a"], f"{path}: modelled_A")
         close(config["modelled_B"], row["modelled_b"], f"{path}: modelled_B")
-        case = cases.setdefault(config["case"], {"a": config["arm_A_name"], "bars": []})
+        case = cases.setdefault(config["case"], {"a": config["arm_A_name"], "bars": [], "predicted": []})
         case["modelled_a"] = float(config["modelled_A"])
         case["bars"].append((config["arm_B_name"], means["B"], means["A"], float(config["modelled_B"]), means["ci"]))
+        if "predicted_A" in config and "predicted_B" in config:
+            for side in "AB":
+                close(config[f"predicted_{side}"], predictions.get((config["case"], config[f"arm_{side}_name"]), "nan"),
+                      f"{path}: predicted_{side} vs {predicted_csv}")
+            case["predicted"].append(float(config["predicted_B"]) / float(config["predicted_A"]))
 
     spec = importlib.util.spec_from_file_location("plot_placement_measured", script)
     module = importlib.util.module_from_spec(spec)
@@ -114,7 +127,11 @@ def main(script, committed_csv, paths):
         expected_labels = [case["a"]] + [b[0] for b in case["bars"]]
         if labels != expected_labels:
             fail(f"{name}: mappings {labels}, the files have {expected_labels}")
-        measured, modelled = [c for c in ax.containers if isinstance(c, BarContainer)]
+        bars = [c for c in ax.containers if isinstance(c, BarContainer)]
+        timed = len(case["predicted"]) == len(case["bars"])
+        if len(bars) != (3 if timed else 2):
+            fail(f"{name}: {len(bars)} kinds of bars drawn, {'3 (with the prediction)' if timed else '2'} expected")
+        measured, modelled = bars[:2]
         heights = [p.get_height() for p in measured.patches]
         close(heights[0], 1.0, f"{name}: A's measured bar")
         for (arm, b, a, cost, row), height in zip(case["bars"], heights[1:]):
@@ -132,6 +149,15 @@ def main(script, committed_csv, paths):
             fail(f"{name}: Spearman in the title '{ax.get_title()}', recomputed {rho}")
         if shown.group(1) != "n/a":
             close(float(shown.group(1)), round(rho, 2), f"{name}: Spearman in the title", rtol=0)
+        if timed:
+            for arm, height, want in zip(labels, [p.get_height() for p in bars[2].patches], [1.0] + case["predicted"]):
+                close(height, want, f"{name} {arm}: predicted bar")
+            rho = spearman([1.0] + case["predicted"], [1.0] + [b[1] / b[2] for b in case["bars"]])
+            shown = re.search(r"prediction vs clock: ([+-][0-9.]+|n/a)", ax.get_title())
+            if not shown or (shown.group(1) == "n/a") != bool(np.isnan(rho)):
+                fail(f"{name}: prediction's Spearman in the title '{ax.get_title()}', recomputed {rho}")
+            if shown.group(1) != "n/a":
+                close(float(shown.group(1)), round(rho, 2), f"{name}: prediction's Spearman in the title", rtol=0)
     print(f"{committed_csv}: the plotted values are the files' ({len(paths)} comparisons, {len(cases)} cases)")
 
 
