@@ -9,6 +9,9 @@ KIND:
            the block numbers shuffled: an application whose rank order ignores its geometry
   rgg      a random geometric graph in the unit square (about 8 neighbours), weights 1e4..1e6,
            ranks in random order: an irregular sparse graph
+  delaunay the Delaunay triangulation of random points in the unit square (about 6 neighbours, the
+           partitioners' usual unstructured mesh, as DIMACS's delaunay_nXX), weights 0.5e6..1.5e6,
+           ranks in random order (needs python3-scipy)
   reduce   a binomial-tree reduction of 1 MB (rank i + 2^k sends to i), ranks shuffled
   planted  groups of 16 ranks (one socket of a 2 x 16 node) with the heaviest traffic, the two
            groups of a node linked pair by pair with medium traffic, a few light links between
@@ -77,6 +80,19 @@ def rgg(n, rng):
     return edges
 
 
+def delaunay(n, rng):
+    from scipy.spatial import Delaunay  # only this kind needs scipy
+
+    points = [(rng.random(), rng.random()) for _ in range(n)]
+    edges = {}
+    for triangle in Delaunay(points).simplices:
+        for a, b in ((0, 1), (1, 2), (0, 2)):
+            u, v = sorted((int(triangle[a]), int(triangle[b])))
+            if (u, v) not in edges:
+                edges[(u, v)] = int(1e6 * rng.uniform(0.5, 1.5))
+    return edges
+
+
 def reduce_tree(n, rng):
     edges = {}
     step = 1
@@ -123,7 +139,7 @@ def write_metis(path, n, edges):
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("kind", choices=["mesh", "rgg", "reduce", "planted"])
+    parser.add_argument("kind", choices=["mesh", "rgg", "delaunay", "reduce", "planted"])
     parser.add_argument("ranks", type=int)
     parser.add_argument("output", help="DIR/NAME: writes DIR/NAME.RANK.prof")
     parser.add_argument("--seed", type=int, default=1)
@@ -132,7 +148,7 @@ def main():
     args = parser.parse_args()
     rng = random.Random(args.seed)
     n = args.ranks
-    edges = {"mesh": mesh, "rgg": rgg, "reduce": reduce_tree, "planted": planted}[args.kind](n, rng)
+    edges = {"mesh": mesh, "rgg": rgg, "delaunay": delaunay, "reduce": reduce_tree, "planted": planted}[args.kind](n, rng)
     order = list(range(n))
     rng.shuffle(order)  # rank of each vertex: the scramble
     lines = [[] for _ in range(n)]
