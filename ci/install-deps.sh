@@ -26,6 +26,7 @@ packages=(
   iproute2 util-linux libcap2-bin    # ip, tc, unshare, setpriv, capsh: mpimon cluster (docs/cluster.md) and its tests
   slurmctld slurmd slurm-client munge  # mpimon cluster up --slurm: Slurm on the emulated nodes, and its tests
   nlohmann-json3-dev                 # JSON: the placement time model's links file (mpimon probe, place --links)
+  python3-scipy                      # Delaunay meshes of results/placement/instances.py (scale.sh, kahip.sh)
 )
 if [ "${1:-}" = "--list" ]; then
   printf '%s\n' "${packages[@]}"

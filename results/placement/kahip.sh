@@ -33,7 +33,7 @@ header="kind,ranks,preconfiguration,cost,wall_s,peak_kb,leaves_used,ranks_moved,
 [ -e "$csv" ] && [ "$(head -1 "$csv")" = "$header" ] || echo "$header" >"$csv"
 for n in "${sizes[@]}"; do
   nodes=$(((n + 31) / 32))
-  for kind in mesh rgg reduce planted; do
+  for kind in mesh rgg delaunay reduce planted; do
     rm -rf "$scratch/prof"
     python3 "$here/instances.py" "$kind" "$n" "$scratch/prof/$kind" --metis "$scratch/$kind.graph"
     "$merge" -q -o "$scratch/$kind.h5" "$scratch/prof"

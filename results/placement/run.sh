@@ -14,6 +14,9 @@ export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 scratch=$(mktemp -d)
 trap 'rm -rf "$scratch"' EXIT
 mkdir -p "$here/runs" "$here/json"
+# The time model's links (docs/placement.md): the nodes' links as mpimon probe measured the emulated
+# cluster's at 1 Gbit/s (measured/links-1gbit.json, level 0); inside a node free (not modelled).
+links=(--link "$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["links"][0]["link"])' "$here/measured/links-1gbit.json")")
 
 # monitor NAME NP PROGRAM ARGS...: one monitored run merged into runs/NAME.h5
 monitor() {
@@ -37,7 +40,7 @@ for spec in "${stencils[@]}"; do
   monitor "$name" "$np" "$workload" --workload stencil --iterations 2 $args
   for topo in "$((np / 8))x2x4" "tleaf 2 $((np / 4)) 100 4 1"; do
     tag=$(tr ' ' '_' <<<"$topo")
-    "$mpimon" place "$here/runs/$name.h5" --topology "$topo" --json "$here/json/fig5-$name-$tag.json" >/dev/null
+    "$mpimon" place "$here/runs/$name.h5" --topology "$topo" "${links[@]}" --json "$here/json/fig5-$name-$tag.json" >/dev/null
   done
 done
 
@@ -50,11 +53,13 @@ for np in 32 64; do
     topo="$((np / 8))x2x4"
     for view in external,internal external,coll; do
       "$mpimon" place "$here/runs/$name.h5" --topology "$topo" --classes "$view" --evaluate-classes external,internal \
-        --json "$here/json/fig4a-$name-from-${view/,/+}.json" >/dev/null
+        "${links[@]}" --json "$here/json/fig4a-$name-from-${view/,/+}.json" >/dev/null
     done
   done
 done
 
+# The reports name their run relative to this folder (runs/ is not committed; no machine's path).
+sed -i "s|\"file\": \"$here/|\"file\": \"|" "$here"/json/*.json
 {
   echo "Open MPI: $(ompi_info --version 2>/dev/null | head -n 1)"
   echo "Host: $(nproc) cores, runs oversubscribed (--bind-to none); patterns, not timings, are recorded"

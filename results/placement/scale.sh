@@ -19,7 +19,7 @@ mkdir -p "$here/scale"
 csv=$here/scale/runs.csv
 [ -e "$csv" ] || echo "kind,ranks,topology,wall_s,user_s,peak_kb" >"$csv"
 for n in "${sizes[@]}"; do
-  kinds="mesh rgg reduce planted"
+  kinds="mesh rgg delaunay reduce planted"
   [ "$n" -ge 100000 ] && kinds="mesh"  # one instance at 10^5: the time and memory figure
   for kind in $kinds; do
     rm -rf "$scratch/prof"
