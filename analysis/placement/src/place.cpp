@@ -212,15 +212,18 @@ std::vector<MethodResult> place(const AffinityGraph& compute, const AffinityGrap
 }
 
 const MethodResult& cheapest(const std::vector<MethodResult>& results, Objective objective) {
+  // With objective time: the cheapest of the rows predicted within kTimeTolerance of the fastest
+  // (the model does not tell mappings apart more finely than that: they are ties).
+  double fastest = 0;
+  bool any = false;
+  for (const auto& r : results) {
+    if (r.unavailable.empty() && (!any || r.computed_seconds < fastest)) fastest = r.computed_seconds, any = true;
+  }
   const MethodResult* best = nullptr;
-  auto better = [&](const MethodResult& r) {
-    if (objective == Objective::time && r.computed_seconds != best->computed_seconds)
-      return r.computed_seconds < best->computed_seconds;
-    return r.computed_cost < best->computed_cost;
-  };
   for (const auto& r : results) {
     if (!r.unavailable.empty()) continue;
-    if (best == nullptr || better(r)) best = &r;
+    if (objective == Objective::time && r.computed_seconds > fastest * (1 + kTimeTolerance)) continue;
+    if (best == nullptr || r.computed_cost < best->computed_cost) best = &r;
   }
   if (best == nullptr) {
     std::string why;

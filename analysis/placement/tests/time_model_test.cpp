@@ -254,9 +254,18 @@ TEST_P(TimeOptimum, SearchReachesTheEnumeratedOptimum) {
   request.objective = Objective::time;
   request.time_limit = 5;
   const auto rows = place(graph, graph, t, request, &traffic, &traffic);
+  const auto refine = std::find_if(rows.begin(), rows.end(), [](const auto& r) { return r.method == "refine"; });
+  ASSERT_NE(refine, rows.end());
+  EXPECT_NEAR(refine->predicted_seconds(), optimum, optimum * 1e-9);
+  EXPECT_NEAR(c.reference.time(n, b, m, refine->mapping), refine->predicted_seconds(), 1e-9);
+  // The choice: the cheapest of the rows within 1 % of the fastest.
   const MethodResult& best = cheapest(rows, Objective::time);
-  EXPECT_NEAR(best.predicted_seconds(), optimum, optimum * 1e-9) << "chosen " << best.method;
-  EXPECT_NEAR(c.reference.time(n, b, m, best.mapping), best.predicted_seconds(), 1e-9);
+  EXPECT_LE(best.predicted_seconds(), optimum * (1 + kTimeTolerance) * (1 + 1e-12)) << "chosen " << best.method;
+  for (const auto& r : rows) {
+    if (r.unavailable.empty() && r.predicted_seconds() <= optimum * (1 + kTimeTolerance)) {
+      EXPECT_LE(best.computed_cost, r.computed_cost) << r.method;
+    }
+  }
 }
 
 // Levels: node links at 100 Mbit/s (12.5 MB/s) and 20 us, sockets at 1 Gbit/s and 2 us, cores free.
@@ -327,9 +336,12 @@ TEST(TimeObjective, ReductionTreeOptimum) {
   const auto by_time = place(graph, graph, t, request, &traffic, &traffic);
   const double cost_choice = cheapest(by_cost).predicted_seconds();
   const double time_choice = cheapest(by_time, Objective::time).predicted_seconds();
-  EXPECT_LE(time_choice, cost_choice);
   const double optimum = best_split(16, 4, b, 1e6);
-  EXPECT_NEAR(time_choice, optimum, 1e-9);
+  EXPECT_LE(time_choice, cost_choice);
+  EXPECT_LE(time_choice, optimum * (1 + kTimeTolerance));
+  const auto refine = std::find_if(by_time.begin(), by_time.end(), [](const auto& r) { return r.method == "refine"; });
+  ASSERT_NE(refine, by_time.end());
+  EXPECT_NEAR(refine->predicted_seconds(), optimum, 1e-9);
   EXPECT_LE(time_lower_bound(traffic, t).seconds, optimum);
 }
 

@@ -301,9 +301,12 @@ double placement_time_limit(std::uint32_t ranks);
 std::vector<MethodResult> place(const AffinityGraph& compute, const AffinityGraph& evaluate, const TreeTopology& topo,
                                 const PlacementRequest& request, const TimeTraffic* compute_flows = nullptr,
                                 const TimeTraffic* evaluate_flows = nullptr);
+/// Predictions this close (relative) count as equal when choosing under objective time.
+inline constexpr double kTimeTolerance = 0.01;
 /// The row whose mapping is cheapest on the traffic the mappings were computed from (a choice
 /// that uses no knowledge of the evaluated traffic); the first of equal rows. With objective time,
-/// the row of the least predicted time on that traffic (equal times: the cheaper).
+/// the cheapest of the rows whose predicted time on that traffic is within kTimeTolerance (1 %) of
+/// the least: the time model does not separate mappings more finely, so among those the cost decides.
 const MethodResult& cheapest(const std::vector<MethodResult>& results, Objective objective = Objective::hop_bytes);
 
 /// The cost model in one sentence, as `mpimon place`'s table and JSON state it.
