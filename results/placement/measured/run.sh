@@ -15,10 +15,20 @@
 # RATE=100mbit FIG5_CASES="stencil7-scrambled stencil27-scrambled" run.sh build fig5 compact).
 #   compact:   one compact results file per comparison (mpimon compact, the modelled costs and the
 #              conditions added with --set) into compact/, the figures redrawn from them.
+#   probe:     the cluster's links (NODES nodes of 4 slots at RATE) measured by mpimon probe:
+#              links-RATE.json, read by the two parts below (docs/placement.md, "The time model").
+#   predict:   every mapping of the measured comparisons predicted by place's time model with the
+#              links of its case's rate (the traffic recorded again on this host where runs/ lacks
+#              it; the modelled cost recomputed must equal its report's): predicted.csv, and
+#              predicted_A/predicted_B added to the compact files (the figures draw them).
+#   objective-fig5, objective-fig4a-npN: place's choice under --objective hop-bytes (A) against
+#              --objective time (B), both with links-RATE.json; timed in launch pairs where the
+#              rankfiles differ: objective-measured.csv (cases on other than 4 nodes carry -Nnodes).
 # Needs root. Usage: results/placement/measured/run.sh [BUILD_DIR] [PART...]
-#   PART: fig5 fig4a-np16 fig4a-np32 compact (default: all, in that order); fig4a-npN for another N
+#   PART: fig5 fig4a-np16 fig4a-np32 compact (default: all, in that order); fig4a-npN for another N;
+#   probe, predict, objective-fig5, objective-fig4a-npN (not in the default)
 #   (N / NODES slots per node, ITERATIONS per count, e.g. NODES=2 ... fig4a-np8)
-# Environment: NODES (4), RATE (1gbit), PAIRS (5), COUNTS ("100000 1000000 10000000" integers),
+# Environment: NODES (4), RATE (1gbit), PAIRS (5), CLUSTER_NAME (measuredPID), COUNTS ("100000 1000000 10000000" integers),
 # ITERATIONS_np16 ("20 5 2"), ITERATIONS_np32 ("20 5 1"): reduces per launch for each count;
 # FIG5_CASES ("stencil7-scrambled stencil27-scrambled cg").
 # Writes next to this script: runs/ (full results, not committed), json/, compact/, *.csv, conditions.txt.
@@ -30,9 +40,10 @@ parts=("$@")
 [ ${#parts[@]} -gt 0 ] || parts=(fig5 fig4a-np16 fig4a-np32 compact)
 mpimon=$build/cli/mpimon collective=$build/validation/mpimon-run-collective workload=$build/validation/mpimon-workload
 nodes=${NODES:-4} rate=${RATE:-1gbit} pairs=${PAIRS:-5} counts=${COUNTS:-100000 1000000 10000000}
-name=measured$$ cluster_is_up=0
+name=${CLUSTER_NAME:-measured$$} cluster_is_up=0
 # Cases measured at another link rate than 1 Gbit/s carry it in their name (e.g. np16-100000-100mbit).
 rate_tag=$([ "$rate" = 1gbit ] || echo "-$rate")
+node_tag=$([ "$nodes" = 4 ] || echo "-${nodes}nodes")
 # fig5_args CASE: the workload's options of a Fig. 5 case.
 fig5_args() {
   case $1 in
@@ -186,10 +197,11 @@ fig5() {
 
 compact() {
   mkdir -p "$here/compact"
-  rm -f "$here"/compact/*.h5
   local set full settings line
   for set in "$here"/runs/*.set; do
     full=${set%.set}.h5 settings=()
+    [ -s "$full" ] || continue
+    rm -f "$here/compact/$(basename "${set%.set}")-compact.h5"
     while read -r line; do settings+=(--set "$line"); done <"$set"
     # This machine's paths out of the configuration (the compact file keeps none).
     while IFS= read -r -d '' line; do settings+=(--set "$line"); done < <(/usr/bin/python3 - "$full" <<'EOF2'
@@ -207,6 +219,140 @@ EOF2
     --title "Fig. 4a measured"
   "$mpimon" plot placement "$here"/compact/fig5-*-compact.h5 -o "$here/fig5-measured" \
     --title "Fig. 5 measured"
+  if compgen -G "$here/compact/objective-*-compact.h5" >/dev/null; then
+    "$mpimon" plot placement "$here"/compact/objective-*-compact.h5 -o "$here/objective-measured" \
+      --title "place --objective hop-bytes (A) against time (B)"
+  fi
+}
+
+# ---- The time model (docs/placement.md): links measured, predictions, --objective time --------
+
+probe() {
+  np=2
+  cluster 4
+  interruptible "$mpimon" probe --topology "$topology" --launcher "$launcher" --hostfile "$hostfile" \
+    "${node_topology[@]}" -o "$here/links-$rate.json"
+}
+
+# chosen_field JSON FIELD: the chosen mapping's FIELD in a place report.
+chosen_field() {
+  python3 -c 'import json,sys; r=json.load(open(sys.argv[1])); print(next(m[sys.argv[2]] for m in r["methods"] if m["method"] == r["chosen"]))' "$1" "$2"
+}
+
+# case_program FIGURE LABEL: the program and arguments of a case (its label without a rate suffix).
+case_program() {
+  case $1 in
+    fig4a) echo "${forced[*]} -- $collective --op reduce --count $(sed 's/^np[0-9]*-\([0-9]*\).*/\1/' <<<"$2") --type-size 4" ;;
+    fig5) echo "-- $workload $(fig5_args "${2%-*bit}")" ;;
+  esac
+}
+
+predict() {
+  local table=$here/predicted.csv
+  echo "figure,case,arm,predicted_s,bandwidth_s,latency_s,busiest_bytes,modelled,links" >"$table"
+  local figure label np arm case_rate record report map out cost
+  while IFS=, read -r figure label np arm; do
+    case_rate=$(grep -o '[0-9]*[kmg]bit$' <<<"$label" || echo 1gbit)
+    [ -s "$here/links-$case_rate.json" ] || { echo "run.sh: no links-$case_rate.json: run the probe part at RATE=$case_rate" >&2; exit 1; }
+    record=$here/runs/$figure-$label.h5
+    if [ ! -s "$record" ]; then  # the same program on this host: the same pattern
+      # shellcheck disable=SC2046
+      OMPI_MCA_rmaps_base_oversubscribe=1 interruptible "$mpimon" record --np "$np" -o "$record" \
+        $(case_program "$figure" "$label") >/dev/null 2>&1
+    fi
+    report=$here/json/$figure-$label-$arm.json map=$scratch/$arm.map out=$scratch/$arm.json
+    python3 -c 'import json,sys; r=json.load(open(sys.argv[1])); m=next(m["mapping"] for m in r["methods"] if m["method"] == r["chosen"]); print("\n".join(f"{i} {l}" for i, l in enumerate(m)))' "$report" >"$map"
+    "$mpimon" place "$record" --topology "4x1x$((np / 4))" --links "$here/links-$case_rate.json" --method given \
+      --start-mapping "$map" --json "$out" >/dev/null
+    cost=$(chosen_field "$out" cost)
+    [ "$cost" = "$(chosen_field "$report" cost)" ] ||
+      { echo "run.sh: $figure $label $arm: the traffic recorded again costs $cost, its report $(chosen_field "$report" cost)" >&2; exit 1; }
+    python3 -c 'import json,sys; r=json.load(open(sys.argv[1])); m=next(m for m in r["methods"] if m["method"] == r["chosen"]); print(",".join([*sys.argv[2:5], *(str(m[k]) for k in ("predicted_seconds", "predicted_bandwidth_seconds", "predicted_latency_seconds")), str(m["busiest_link"]["bytes"]), str(m["cost"]), sys.argv[5]]))' \
+      "$out" "$figure" "$label" "$arm" "links-$case_rate.json" >>"$table"
+  done < <(tail -q -n +2 "$here"/fig4a-measured.csv "$here"/fig5-measured.csv |
+    awk -F, '{ print $1 "," $2 "," $3 "," $4; print $1 "," $2 "," $3 "," $5 }' | awk '!seen[$0]++')
+  # The predictions into the comparisons' settings (runs/*.set, for a later compact part) and into
+  # the compact files (the figures draw them).
+  local set
+  for set in "$here"/runs/fig*.set; do
+    [ -e "$set" ] || continue
+    sed -i '/^predicted_[AB]=/d' "$set"
+    /usr/bin/python3 - "$set" "$table" >>"$set" <<'EOF3'
+import csv, sys
+config = dict(line.rstrip("\n").split("=", 1) for line in open(sys.argv[1]) if "=" in line)
+rows = {(r["figure"], r["case"], r["arm"]): r["predicted_s"] for r in csv.DictReader(open(sys.argv[2]))}
+for side in "AB":
+    key = (config["figure"], config["case"], config[f"arm_{side}_name"])
+    if key in rows:
+        print(f"predicted_{side}={rows[key]}")
+EOF3
+  done
+  local compact
+  for compact in "$here"/compact/*-compact.h5; do
+    /usr/bin/python3 - "$compact" "$table" >"$scratch/set" <<'EOF2'
+import csv, sys, h5py
+config = {k: (v.decode() if isinstance(v, bytes) else str(v)) for k, v in h5py.File(sys.argv[1], "r")["configuration"].attrs.items()}
+rows = {(r["figure"], r["case"], r["arm"]): r["predicted_s"] for r in csv.DictReader(open(sys.argv[2]))}
+for side in "AB":
+    key = (config["figure"], config["case"], config[f"arm_{side}_name"])
+    if key in rows:
+        print(f"--set predicted_{side}={rows[key]}")
+EOF2
+    [ -s "$scratch/set" ] || continue
+    # shellcheck disable=SC2046
+    "$mpimon" compact "$compact" -o "$scratch/c.h5" $(cat "$scratch/set") >/dev/null && mv "$scratch/c.h5" "$compact"
+  done
+}
+
+# objective_compare FIGURE LABEL RECORD REGEX ITERATIONS MCA... -- COMMAND: the hop-byte choice (A)
+# against --objective time's (B) on the case's traffic, in launch pairs where they differ.
+objective_compare() {
+  local figure=$1 label=$2 record=$3 regex=$4 iterations=$5 links=$here/links-$rate.json objective
+  shift 5
+  [ -s "$links" ] || { echo "run.sh: no links-$rate.json: run the probe part first" >&2; exit 1; }
+  declare -A cost=() predicted=()
+  for objective in hop-bytes time; do
+    "$mpimon" place "$record" --topology "$topology" --hostfile "$hostfile" --links "$links" --objective "$objective" \
+      --rankfile "$here/runs/objective-$label-$objective.rf" --json "$here/json/objective-$label-$objective.json" >/dev/null
+    sed -i "s|\"file\": \"$here/|\"file\": \"|" "$here/json/objective-$label-$objective.json"  # no machine's path
+    cost[$objective]=$(chosen_field "$here/json/objective-$label-$objective.json" cost)
+    predicted[$objective]=$(chosen_field "$here/json/objective-$label-$objective.json" predicted_seconds)
+  done
+  compare objective "$label" hop-bytes time "${cost[hop-bytes]}" "${cost[time]}" "$regex" "$iterations" "$@"
+  local set=$here/runs/objective-$label-hop-bytes-vs-time.set
+  [ -s "$set" ] && printf '%s\n' "predicted_A=${predicted[hop-bytes]}" "predicted_B=${predicted[time]}" >>"$set"
+  echo "objective,$label,$np,${predicted[hop-bytes]},${predicted[time]},$rate" >>"$here/objective-predicted.csv"
+}
+
+objective_fig5() {
+  np=16
+  cluster $((np / nodes))
+  local label args record
+  for label in $fig5_cases; do
+    args=$(fig5_args "$label")
+    label=$label$rate_tag$node_tag
+    record=$here/runs/objective-$label.h5
+    # shellcheck disable=SC2086
+    interruptible "$mpimon" record --launcher "$launcher" --np "$np" -o "$record" -- "$workload" $args >/dev/null 2>&1
+    # shellcheck disable=SC2086
+    objective_compare fig5 "$label" "$record" '"seconds":([0-9.e+-]+)' \
+      "$(sed 's/.*--iterations \([0-9]*\).*/\1/;t;s/.*/class/' <<<"$args")" -- "$workload" $args
+  done
+}
+
+objective_fig4a() {
+  np=$1
+  cluster $((np / nodes))
+  local iterations i=0 count label record
+  read -ra iterations <<<"$2"
+  for count in $counts; do
+    label=np$np-$count$rate_tag$node_tag record=$here/runs/objective-$label.h5
+    interruptible "$mpimon" record --launcher "$launcher" --np "$np" -o "$record" "${forced[@]}" -- \
+      "$collective" --op reduce --count "$count" --type-size 4 >/dev/null 2>&1
+    objective_compare fig4a "$label" "$record" 'seconds per iteration: ([0-9.]+)' "${iterations[$i]}" "${forced[@]}" -- \
+      "$collective" --op reduce --count "$count" --type-size 4 --iterations "${iterations[$i]}"
+    i=$((i + 1))
+  done
 }
 
 conditions() {
@@ -225,17 +371,25 @@ conditions() {
 for part in "${parts[@]}"; do
   start=$SECONDS
   case $part in
-    fig5 | fig4a-np[0-9]*)
+    fig5 | fig4a-np[0-9]* | objective-*)
       figure=${part%%-*}
       [ -s "$here/$figure-measured.csv" ] || echo "$header" >"$here/$figure-measured.csv"
       ;;&
+    objective-*)
+      [ -s "$here/objective-predicted.csv" ] ||
+        echo "figure,case,np,predicted_hop_bytes_s,predicted_time_s,rate" >"$here/objective-predicted.csv"
+      ;;&
     fig5) fig5 ;;
+    probe) probe ;;
+    predict) predict ;;
+    objective-fig5) objective_fig5 ;;
+    objective-fig4a-np[0-9]*) objective_fig4a "${part#objective-fig4a-np}" "${ITERATIONS:-5 2}" ;;
     fig4a-np16) fig4a 16 "${ITERATIONS_np16:-20 5 2}" ;;
     fig4a-np32) fig4a 32 "${ITERATIONS_np32:-20 5 1}" ;;
     fig4a-np[0-9]*) fig4a "${part#fig4a-np}" "${ITERATIONS:-20 5 2}" ;;
     compact) compact ;;
-    *) echo "run.sh: unknown part '$part' (fig5, fig4a-npN, compact)" >&2; exit 2 ;;
+    *) echo "run.sh: unknown part '$part' (fig5, fig4a-npN, compact, probe, predict, objective-fig5, objective-fig4a-npN)" >&2; exit 2 ;;
   esac
-  [ "$part" = compact ] || conditions "$part" "$figure"
+  case $part in compact | predict | probe) ;; *) conditions "$part" "$figure" ;; esac
   echo "results/placement/measured: $part done in $((SECONDS - start)) s"
 done

@@ -5,6 +5,10 @@ modelled costs and the times relative to A's in the same launch pairs, as the fi
 analysis/scripts/plot_placement_measured.py).
 
 Usage: summarise.py FIGURE-measured.csv   (written by run.sh); prints Markdown.
+       summarise.py --predicted FIGURE-measured.csv   the same comparisons against the time model's
+       predictions (predicted.csv beside it): predicted and measured B/A, predicted and measured
+       B - A, and per case Spearman's correlation of the predicted and the measured times.
+       summarise.py --objective objective-measured.csv   --objective time against hop-bytes.
 """
 
 import csv
@@ -49,5 +53,54 @@ def main(path):
               f"{', '.join(case['names'])}: {rho:+.2f}")
 
 
+def predicted_table(path):
+    rows = list(csv.DictReader(open(path)))
+    pred = {(r["case"], r["arm"]): r for r in csv.DictReader(open(os.path.join(os.path.dirname(path), "predicted.csv")))}
+    print("| case | A | B | predicted A s | predicted B s | B/A predicted | B/A measured | predicted / measured B/A "
+          "| B - A predicted s | B - A measured s [95 % CI] |")
+    print("|---|---|---|---|---|---|---|---|---|---|")
+    cases = {}
+    for r in rows:
+        pa, pb = (float(pred[(r["case"], arm)]["predicted_s"]) for arm in (r["arm_a"], r["arm_b"]))
+        case = cases.setdefault(r["case"], {"names": [r["arm_a"]], "predicted": [1.0], "measured": [1.0]})
+        if not r["mean_a_s"]:
+            print(f"| {r['case']} | {r['arm_a']} | {r['arm_b']} | {pa:.4g} | {pb:.4g} | {pb / pa:.2f} | "
+                  "same mapping: not timed | - | - | - |")
+            continue
+        ma, mb = float(r["mean_a_s"]), float(r["mean_b_s"])
+        case["names"].append(r["arm_b"])
+        case["predicted"].append(pb / pa)
+        case["measured"].append(mb / ma)
+        print(f"| {r['case']} | {r['arm_a']} | {r['arm_b']} | {pa:.4g} | {pb:.4g} | {pb / pa:.2f} | {mb / ma:.2f} | "
+              f"{(pb / pa) / (mb / ma):.2f} | {pb - pa:+.3f} | {mb - ma:+.3f} [{float(r['ci95_low_s']):+.3f}, "
+              f"{float(r['ci95_high_s']):+.3f}] |")
+    print()
+    for name, case in cases.items():
+        if len(case["names"]) > 1:
+            print(f"- {name}: Spearman rank correlation of predicted and measured time over "
+                  f"{', '.join(case['names'])}: {plot.spearman(case['predicted'], case['measured']):+.2f}")
+
+
+def objective_table(path):
+    rows = list(csv.DictReader(open(path)))
+    pred = {r["case"]: r for r in csv.DictReader(open(os.path.join(os.path.dirname(path), "objective-predicted.csv")))}
+    print("| case | np | rate | predicted hop-bytes s | predicted time s | measured hop-bytes s | measured time s "
+          "| time - hop-bytes measured s [95 % CI] | pairs | load |")
+    print("|---|---|---|---|---|---|---|---|---|---|")
+    for r in rows:
+        p = pred[r["case"]]
+        measured = ("same mapping: not timed | - | - | 0 | -" if not r["mean_a_s"] else
+                    f"{float(r['mean_a_s']):.3f} | {float(r['mean_b_s']):.3f} | {float(r['b_minus_a_s']):+.3f} "
+                    f"[{float(r['ci95_low_s']):+.3f}, {float(r['ci95_high_s']):+.3f}] | {r['pairs']} | "
+                    f"{r['load_before']}-{r['load_after']}")
+        print(f"| {r['case']} | {r['np']} | {p['rate']} | {float(p['predicted_hop_bytes_s']):.4g} | "
+              f"{float(p['predicted_time_s']):.4g} | {measured} |")
+
+
 if __name__ == "__main__":
-    main(sys.argv[1])
+    if sys.argv[1] == "--predicted":
+        predicted_table(sys.argv[2])
+    elif sys.argv[1] == "--objective":
+        objective_table(sys.argv[2])
+    else:
+        main(sys.argv[1])
