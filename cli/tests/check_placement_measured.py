@@ -14,7 +14,8 @@ read here with h5py alone, and against the CSV written when the full results fil
   here from the launches (each B's mean over A's in the same file, A 1) and the configuration's
   modelled costs (ranks by counting, not by sorting);
 - where the compact files carry predicted_A and predicted_B (the time model's predictions), they equal
-  the rows of predicted.csv beside the figure's CSV, the third bar is predicted_B over predicted_A,
+  the rows of predicted.csv (objective-predicted.csv for the --objective comparisons) beside the
+  figure's CSV, the third bar is predicted_B over predicted_A,
   and the title's second Spearman correlation is recomputed from them and the launches.
 
 Usage: check_placement_measured.py PLOT_SCRIPT FIGURE-measured.csv COMPACT.h5...
@@ -86,6 +87,11 @@ def main(script, committed_csv, paths):
     predictions = {}
     if os.path.exists(predicted_csv):
         predictions = {(r["case"], r["arm"]): float(r["predicted_s"]) for r in csv.DictReader(open(predicted_csv))}
+    objective_csv = os.path.join(os.path.dirname(committed_csv), "objective-predicted.csv")
+    if os.path.exists(objective_csv):  # the --objective comparisons: arms hop-bytes and time
+        for r in csv.DictReader(open(objective_csv)):
+            predictions[(r["case"], "hop-bytes")] = float(r["predicted_hop_bytes_s"])
+            predictions[(r["case"], "time")] = float(r["predicted_time_s"])
     cases = {}
     for path in paths:
         config, analysis, means = from_file(path)

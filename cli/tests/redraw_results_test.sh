@@ -84,7 +84,7 @@ done
 # redrawn byte for byte from their compact files; what they plot against those files (h5py) and
 # the CSV written when the full results files existed.
 placement=$src/results/placement/measured
-for figure in "fig4a Fig. 4a measured" "fig5 Fig. 5 measured"; do
+for figure in "fig4a Fig. 4a measured" "fig5 Fig. 5 measured" "objective place --objective hop-bytes (A) against time (B)"; do
   set -- $figure
   run "$mpimon" plot placement "$placement"/compact/"$1"-*-compact.h5 -o "placement-$1" --title "${*:2}"
   expect_eq "$rc" 0 "mpimon plot placement $1: $err"
@@ -97,7 +97,7 @@ for figure in "fig4a Fig. 4a measured" "fig5 Fig. 5 measured"; do
   expect_eq "$rc" 0 "the plotted values of $1-measured vs its compact files: $out"
   expect_contains "$out" "the plotted values are the files'" "$1-measured checked"
 done
-run "$python" "$here/check_report.py" image placement-fig4a.png placement-fig5.png
+run "$python" "$here/check_report.py" image placement-fig4a.png placement-fig5.png placement-objective.png
 expect_eq "$rc" 0 "PNG pixels of the measured placements: $out"
 # Bad input to plot placement: named, non-zero, nothing drawn.
 run "$mpimon" plot placement "$overhead/np2-compact.h5" -o bad
