@@ -114,6 +114,11 @@ run "$mpimon" place ring.h5 --method random --seed 1 --hostfile "$hostfile" --ra
 expect_eq "$rc" 0 "place without --topology: exit code ($err)"
 expect_contains "$err" "topology 2 nodes x 1 socket x 2 cores of cluster $name" "place: the cluster's topology"
 expect_eq "$(cat rf1-own)" "$(cat rf1)" "place without --topology: the rankfile of --topology 2x1x2"
+# ... and the links' rate (--rate 500mbit) for the time model: the nodes' level, inside a node free.
+run "$mpimon" place ring.h5 --method packed --hostfile "$hostfile" --json own.json
+expect_contains "$out" "links from mpimon cluster '$name'" "place: the time model's links from the cluster"
+expect_eq "$(python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); print([l["bits_per_second"] for l in d["links"]], d["methods"][0]["predicted_seconds"] > 0)' own.json)" \
+  "[500000000.0, 0.0] True" "place: the cluster's rate in the JSON, a prediction"
 run "$mpimon" place ring.h5 --topology 2x2x1 --hostfile "$hostfile" --rankfile never.rf
 expect_eq "$rc" 2 "a --topology contradicting the cluster: usage error"
 expect_contains "$err" "--topology 2x2x1 (2 nodes x 2 sockets x 1 core) contradicts cluster $name" "both shapes named"
