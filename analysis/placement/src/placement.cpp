@@ -31,7 +31,7 @@ TreeTopology with_slots(TreeTopology topo, std::uint32_t k) {
   if (k <= 1) return topo;
   if (topo.leaves() * k > (1u << 30)) raise_error(Error::Kind::usage, "--slots-per-leaf", "more than 2^30 slots");
   topo.arity.push_back(k);
-  topo.link_cost.push_back(0);  // ranks on one core: no link between them
+  topo.link_cost.push_back(0);                        // ranks on one core: no link between them
   if (!topo.links.empty()) topo.links.push_back({});  // and no time
   topo.slots_per_core = k;
   if (!topo.excluded.empty()) {

@@ -98,9 +98,9 @@ MethodOutput multisection(const MethodInput& in) {
   }
   const double searching = std::chrono::duration<double>(clock::now() - start).count() - partitioning;
   return {std::move(best), "",
-          "METIS multisection + local search: " + std::to_string(seeds) + " seeds, the " +
-              std::to_string(kept.size()) + " cheapest searched (" + seconds_text(partitioning) + " partitioning, " +
-              seconds_text(searching) + " searching)",
+          "METIS multisection + local search: " + std::to_string(seeds) + " seeds, the " + std::to_string(kept.size()) +
+              " cheapest searched (" + seconds_text(partitioning) + " partitioning, " + seconds_text(searching) +
+              " searching)",
           ""};
 }
 
