@@ -13,6 +13,7 @@ packages=(
   scotch metis libmetis-dev          # peer tools that read mpimon export scotch / metis in the tests
   libboost-program-options-dev libboost-math-dev
   libbenchmark-dev libgtest-dev googletest
+  nlohmann-json3-dev                 # JSON, written and read by the libraries that need it (analysis/base/json)
   clang libclang-rt-14-dev           # libFuzzer and sanitizer runtimes
   clang-format                       # ci/format.sh --check (a stage of ci/test.sh)
   python3-matplotlib python3-h5py python3-numpy  # mpimon plot (analysis/scripts/*.py)

@@ -46,7 +46,4 @@ inline void keep_worst(double& worst, double value) {
   if (!std::isnan(worst) && !(value <= worst)) worst = value;
 }
 
-/// A number as JSON (null for NaN and infinities, which JSON cannot hold).
-std::string json_number(double value);
-
 }  // namespace mpimon::workloads

@@ -9,6 +9,7 @@
 #include <sstream>
 
 #include "mpimon/base/error.hpp"
+#include "mpimon/json.hpp"
 #include "mpimon/matrices/h5.hpp"
 #include "mpimon/overhead_design/interleave.hpp"
 #include "results_file.hpp"
@@ -509,17 +510,11 @@ std::vector<OverheadCell> analyze_overhead(const std::vector<LaunchRecord>& laun
 }
 
 std::string benchmark_context(const LaunchRecord& launch, std::string_view key) {
-  // Google Benchmark writes the context as "key": "value" pairs; values are JSON-escaped strings.
-  const std::string& json = launch.benchmark_json;
-  const std::string needle = "\"" + std::string(key) + "\": \"";
-  const auto at = json.find(needle);
-  if (at == std::string::npos) return "";
-  std::string value;
-  for (std::size_t i = at + needle.size(); i < json.size() && json[i] != '"'; ++i) {
-    if (json[i] == '\\' && i + 1 < json.size()) ++i;  // \" and \\ stand for the character
-    value += json[i];
-  }
-  return value;
+  if (launch.benchmark_json.empty()) return "";
+  const Json json = parse_json(launch.benchmark_json, "the benchmark JSON of a launch (" + launch.command + ")");
+  const auto context = json.find("context");
+  if (context == json.end() || !context->is_object() || !context->contains(key)) return "";
+  return json_value<std::string>(*context, key, "the benchmark JSON's context");
 }
 
 std::map<std::string, std::size_t> launch_clocks(const std::vector<LaunchRecord>& launches) {
