@@ -23,6 +23,7 @@
 #include "mpimon/harness/launch.hpp"
 #include "mpimon/harness/launch_pairs.hpp"
 #include "mpimon/matrices/merge.hpp"
+#include "mpimon/models/workloads.hpp"
 #include "mpimon/results/apps.hpp"
 #include "mpimon/results/gate.hpp"
 
@@ -66,14 +67,16 @@ int bench_app_command(const std::string& name, const std::vector<std::string>& a
       "       [--csv FILE] [--launcher CMD] [--mca KEY=VALUE]... [--resume] [--keep-going] [--time-regex REGEX]\n"
       "       [--fail-above PCT [--allow-inconclusive] [--json FILE] [--junit FILE]] [-- COMMAND ARGS...]",
       "Measures what monitoring costs an application: for each process count and each of R pairs, one\n"
-      "launch with monitoring off and one with it on, in random order. A built-in workload (stencil, cg,\n"
-      "lu, bt of mpimon-workload) is timed by its own report; any other MPI command (after --) by the\n"
-      "wall time of its launch. Messages per process and per second come from the merged monitoring\n"
-      "dumps of the on launches. Prints RR-9038's Table 1 (times, messages, overhead with its 95 % CI,\n"
-      "t-test and Wilcoxon p) and writes it as CSV and, with every launch, to RESULTS.h5 (docs/apps.md).\n"
-      "With --fail-above PCT it is a gate for an application's CI: exit code 6 when an overhead is shown to\n"
-      "be a cost that may exceed PCT, 7 when its interval decides nothing, 0 when the whole interval lies\n"
-      "below PCT (docs/gate.md)."};
+      "launch with monitoring off and one with it on, in random order. A built-in workload of\n"
+      "mpimon-workload (" +
+          workload_list() +
+          ") is timed by its own report; any other MPI command (after --) by the\n"
+          "wall time of its launch. Messages per process and per second come from the merged monitoring\n"
+          "dumps of the on launches. Prints RR-9038's Table 1 (times, messages, overhead with its 95 % CI,\n"
+          "t-test and Wilcoxon p) and writes it as CSV and, with every launch, to RESULTS.h5 (docs/apps.md).\n"
+          "With --fail-above PCT it is a gate for an application's CI: exit code 6 when an overhead is shown to\n"
+          "be a cost that may exceed PCT, 7 when its interval decides nothing, 0 when the whole interval lies\n"
+          "below PCT (docs/gate.md)."};
   const auto [args, command] = split_command(all_args);
   return run_command(cmd, [&] {
     AppSweep s;
@@ -102,7 +105,7 @@ int bench_app_command(const std::string& name, const std::vector<std::string>& a
     s.nps = split_positive_list(np_list, "np");
     apply_app_options(w, vm, command, s, "");
     if (s.csv.empty()) s.csv = default_csv(s.output);
-    if (plan(s).empty()) throw po::error("no launch to run: bt needs a square number of processes (--np 1,4,9,...)");
+    check_launches_planned(s);
 
     const auto [launches, failed] = run_app_sweep(s, name);
     AppResults results(s.output);

@@ -90,7 +90,7 @@ printf '#!/bin/sh\necho "$*" >>launched.txt\n' >logging-launcher && chmod +x log
 [ $? -eq 2 ] && grep -q "class takes small, medium and large, not 'huge'" erru || fail "unknown class: $(cat erru)"
 [ -e launched.txt ] && fail "an unknown class after a launch: $(cat launched.txt)"
 "$mpimon" bench app --workload cg --compute 3 -o u.h5 >/dev/null 2>erru
-[ $? -eq 2 ] && grep -q "stencil options" erru || fail "--compute without the stencil: $(cat erru)"
+[ $? -eq 2 ] && grep -q "are options of stencil: add it to --workload" erru || fail "--compute without the stencil: $(cat erru)"
 "$mpimon" bench app --workload cg -o u.h5 -- "$ring" >/dev/null 2>erru
 [ $? -eq 2 ] || fail "a workload and a command at once is not a usage error"
 [ -e u.h5 ] && fail "a usage error left a results file"

@@ -9,6 +9,12 @@
 
 namespace mpimon::workloads {
 
+// The kernels, one per row of mpimon::kWorkloadKinds (app_WORKLOAD.cpp).
+WorkloadReport run_stencil(Traffic& traffic, const WorkloadOptions& options);
+WorkloadReport run_cg(Traffic& traffic, const WorkloadOptions& options);
+WorkloadReport run_lu(Traffic& traffic, const WorkloadOptions& options);
+WorkloadReport run_bt(Traffic& traffic, const WorkloadOptions& options);
+
 namespace {
 
 struct Runner {

@@ -85,6 +85,9 @@ struct Planned {
 
 /// Every launch of the sweep, arms shuffled within each pair from the seed.
 std::vector<Planned> plan(const AppSweep& s);
+/// A usage error when the sweep plans no launch, naming the applications that need a square number
+/// of processes (the usual cause: --np without one).
+void check_launches_planned(const AppSweep& s);
 
 /// Runs the planned launches not yet in `results`; stops at the first that fails (a configuration
 /// that fails once fails every time; --resume retries) unless s.keep_going. Returns the failed
