@@ -12,11 +12,12 @@
                                     pair of launches against the communication share, median and
                                     quartiles per share bin (0-25, 25-50, 50-75, 75-100 %)
 
-    plot_overhead.py RESULTS.h5 OUTDIR
+    plot_overhead.py RESULTS.h5 OUTDIR [--arm-title DESIGN/ARM=TITLE]...
 
 `mpimon plot RESULTS.h5 -o DIR` runs it. Needs Debian's python3-matplotlib and python3-h5py.
 """
 
+import argparse
 import os
 import sys
 
@@ -35,12 +36,15 @@ TRANSPORT_TITLES = {
     "shared": "shared memory",
     "tcp": "TCP over loopback (stand-in for distributed memory)",
 }
-ARM_TITLES = {
-    "on": "monitoring on vs off",
-    "mpit_off": "monitoring loaded, stopped through MPI_T, vs off",
-    "counting": "monitoring's counting on vs stopped (launch pairs)",
-    "counting_interleaved": "monitoring's counting on vs stopped (interleaved blocks)",
-}
+# The title of each comparison, "DESIGN/ARM" -> title: given by mpimon plot (--arm-title) from the
+# one table of arms (analysis/results/include/mpimon/results/arms.hpp); an arm without one is titled
+# by its name.
+ARM_TITLES = {}
+
+
+def arm_label(arm, design):
+    """The arm as the figures name it: the interleaved design's cells get figures of their own."""
+    return arm if design == "pairs" else f"{arm}_{design}"
 
 
 def transport_title(transport, config):
@@ -247,9 +251,16 @@ def save(fig, outdir, stem):
 
 
 def main(argv):
-    if len(argv) != 3:
-        sys.exit("usage: plot_overhead.py RESULTS.h5 OUTDIR")
-    path, outdir = argv[1], argv[2]
+    parser = argparse.ArgumentParser(prog="plot_overhead.py")
+    parser.add_argument("results")
+    parser.add_argument("outdir")
+    parser.add_argument("--arm-title", action="append", default=[], help="DESIGN/ARM=TITLE")
+    args = parser.parse_args(argv[1:])
+    path, outdir = args.results, args.outdir
+    for given in args.arm_title:
+        key, _, title = given.partition("=")
+        design, _, arm = key.partition("/")
+        ARM_TITLES[arm_label(arm, design)] = title
     table, config, kind = read_results(path)
     if kind == "mpimon-apps":
         pairs, config, _ = read_results(path, "pairs")
@@ -262,8 +273,7 @@ def main(argv):
     os.makedirs(outdir, exist_ok=True)
     written = []
     if "design" in table:
-        # The interleaved design's cells get figures of their own: "<arm>_interleaved".
-        table["arm"] = np.array([a if d == "pairs" else f"{a}_{d}" for a, d in zip(table["arm"], table["design"])])
+        table["arm"] = np.array([arm_label(a, d) for a, d in zip(table["arm"], table["design"])])
     for transport in sorted(set(table["transport"])):
         for arm in sorted(set(table["arm"][table["transport"] == transport])):
             written += fig1(table, config, transport, arm, outdir)

@@ -15,6 +15,7 @@
 #include "mpimon/harness/locations.hpp"
 #include "mpimon/matrices/merge.hpp"
 #include "mpimon/models/workloads.hpp"
+#include "mpimon/results/arms.hpp"
 
 namespace mpimon::harness {
 
@@ -139,8 +140,8 @@ std::string read_rankfile(const std::string& path, std::uint32_t np) {
 }  // namespace
 
 std::vector<Arm> monitoring_arms() {
-  return {{"off", false, {}, "monitoring off: the pml, osc and coll monitoring components excluded"},
-          {"on", true, {}, "monitoring on: pml_monitoring_enable, dumps merged"}};
+  return {{std::string(kArmOff), false, {}, "monitoring off: the pml, osc and coll monitoring components excluded"},
+          {std::string(kArmOn), true, {}, "monitoring on: pml_monitoring_enable, dumps merged"}};
 }
 
 std::vector<Arm> rankfile_arms(const std::string& rankfile_a, const std::string& rankfile_b, std::uint32_t np,

@@ -10,6 +10,7 @@
 #include "mpimon/base/error.hpp"
 #include "mpimon/json.hpp"
 #include "mpimon/matrices/h5.hpp"
+#include "mpimon/results/csv.hpp"
 #include "mpimon/results/overhead.hpp"
 #include "results_file.hpp"
 
@@ -162,6 +163,25 @@ AppLaunchRecord compact(const AppLaunchRecord& launch) {
   c.report.clear();
   c.bindings.clear();  // the launcher's lines name the host
   return c;
+}
+
+void write_app_launches_csv(const std::vector<AppLaunchRecord>& launches, std::ostream& out) {
+  out << "launch,app,np,pair,arm,position,status,time_source,seconds,wall_seconds,comm_share,messages_external,"
+         "messages_internal,bytes_external,bytes_internal\n";
+  std::size_t index = 0;
+  for (const auto& l : launches) {
+    const std::string status = csv_text(l.status);
+    out << ++index << ',' << l.key.app << ',' << l.key.np << ',' << l.key.pair << ',' << l.key.arm << ',' << l.position
+        << ',' << status << ',' << l.time_source << ',' << csv_number(l.seconds) << ',' << csv_number(l.wall_seconds)
+        << ',' << csv_number(l.comm_share);
+    for (auto c : {TrafficClass::external, TrafficClass::internal}) {
+      out << ',' << (l.traffic ? std::to_string(l.traffic->messages[static_cast<std::size_t>(c)]) : "");
+    }
+    for (auto c : {TrafficClass::external, TrafficClass::internal}) {
+      out << ',' << (l.traffic ? std::to_string(l.traffic->bytes[static_cast<std::size_t>(c)]) : "");
+    }
+    out << '\n';
+  }
 }
 
 std::vector<AppLaunchRecord> read_app_launches_csv(const std::string& path) {

@@ -12,6 +12,8 @@
 #include "mpimon/json.hpp"
 #include "mpimon/matrices/h5.hpp"
 #include "mpimon/overhead_design/interleave.hpp"
+#include "mpimon/results/arms.hpp"
+#include "mpimon/results/csv.hpp"
 #include "results_file.hpp"
 
 namespace mpimon {
@@ -143,6 +145,27 @@ std::vector<LaunchRecord> read_launches_csv(const std::string& path) {
     out.back().benchmarks.push_back({csv.text(row, "op"), csv.integer(row, "size"), {}, s});
   }
   return out;
+}
+
+void write_launches_csv(const std::vector<LaunchRecord>& launches, std::ostream& out) {
+  out << "launch,transport,np,pair,arm,position,status,seconds,op,size,samples,median_ns,q1_ns,q3_ns,d1_ns,d9_ns,"
+         "mean_ns,min_ns,max_ns,iqm_ns\n";
+  std::size_t index = 0;
+  for (const auto& l : launches) {
+    ++index;
+    const std::string status = csv_text(l.status);
+    std::string head = std::to_string(index) + ',' + l.key.transport + ',' + std::to_string(l.key.np) + ',' +
+                       std::to_string(l.key.pair) + ',' + l.key.arm + ',' + std::to_string(l.position) + ',' + status +
+                       ',' + csv_number(l.seconds);
+    if (l.benchmarks.empty()) out << head << ",,,0,,,,,,,,,\n";
+    for (const auto& b : l.benchmarks) {
+      SampleSummary s = summary_of(b);
+      out << head << ',' << b.op << ',' << b.size << ',' << s.samples << ',' << csv_number(s.median) << ','
+          << csv_number(s.q1) << ',' << csv_number(s.q3) << ',' << csv_number(s.d1) << ',' << csv_number(s.d9) << ','
+          << csv_number(s.mean) << ',' << csv_number(s.min) << ',' << csv_number(s.max) << ',' << csv_number(s.iqm)
+          << '\n';
+    }
+  }
 }
 
 void OverheadResults::create(const std::string& path, const std::map<std::string, std::string>& configuration) {
@@ -409,13 +432,11 @@ BlockPairs interleaved_block_pairs(const BenchmarkBlocks& blocks, const Benchmar
 
 namespace {
 
-constexpr std::string_view kInterleaved = "interleaved-";
-
 // Every interleaved launch's benchmarks with their block pairs (or the problem), in launch order.
 template <class Visit>
 void for_each_interleaved(const std::vector<LaunchRecord>& launches, Visit visit) {
   for (const auto& l : launches) {
-    if (l.status != "ok" || !l.key.arm.starts_with(kInterleaved)) continue;
+    if (l.status != "ok" || !is_interleaved_arm(l.key.arm)) continue;
     const auto blocks = read_blocks(l.blocks, "blocks of launch " + l.key.arm + " pair " + std::to_string(l.key.pair));
     for (const auto& b : l.benchmarks) {
       auto it = std::find_if(blocks.begin(), blocks.end(),
@@ -449,7 +470,7 @@ std::vector<OverheadCell> analyze_overhead(const std::vector<LaunchRecord>& laun
   bool interleaved = false;
   for (const auto& l : launches) {
     if (l.status == "ok") by_key[l.key] = &l;
-    interleaved = interleaved || l.key.arm.starts_with(kInterleaved);
+    interleaved = interleaved || is_interleaved_arm(l.key.arm);
   }
   // (transport, design, arm, op, np, size) -> paired interquartile means (baseline, arm)
   using CellKey = std::tuple<std::string, std::string, std::string, std::string, std::uint32_t, std::uint64_t>;
@@ -468,10 +489,10 @@ std::vector<OverheadCell> analyze_overhead(const std::vector<LaunchRecord>& laun
     }
   };
   for (const auto& [key, launch] : by_key) {
-    if (key.arm == "off" || key.arm.starts_with(kInterleaved)) continue;
-    pair_with(*launch, "off", key.arm);
+    if (key.arm == kArmOff || is_interleaved_arm(key.arm)) continue;
+    pair_with(*launch, std::string(kArmOff), key.arm);
     // The counting alone by launch pairs, to set beside the interleaved design's.
-    if (interleaved && key.arm == "on") pair_with(*launch, "mpit_off", "counting");
+    if (interleaved && key.arm == kArmOn) pair_with(*launch, std::string(kArmMpitOff), std::string(kArmCounting));
   }
   // One observation per interleaved launch, the mean of its block pairs: the pairs of one launch
   // share its conditions (the cost itself varies from launch to launch), so counting each as
@@ -481,8 +502,7 @@ std::vector<OverheadCell> analyze_overhead(const std::vector<LaunchRecord>& laun
   };
   for_each_interleaved(launches, [&](const LaunchRecord& l, const BenchmarkSamples& b, const BlockPairs& p) {
     if (!p.problem.empty()) return;
-    auto& [o, n] =
-        pairs[{l.key.transport, "interleaved", l.key.arm.substr(kInterleaved.size()), b.op, l.key.np, b.size}];
+    auto& [o, n] = pairs[{l.key.transport, "interleaved", std::string(switched_by(l.key.arm)), b.op, l.key.np, b.size}];
     o.push_back(mean(p.off));
     n.push_back(mean(p.on));
   });
@@ -547,11 +567,11 @@ std::map<std::pair<std::string, std::uint32_t>, double> injected_cost(const std:
   }
   std::map<std::pair<std::string, std::uint32_t>, std::pair<double, std::size_t>> sums;
   for (const auto& [key, ns] : spin) {
-    if (key.arm == "off") continue;
+    if (key.arm == kArmOff) continue;
     // An interleaved launch's off blocks run the same library without its loop: its own figure.
     double added = ns;
-    if (!key.arm.starts_with(kInterleaved)) {
-      auto off = spin.find({key.transport, key.np, key.pair, "off"});
+    if (!is_interleaved_arm(key.arm)) {
+      auto off = spin.find({key.transport, key.np, key.pair, std::string(kArmOff)});
       if (off == spin.end()) continue;
       added -= off->second;
     }
