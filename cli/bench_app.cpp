@@ -52,9 +52,9 @@ int judge_and_report(const std::vector<AppRow>& rows, const std::map<std::string
   if (!json.empty()) write_file_atomically(json, [&](std::ostream& o) { write_app_gate_json(report, o); });
   if (!junit.empty()) write_file_atomically(junit, [&](std::ostream& o) { write_app_gate_junit(report, o); });
   std::printf("gate: exit code %d%s\n", report.exit_code,
-              report.exit_code == kAppGateAbove          ? " (an overhead may exceed the limit)"
-              : report.exit_code == kAppGateInconclusive ? " (inconclusive: more pairs, or --allow-inconclusive)"
-                                                         : "");
+              report.exit_code == kExitAppGateAbove          ? " (an overhead may exceed the limit)"
+              : report.exit_code == kExitAppGateInconclusive ? " (inconclusive: more pairs, or --allow-inconclusive)"
+                                                             : "");
   return report.exit_code;
 }
 

@@ -73,7 +73,7 @@ AppGateReport judge_app_overhead(const std::vector<AppRow>& rows, double fail_ab
     inconclusive |= r.verdict == Verdict::inconclusive;
     report.rows.push_back(r);
   }
-  report.exit_code = above ? kAppGateAbove : inconclusive && !allow_inconclusive ? kAppGateInconclusive : 0;
+  report.exit_code = above ? kExitAppGateAbove : inconclusive && !allow_inconclusive ? kExitAppGateInconclusive : 0;
   return report;
 }
 
