@@ -21,12 +21,15 @@ import argparse
 import os
 import sys
 
-import h5py
 import matplotlib
 
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 import numpy as np  # noqa: E402
+
+# The one reader of results files (mpimon_results.py, beside this script).
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from mpimon_results import read_table  # noqa: E402
 
 # The same data give the same files (results/ keeps figures a test redraws): SVG ids from a fixed
 # salt instead of a random one, and no creation date in the metadata.
@@ -52,29 +55,6 @@ def transport_title(transport, config):
     if transport == "tcp" and "/mpimon/cluster/" in config.get("launcher", ""):
         return "TCP across emulated nodes"
     return TRANSPORT_TITLES.get(transport, transport)
-
-
-def text(value):
-    return value.decode() if isinstance(value, bytes) else str(value)
-
-
-def read_results(path, table_name="analysis"):
-    """A columnar table (/analysis, /pairs) as a dict of numpy arrays, /configuration as a dict of
-    strings, and the file's format."""
-    with h5py.File(path, "r") as f:
-        kind = text(f.attrs.get("format", ""))
-        if kind not in ("mpimon-overhead", "mpimon-apps"):
-            sys.exit(f"{path}: not an mpimon-overhead or mpimon-apps results file")
-        if table_name not in f:
-            sys.exit(f"{path}: no /{table_name} table yet (run or resume the sweep to the end)")
-        table = {}
-        for name, ds in f[table_name].items():
-            values = ds[()]
-            if values.dtype.kind in "OS":
-                values = np.array([text(v) for v in values])
-            table[name] = values
-        config = {k: text(v) for k, v in f["configuration"].attrs.items()}
-    return table, config, kind
 
 
 def size_label(size):
@@ -261,9 +241,9 @@ def main(argv):
         key, _, title = given.partition("=")
         design, _, arm = key.partition("/")
         ARM_TITLES[arm_label(arm, design)] = title
-    table, config, kind = read_results(path)
+    table, config, kind = read_table(path)
     if kind == "mpimon-apps":
-        pairs, config, _ = read_results(path, "pairs")
+        pairs, config, _ = read_table(path, "pairs")
         os.makedirs(outdir, exist_ok=True)
         for written in fig3(pairs, config, outdir):
             print(written)
