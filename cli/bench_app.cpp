@@ -25,6 +25,7 @@
 #include "mpimon/matrices/merge.hpp"
 #include "mpimon/models/workloads.hpp"
 #include "mpimon/results/apps.hpp"
+#include "mpimon/results/arms.hpp"
 #include "mpimon/results/gate.hpp"
 
 namespace mpimon::cli {
@@ -64,7 +65,8 @@ int bench_app_command(const std::string& name, const std::vector<std::string>& a
   Command cmd{
       name,
       "[--workload NAME[,NAME...] [workload options]] [--np LIST] [--pairs R] [-o RESULTS.h5]\n"
-      "       [--csv FILE] [--launcher CMD] [--mca KEY=VALUE]... [--resume] [--keep-going] [--time-regex REGEX]\n"
+      "       [--csv FILE] [--preload LIB] [--launcher CMD] [--mca KEY=VALUE]... [--resume] [--keep-going]\n"
+      "       [--time-regex REGEX]\n"
       "       [--fail-above PCT [--allow-inconclusive] [--json FILE] [--junit FILE]] [-- COMMAND ARGS...]",
       "Measures what monitoring costs an application: for each process count and each of R pairs, one\n"
       "launch with monitoring off and one with it on, in random order. A built-in workload of\n"
@@ -81,7 +83,7 @@ int bench_app_command(const std::string& name, const std::vector<std::string>& a
   return run_command(cmd, [&] {
     AppSweep s;
     AppOptions w;
-    std::string np_list, json, junit;
+    std::string np_list, json, junit, preload;
     po::options_description options("Options");
     add_app_options(options, w, s, "apps.h5");
     options.add_options()("np", po::value(&np_list)->default_value("2"), "process counts")(
@@ -91,6 +93,9 @@ int bench_app_command(const std::string& name, const std::vector<std::string>& a
         "bind", po::value(&s.h.bind)->default_value("auto"),
         "auto (core when the processes fit the cores, else none), core, none, launcher")(
         "csv", po::value(&s.csv), "Table 1 as CSV (default: the results file with .csv)")(
+        "preload", po::value(&preload),
+        "compare monitored runs without and with this library preloaded (arms monitored, preloaded), e.g. "
+        "libmpimon-collect.so: what collecting costs")(
         "fail-above", po::value<double>(), "gate: fail when the overhead may exceed PCT percent (exit codes 6, 7)")(
         "allow-inconclusive", "gate: an inconclusive interval does not fail (exit code 0, reported)")(
         "json", po::value(&json), "gate: JSON report")("junit", po::value(&junit), "gate: JUnit XML report");
@@ -103,17 +108,23 @@ int bench_app_command(const std::string& name, const std::vector<std::string>& a
       throw po::error("--allow-inconclusive, --json and --junit go with --fail-above PCT");
     }
     s.nps = split_positive_list(np_list, "np");
+    if (vm.count("preload")) s.arms = preload_arms(preload);
     apply_app_options(w, vm, command, s, "");
     if (s.csv.empty()) s.csv = default_csv(s.output);
     check_launches_planned(s);
 
     const auto [launches, failed] = run_app_sweep(s, name);
     AppResults results(s.output);
-    auto rows = analyze_apps(launches);
+    const ArmPair arms{s.arms[0].name, s.arms[1].name};
+    auto rows = analyze_apps(launches, 0.95, arms);
     order_rows(rows, results.configuration().at("apps"));
-    results.write_analysis(rows, app_pairs(launches));
+    results.write_analysis(rows, app_pairs(launches, arms), arms);
     print_app_table(rows, gate ? fail_above / 100 : 0.05);
-    write_file_atomically(s.csv, [&](std::ostream& o) { write_app_csv(rows, o); });
+    if (arms.base != kArmOff) {
+      std::printf("(off: the %s arm, %s; on: the %s arm, %s)\n", arms.base.c_str(), s.arms[0].description.c_str(),
+                  arms.other.c_str(), s.arms[1].description.c_str());
+    }
+    write_file_atomically(s.csv, [&](std::ostream& o) { write_app_csv(rows, o, arms); });
     std::printf("results: %s\ntable: %s\n", s.output.c_str(), s.csv.c_str());
     failed.raise_if_any();  // --keep-going: failed launches, the gate's verdict too (not judged on fewer pairs)
     if (!gate) return kExitOk;

@@ -68,6 +68,7 @@ AppLaunchRecord run_launch(const AppSweep& s, const App& app, const AppLaunchKey
   MpiLaunch l(s.h.launcher, key.np);
   bind_processes(l, key.np, s.h.bind);
   if (!arm.launcher_options.empty()) l.option(arm.launcher_options);
+  for (const auto& [key_name, value] : arm.environment) l.environment(key_name, value);
   if (arm.monitoring) {
     monitoring_on(l, s.h.monitoring_mode, (dir / "prof" / "run").string());
   } else {
@@ -142,6 +143,17 @@ std::string read_rankfile(const std::string& path, std::uint32_t np) {
 std::vector<Arm> monitoring_arms() {
   return {{std::string(kArmOff), false, {}, "monitoring off: the pml, osc and coll monitoring components excluded"},
           {std::string(kArmOn), true, {}, "monitoring on: pml_monitoring_enable, dumps merged"}};
+}
+
+std::vector<Arm> preload_arms(const std::string& library) {
+  if (!fs::is_regular_file(library)) raise_error(Error::Kind::input, library, "no such library (--preload)");
+  const std::string absolute = fs::absolute(library).lexically_normal().string();
+  return {{std::string(kArmMonitored), true, {}, "monitoring on, nothing preloaded"},
+          {std::string(kArmPreloaded),
+           true,
+           {},
+           "monitoring on, " + absolute + " preloaded (LD_PRELOAD)",
+           {{"LD_PRELOAD", absolute}}}};
 }
 
 std::vector<Arm> rankfile_arms(const std::string& rankfile_a, const std::string& rankfile_b, std::uint32_t np,

@@ -29,10 +29,15 @@ struct Arm {
   bool monitoring = false;                    ///< monitoring on, its dumps merged; else off
   std::vector<std::string> launcher_options;  ///< e.g. --rankfile FILE --report-bindings
   std::string description;                    ///< provenance: what the arm is (a rankfile: its text)
+  std::vector<std::pair<std::string, std::string>> environment{};  ///< exported to the ranks
 };
 
 /// `bench app`'s arms: monitoring off (the base of the comparison), then on.
 std::vector<Arm> monitoring_arms();
+/// `bench app --preload LIB`: monitoring on in both arms, LIB preloaded into the ranks of the
+/// second (what a library such as libmpimon-collect.so costs a monitored run). Throws an input
+/// Error when LIB is not a file.
+std::vector<Arm> preload_arms(const std::string& library);
 
 /// `bench placement`'s arms: A and B, the processes placed by `rankfile_a` and `rankfile_b`
 /// (`--rankfile FILE`, absolute, with --report-bindings so that each launch records where its

@@ -20,6 +20,9 @@ inline constexpr std::string_view kArmMpitOff = "mpit_off";
 /// What an interleaved launch switches per block when it has no calibration: monitoring's counting;
 /// also the comparison of on with mpit_off by launch pairs.
 inline constexpr std::string_view kArmCounting = "counting";
+/// mpimon bench app --preload LIB: monitoring on in both arms, LIB preloaded in the second.
+inline constexpr std::string_view kArmMonitored = "monitored";
+inline constexpr std::string_view kArmPreloaded = "preloaded";
 /// The arms of interleaved launches: this prefix and what they switch ("interleaved-counting").
 inline constexpr std::string_view kInterleavedPrefix = "interleaved-";
 
