@@ -13,6 +13,7 @@ packages=(
   scotch metis libmetis-dev          # peer tools that read mpimon export scotch / metis in the tests
   libboost-program-options-dev libboost-math-dev
   libbenchmark-dev libgtest-dev googletest
+  nlohmann-json3-dev                 # JSON, written and read by the libraries that need it (analysis/base/json)
   clang libclang-rt-14-dev           # libFuzzer and sanitizer runtimes
   clang-format                       # ci/format.sh --check (a stage of ci/test.sh)
   python3-matplotlib python3-h5py python3-numpy  # mpimon plot (analysis/scripts/*.py)
@@ -25,7 +26,6 @@ packages=(
   dpkg-dev file                      # cpack -G DEB (ci/debian-package.sh): dpkg-shlibdeps, and file, with which CPack finds the ELF files
   iproute2 util-linux libcap2-bin    # ip, tc, unshare, setpriv, capsh: mpimon cluster (docs/cluster.md) and its tests
   slurmctld slurmd slurm-client munge  # mpimon cluster up --slurm: Slurm on the emulated nodes, and its tests
-  nlohmann-json3-dev                 # JSON: the placement time model's links file (mpimon probe, place --links)
   python3-scipy                      # Delaunay meshes of results/placement/instances.py (scale.sh, kahip.sh)
 )
 if [ "${1:-}" = "--list" ]; then

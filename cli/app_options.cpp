@@ -115,8 +115,13 @@ void apply_app_options(AppOptions o, const po::variables_map& vm, const std::vec
     sweep = {o.compute};
   }
   auto names = split_list(o.workloads, "workload");
-  if ((!stencil.empty() || !sweep.empty()) && std::find(names.begin(), names.end(), "stencil") == names.end()) {
-    throw po::error("--grid, --vars, --points and --compute(-sweep) are stencil options: add --workload stencil");
+  const bool shaped = std::any_of(names.begin(), names.end(), [](const std::string& n) {
+    const auto* kind = find_workload(n);
+    return kind && kind->shape_options;
+  });
+  if ((!stencil.empty() || !sweep.empty()) && !shaped) {
+    throw po::error("--grid, --vars, --points and --compute(-sweep) are options of " +
+                    workloads_with(&WorkloadKind::shape_options) + ": add it to --workload");
   }
   s.apps = workload_apps(o.program, names, split_list(o.classes, "class"), common, stencil, sweep);
 }

@@ -132,28 +132,6 @@ void write_app_csv(const std::vector<AppRow>& rows, std::ostream& out, const Arm
   }
 }
 
-void write_app_launches_csv(const std::vector<AppLaunchRecord>& launches, std::ostream& out) {
-  out << "launch,app,np,pair,arm,position,status,time_source,seconds,wall_seconds,comm_share,messages_external,"
-         "messages_internal,bytes_external,bytes_internal\n";
-  std::size_t index = 0;
-  for (const auto& l : launches) {
-    std::string status = l.status;
-    for (char& ch : status) {
-      if (ch == ',' || ch == '\n' || ch == '"') ch = ' ';
-    }
-    out << ++index << ',' << l.key.app << ',' << l.key.np << ',' << l.key.pair << ',' << l.key.arm << ',' << l.position
-        << ',' << status << ',' << l.time_source << ',' << num(l.seconds) << ',' << num(l.wall_seconds) << ','
-        << num(l.comm_share);
-    for (auto c : {TrafficClass::external, TrafficClass::internal}) {
-      out << ',' << (l.traffic ? std::to_string(l.traffic->messages[static_cast<std::size_t>(c)]) : "");
-    }
-    for (auto c : {TrafficClass::external, TrafficClass::internal}) {
-      out << ',' << (l.traffic ? std::to_string(l.traffic->bytes[static_cast<std::size_t>(c)]) : "");
-    }
-    out << '\n';
-  }
-}
-
 void order_rows(std::vector<AppRow>& rows, const std::string& apps) {
   std::vector<std::string> order;
   std::istringstream in(apps);

@@ -21,7 +21,5 @@ void print_app_table(const std::vector<AppRow>& rows, double threshold = 0.05);
 void print_placement_table(const std::vector<AppRow>& rows, const ArmPair& arms);
 /// The same as CSV, every column (docs/apps.md); the time columns named after the arms.
 void write_app_csv(const std::vector<AppRow>& rows, std::ostream& out, const ArmPair& arms = {});
-/// One line per launch: key, status, times, communication share, point-to-point totals of its dumps.
-void write_app_launches_csv(const std::vector<AppLaunchRecord>& launches, std::ostream& out);
 
 }  // namespace mpimon::cli

@@ -23,7 +23,9 @@
 #include "mpimon/harness/launch.hpp"
 #include "mpimon/harness/launch_pairs.hpp"
 #include "mpimon/matrices/merge.hpp"
+#include "mpimon/models/workloads.hpp"
 #include "mpimon/results/apps.hpp"
+#include "mpimon/results/arms.hpp"
 #include "mpimon/results/gate.hpp"
 
 namespace mpimon::cli {
@@ -51,9 +53,9 @@ int judge_and_report(const std::vector<AppRow>& rows, const std::map<std::string
   if (!json.empty()) write_file_atomically(json, [&](std::ostream& o) { write_app_gate_json(report, o); });
   if (!junit.empty()) write_file_atomically(junit, [&](std::ostream& o) { write_app_gate_junit(report, o); });
   std::printf("gate: exit code %d%s\n", report.exit_code,
-              report.exit_code == kAppGateAbove          ? " (an overhead may exceed the limit)"
-              : report.exit_code == kAppGateInconclusive ? " (inconclusive: more pairs, or --allow-inconclusive)"
-                                                         : "");
+              report.exit_code == kExitAppGateAbove          ? " (an overhead may exceed the limit)"
+              : report.exit_code == kExitAppGateInconclusive ? " (inconclusive: more pairs, or --allow-inconclusive)"
+                                                             : "");
   return report.exit_code;
 }
 
@@ -63,22 +65,25 @@ int bench_app_command(const std::string& name, const std::vector<std::string>& a
   Command cmd{
       name,
       "[--workload NAME[,NAME...] [workload options]] [--np LIST] [--pairs R] [-o RESULTS.h5]\n"
-      "       [--csv FILE] [--launcher CMD] [--mca KEY=VALUE]... [--resume] [--keep-going] [--time-regex REGEX]\n"
+      "       [--csv FILE] [--preload LIB] [--launcher CMD] [--mca KEY=VALUE]... [--resume] [--keep-going]\n"
+      "       [--time-regex REGEX]\n"
       "       [--fail-above PCT [--allow-inconclusive] [--json FILE] [--junit FILE]] [-- COMMAND ARGS...]",
       "Measures what monitoring costs an application: for each process count and each of R pairs, one\n"
-      "launch with monitoring off and one with it on, in random order. A built-in workload (stencil, cg,\n"
-      "lu, bt of mpimon-workload) is timed by its own report; any other MPI command (after --) by the\n"
-      "wall time of its launch. Messages per process and per second come from the merged monitoring\n"
-      "dumps of the on launches. Prints RR-9038's Table 1 (times, messages, overhead with its 95 % CI,\n"
-      "t-test and Wilcoxon p) and writes it as CSV and, with every launch, to RESULTS.h5 (docs/apps.md).\n"
-      "With --fail-above PCT it is a gate for an application's CI: exit code 6 when an overhead is shown to\n"
-      "be a cost that may exceed PCT, 7 when its interval decides nothing, 0 when the whole interval lies\n"
-      "below PCT (docs/gate.md)."};
+      "launch with monitoring off and one with it on, in random order. A built-in workload of\n"
+      "mpimon-workload (" +
+          workload_list() +
+          ") is timed by its own report; any other MPI command (after --) by the\n"
+          "wall time of its launch. Messages per process and per second come from the merged monitoring\n"
+          "dumps of the on launches. Prints RR-9038's Table 1 (times, messages, overhead with its 95 % CI,\n"
+          "t-test and Wilcoxon p) and writes it as CSV and, with every launch, to RESULTS.h5 (docs/apps.md).\n"
+          "With --fail-above PCT it is a gate for an application's CI: exit code 6 when an overhead is shown to\n"
+          "be a cost that may exceed PCT, 7 when its interval decides nothing, 0 when the whole interval lies\n"
+          "below PCT (docs/gate.md)."};
   const auto [args, command] = split_command(all_args);
   return run_command(cmd, [&] {
     AppSweep s;
     AppOptions w;
-    std::string np_list, json, junit;
+    std::string np_list, json, junit, preload;
     po::options_description options("Options");
     add_app_options(options, w, s, "apps.h5");
     options.add_options()("np", po::value(&np_list)->default_value("2"), "process counts")(
@@ -88,6 +93,9 @@ int bench_app_command(const std::string& name, const std::vector<std::string>& a
         "bind", po::value(&s.h.bind)->default_value("auto"),
         "auto (core when the processes fit the cores, else none), core, none, launcher")(
         "csv", po::value(&s.csv), "Table 1 as CSV (default: the results file with .csv)")(
+        "preload", po::value(&preload),
+        "compare monitored runs without and with this library preloaded (arms monitored, preloaded), e.g. "
+        "libmpimon-collect.so: what collecting costs")(
         "fail-above", po::value<double>(), "gate: fail when the overhead may exceed PCT percent (exit codes 6, 7)")(
         "allow-inconclusive", "gate: an inconclusive interval does not fail (exit code 0, reported)")(
         "json", po::value(&json), "gate: JSON report")("junit", po::value(&junit), "gate: JUnit XML report");
@@ -100,17 +108,23 @@ int bench_app_command(const std::string& name, const std::vector<std::string>& a
       throw po::error("--allow-inconclusive, --json and --junit go with --fail-above PCT");
     }
     s.nps = split_positive_list(np_list, "np");
+    if (vm.count("preload")) s.arms = preload_arms(preload);
     apply_app_options(w, vm, command, s, "");
     if (s.csv.empty()) s.csv = default_csv(s.output);
-    if (plan(s).empty()) throw po::error("no launch to run: bt needs a square number of processes (--np 1,4,9,...)");
+    check_launches_planned(s);
 
     const auto [launches, failed] = run_app_sweep(s, name);
     AppResults results(s.output);
-    auto rows = analyze_apps(launches);
+    const ArmPair arms{s.arms[0].name, s.arms[1].name};
+    auto rows = analyze_apps(launches, 0.95, arms);
     order_rows(rows, results.configuration().at("apps"));
-    results.write_analysis(rows, app_pairs(launches));
+    results.write_analysis(rows, app_pairs(launches, arms), arms);
     print_app_table(rows, gate ? fail_above / 100 : 0.05);
-    write_file_atomically(s.csv, [&](std::ostream& o) { write_app_csv(rows, o); });
+    if (arms.base != kArmOff) {
+      std::printf("(off: the %s arm, %s; on: the %s arm, %s)\n", arms.base.c_str(), s.arms[0].description.c_str(),
+                  arms.other.c_str(), s.arms[1].description.c_str());
+    }
+    write_file_atomically(s.csv, [&](std::ostream& o) { write_app_csv(rows, o, arms); });
     std::printf("results: %s\ntable: %s\n", s.output.c_str(), s.csv.c_str());
     failed.raise_if_any();  // --keep-going: failed launches, the gate's verdict too (not judged on fewer pairs)
     if (!gate) return kExitOk;

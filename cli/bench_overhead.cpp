@@ -26,6 +26,7 @@
 #include "mpimon/harness/overhead_sweep.hpp"
 #include "mpimon/overhead_design/interleave.hpp"
 #include "mpimon/overhead_design/operations.hpp"
+#include "mpimon/results/arms.hpp"
 #include "mpimon/results/overhead.hpp"
 #include "overhead_report.hpp"
 
@@ -141,12 +142,15 @@ int bench_overhead_command(const std::string& name, const std::vector<std::strin
     }
     s.arms = {};
     if (s.design != "interleaved") {
-      s.arms.push_back("off");
+      s.arms.emplace_back(kArmOff);
       if (!s.calibration_arm().empty()) {
         s.arms.push_back(s.calibration_arm());
       } else {
         for (const auto& a : split_list(arms, "arms")) {
-          if (a != "on" && a != "mpit_off") throw po::error("--arms takes on and mpit_off, not '" + a + "'");
+          if (a != kArmOn && a != kArmMpitOff) {
+            throw po::error("--arms takes " + std::string(kArmOn) + " and " + std::string(kArmMpitOff) + ", not '" + a +
+                            "'");
+          }
           s.arms.push_back(a);
         }
       }

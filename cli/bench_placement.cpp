@@ -53,7 +53,7 @@ int bench_placement_command(const std::string& name, const std::vector<std::stri
     s.h.bind = "launcher";  // the rankfile binds every rank
     apply_app_options(w, vm, command, s, mpimon::all_workloads_option());
     s.arms = rankfile_arms(rankfiles[0], rankfiles[1], np, s.h.launcher);
-    if (plan(s).empty()) throw po::error("no launch to run: bt needs a square number of processes (--np 1,4,9,...)");
+    check_launches_planned(s);
 
     const auto [launches, failed] = run_app_sweep(s, name);
     AppResults results(s.output);

@@ -1,8 +1,7 @@
 #pragma once
 // What every mpimon command shares: option parsing conventions, error reporting, exit codes.
 //
-// Exit codes (docs/cli.md): 0 success, 1 bad input or failed operation, 2 usage error, 9 launches
-// of a sweep failed.
+// Exit codes: the one table of mpimon/base/exit_codes.hpp (docs/cli.md).
 
 #include <boost/program_options.hpp>
 
@@ -14,6 +13,7 @@
 #include <string>
 #include <vector>
 #include "mpimon/base/error.hpp"
+#include "mpimon/base/exit_codes.hpp"
 #include "mpimon/base/output.hpp"
 #include "mpimon/matrices/matrix.hpp"
 #include "mpimon/matrices/matrix_file.hpp"
@@ -21,14 +21,6 @@
 namespace mpimon::cli {
 
 namespace po = boost::program_options;
-
-inline constexpr int kExitOk = 0;
-inline constexpr int kExitFailure = 1;
-inline constexpr int kExitUsage = 2;
-/// A sweep (bench overhead, bench app, bench placement, the gate's timing) had launches that failed.
-inline constexpr int kExitLaunchesFailed = 9;
-/// Nothing was checked (what is tested is not in this MPI library): CTest's SKIP_RETURN_CODE.
-inline constexpr int kExitNothingChecked = 77;
 
 /// Describes one command for --help and for error messages.
 struct Command {

@@ -6,6 +6,7 @@
 #include <fstream>
 #include <iostream>
 #include <set>
+#include <sstream>
 
 #include "app_report.hpp"
 #include "cli_support.hpp"
@@ -13,6 +14,7 @@
 #include "mpimon/base/error.hpp"
 #include "mpimon/matrices/matrix_file.hpp"
 #include "mpimon/results/apps.hpp"
+#include "mpimon/results/arms.hpp"
 #include "mpimon/results/overhead.hpp"
 
 namespace mpimon::cli {
@@ -40,14 +42,17 @@ std::string distinct(const Records& launches, Field field) {
   return out;
 }
 
-/// The arms as the sweeps write them: the baseline "off" first (readers take the first arm as the
+/// The arms as the sweeps write them: the baseline kArmOff first (readers take the first arm as the
 /// baseline: apps.hpp's arms_of), the others in order of appearance.
 std::string baseline_first(const std::string& arms) {
-  if (arms == "off" || arms.starts_with("off,")) return arms;
-  const auto at = ("," + arms + ",").find(",off,");
-  if (at == std::string::npos) return arms;
-  std::string rest = arms.substr(0, at - (at > 0 ? 1 : 0)) + arms.substr(std::min(arms.size(), at + 3));
-  return "off" + (rest.empty() ? "" : "," + rest);
+  std::vector<std::string> list;
+  std::istringstream in(arms);
+  for (std::string arm; std::getline(in, arm, ',');) list.push_back(arm);
+  const auto off = std::find(list.begin(), list.end(), kArmOff);
+  if (off != list.end()) std::rotate(list.begin(), off, off + 1);
+  std::string out;
+  for (const auto& arm : list) out += (out.empty() ? "" : ",") + arm;
+  return out;
 }
 
 /// What a launches CSV says of its sweep (np, pairs, arms); the rest comes from --set.

@@ -103,11 +103,11 @@ int run_group(std::string_view group, const std::vector<std::string>& args) {
   if (own != nullptr) return own->run("mpimon " + std::string(group), args);
   if (!args.empty() && (args[0] == "--help" || args[0] == "-h")) {
     print_group_usage(std::cout, group);
-    return mpimon::cli::kExitOk;
+    return mpimon::kExitOk;
   }
   if (!args.empty()) std::cerr << "mpimon " << group << ": error: unknown sub-command '" << args[0] << "'\n";
   print_group_usage(std::cerr, group);
-  return mpimon::cli::kExitUsage;
+  return mpimon::kExitUsage;
 }
 
 }  // namespace
@@ -116,21 +116,21 @@ int main(int argc, char** argv) {
   std::vector<std::string> args(argv + 1, argv + argc);
   if (args.empty()) {
     print_usage(std::cerr);
-    return mpimon::cli::kExitUsage;
+    return mpimon::kExitUsage;
   }
   const std::string& command = args[0];
   if (command == "--help" || command == "-h" || command == "help") {
     print_usage(std::cout);
-    return mpimon::cli::kExitOk;
+    return mpimon::kExitOk;
   }
   if (command == "--version") {
     std::cout << "mpimon " << mpimon::kVersion << "\n";
-    return mpimon::cli::kExitOk;
+    return mpimon::kExitOk;
   }
   for (const auto& e : kCommands) {
     if (in_group(e, command)) return run_group(command, {args.begin() + 1, args.end()});
   }
   std::cerr << "mpimon: error: unknown command '" << command << "'\n";
   print_usage(std::cerr);
-  return mpimon::cli::kExitUsage;
+  return mpimon::kExitUsage;
 }

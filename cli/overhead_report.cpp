@@ -5,6 +5,8 @@
 #include <cstdio>
 #include <string>
 
+#include "mpimon/results/arms.hpp"
+
 namespace mpimon::cli {
 
 namespace {
@@ -57,18 +59,11 @@ void print_inconclusive(const std::string& label, const PairedAnalysis& a, doubl
   print_undecided(label, a, spans, d.pairs_needed, threshold / 2, "off");
 }
 
-std::string csv_number(std::optional<double> v) {
-  if (!v || !std::isfinite(*v)) return "";
-  char buf[40];
-  std::snprintf(buf, sizeof buf, "%.9g", *v);
-  return buf;
-}
-
 void print_interleaving(const std::vector<LaunchRecord>& launches, const std::string& design) {
   std::size_t interleaved = 0, failed = 0;
   std::string reason;
   for (const auto& l : launches) {
-    if (!l.key.arm.starts_with("interleaved-")) continue;
+    if (!is_interleaved_arm(l.key.arm)) continue;
     ++interleaved;
     if (l.status != "ok") {
       ++failed;
@@ -125,7 +120,7 @@ void print_analysis(const std::vector<OverheadCell>& cells) {
 void write_analysis_csv(const std::vector<OverheadCell>& cells, std::ostream& out) {
   out << "transport,arm,op,np,size,pairs,off_ns,arm_ns,difference_ns,difference_ci_low_ns,difference_ci_high_ns,"
          "t,df,p,p_bh,per_process_ns,per_process_ci_low_ns,per_process_ci_high_ns,relative,relative_ci_low,"
-         "relative_ci_high,wilcoxon_v,wilcoxon_p,significant,verdict_5pct,pairs_for_2_5pct,design\n";
+         "relative_ci_high,wilcoxon_v,wilcoxon_p,significant,verdict_5pct,pairs_for_2_5pct,design,comparison\n";
   for (const auto& c : cells) {
     const auto& a = c.analysis;
     const CostDecision decision = decide_cost(a);
@@ -147,30 +142,8 @@ void write_analysis_csv(const std::vector<OverheadCell>& cells, std::ostream& ou
         << num(rel_high) << ',' << num(a.wilcoxon ? std::optional(a.wilcoxon->v) : std::nullopt) << ','
         << num(a.wilcoxon ? std::optional(a.wilcoxon->p_value) : std::nullopt) << ',' << (a.significant() ? 1 : 0)
         << ',' << cost_verdict_name(decision.verdict) << ','
-        << (decision.pairs_needed ? std::to_string(*decision.pairs_needed) : "") << ',' << c.design << '\n';
-  }
-}
-
-void write_launches_csv(const std::vector<LaunchRecord>& launches, std::ostream& out) {
-  out << "launch,transport,np,pair,arm,position,status,seconds,op,size,samples,median_ns,q1_ns,q3_ns,d1_ns,d9_ns,"
-         "mean_ns,min_ns,max_ns,iqm_ns\n";
-  std::size_t index = 0;
-  for (const auto& l : launches) {
-    ++index;
-    std::string status = l.status;
-    for (char& ch : status) {
-      if (ch == ',' || ch == '\n' || ch == '"') ch = ' ';
-    }
-    std::string head = std::to_string(index) + ',' + l.key.transport + ',' + std::to_string(l.key.np) + ',' +
-                       std::to_string(l.key.pair) + ',' + l.key.arm + ',' + std::to_string(l.position) + ',' + status +
-                       ',' + num(l.seconds);
-    if (l.benchmarks.empty()) out << head << ",,,0,,,,,,,,,\n";
-    for (const auto& b : l.benchmarks) {
-      SampleSummary s = summary_of(b);
-      out << head << ',' << b.op << ',' << b.size << ',' << s.samples << ',' << num(s.median) << ',' << num(s.q1) << ','
-          << num(s.q3) << ',' << num(s.d1) << ',' << num(s.d9) << ',' << num(s.mean) << ',' << num(s.min) << ','
-          << num(s.max) << ',' << num(s.iqm) << '\n';
-    }
+        << (decision.pairs_needed ? std::to_string(*decision.pairs_needed) : "") << ',' << c.design << ','
+        << csv_quoted(std::string(comparison_title(c.arm, c.design))) << '\n';
   }
 }
 

@@ -6,12 +6,10 @@
 #include <string>
 #include <vector>
 
+#include "mpimon/results/csv.hpp"
 #include "mpimon/results/overhead.hpp"
 
 namespace mpimon::cli {
-
-/// A number for CSV (9 significant digits); empty when absent or not finite.
-std::string csv_number(std::optional<double> v);
 
 /// A relative overhead's verdict against `threshold` (0.05) in a few words: "< 5 %", "> 5 %",
 /// "> 0" (a cost, its size open), "inconclusive", "-" (no interval).
@@ -30,7 +28,5 @@ void print_analysis(const std::vector<OverheadCell>& cells);
 void print_interleaving(const std::vector<LaunchRecord>& launches, const std::string& design);
 /// The same as CSV, every column (docs/overhead.md).
 void write_analysis_csv(const std::vector<OverheadCell>& cells, std::ostream& out);
-/// One line per launch and benchmark: the launch's key, status and sample summary.
-void write_launches_csv(const std::vector<LaunchRecord>& launches, std::ostream& out);
 
 }  // namespace mpimon::cli

@@ -13,6 +13,7 @@
 #include "mpimon/matrices/matrix_file.hpp"
 #include "mpimon/matrices/matrix_view.hpp"
 #include "mpimon/results/apps.hpp"
+#include "mpimon/results/arms.hpp"
 #include "mpimon/results/overhead.hpp"
 
 namespace mpimon::cli {
@@ -64,8 +65,13 @@ int plot_results_command(const std::string& name, const std::vector<std::string>
           "not a matrices, overhead or application results file (made by mpimon-merge, mpimon bench overhead or app)");
     }
     if (format == kAppsFormat) require_stencil_pairs(input);
+    std::vector<std::string> script_args{input, dir};
+    for (const auto& c : kArmComparisons) {
+      script_args.insert(script_args.end(), {"--arm-title", std::string(c.design) + "/" + std::string(c.arm) + "=" +
+                                                                std::string(c.title)});
+    }
     std::cout << run_plot_script(default_python(), plot_script("plot_overhead.py", "MPIMON_PLOT_OVERHEAD_SCRIPT"),
-                                 {input, dir}, std::chrono::seconds(600));
+                                 script_args, std::chrono::seconds(600));
     return kExitOk;
   });
 }

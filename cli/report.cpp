@@ -37,19 +37,6 @@ bool starts_with_hdf5_signature(const std::string& path) {
   return std::string(head, 8) == std::string("\x89HDF\r\n\x1a\n", 8);
 }
 
-/// "validate" for `mpimon validate --json` output (it has "cases"), "place" for a placement result.
-std::string json_kind(const std::string& path) {
-  std::ifstream in(path);
-  std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-  const auto first = text.find_first_not_of(" \t\r\n");
-  if (first == std::string::npos || text[first] != '{') {
-    raise_error(Error::Kind::input, path,
-                "neither HDF5 nor a JSON object (mpimon validate --json, mpimon place --json)");
-  }
-  if (text.find("\"cases\"") != std::string::npos) return "validate";
-  return "place";
-}
-
 // `mpimon place --json` of the dump on TOPOLOGY (every method, external and internal bytes): the
 // report's placement section.
 std::string placement_json(const MatrixFile& file, const std::string& dump_name, const std::string& topology) {
@@ -97,7 +84,7 @@ int report_command(const std::string& name, const std::vector<std::string>& args
     for (const auto& input : inputs) {
       names += (names.empty() ? "" : ", ") + std::filesystem::path(input).filename().string();
       if (!starts_with_hdf5_signature(input)) {
-        script_args.insert(script_args.end(), {"--" + json_kind(input), input});
+        script_args.insert(script_args.end(), {"--" + report_json_kind(input), input});
         continue;
       }
       const std::string format = hdf5_format_of(input);

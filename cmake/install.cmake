@@ -83,7 +83,7 @@ set(CPACK_DEBIAN_DEV_PACKAGE_NAME mpimon-dev)
 # Reading matrices needs HDF5 alone; the other libraries of the package also need Boost, hwloc and
 # Scotch and METIS (recommended, so apt installs them unless told not to).
 set(CPACK_DEBIAN_DEV_PACKAGE_DEPENDS "mpimon (= ${PROJECT_VERSION}), libhdf5-dev")
-set(CPACK_DEBIAN_DEV_PACKAGE_RECOMMENDS "libboost-dev, libhwloc-dev, libscotch-dev, libmetis-dev, nlohmann-json3-dev, pkgconf | pkg-config")
+set(CPACK_DEBIAN_DEV_PACKAGE_RECOMMENDS "libboost-dev, libhwloc-dev, libscotch-dev, libmetis-dev, pkgconf | pkg-config")
 set(CPACK_DEBIAN_ENABLE_COMPONENT_DEPENDS OFF)
 include(CPack)
 

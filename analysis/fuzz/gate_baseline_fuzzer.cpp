@@ -1,7 +1,7 @@
 // libFuzzer target for the gate's baseline JSON reader (parse_gate_baseline, `mpimon gate
 // --baseline`). A baseline that reads must also survive a round trip through
-// write_gate_baseline unchanged in its strings and integers (doubles are written with 10
-// digits). Seeds are the committed baseline and its variants. Run through ci/fuzz.sh.
+// write_gate_baseline unchanged (doubles are written exactly). Seeds are the committed baseline and its variants. Run
+// through ci/fuzz.sh.
 
 #include <sstream>
 #include <string>
@@ -21,7 +21,8 @@ void check_same(const mpimon::GateBaseline& a, const mpimon::GateBaseline& b) {
     FUZZ_CHECK(a.instructions->operations.size() == b.instructions->operations.size());
     for (std::size_t i = 0; i < a.instructions->operations.size(); ++i) {
       const auto &x = a.instructions->operations[i], &y = b.instructions->operations[i];
-      FUZZ_CHECK(x.op == y.op && x.size == y.size && x.count == y.count && x.at_n == y.at_n && x.at_2n == y.at_2n);
+      FUZZ_CHECK(x.op == y.op && x.size == y.size && x.count == y.count && x.at_n == y.at_n && x.at_2n == y.at_2n &&
+                 x.per_op == y.per_op);
     }
   }
   FUZZ_CHECK(a.timing.has_value() == b.timing.has_value());
@@ -31,7 +32,8 @@ void check_same(const mpimon::GateBaseline& a, const mpimon::GateBaseline& b) {
     FUZZ_CHECK(a.timing->cells.size() == b.timing->cells.size());
     for (std::size_t i = 0; i < a.timing->cells.size(); ++i) {
       const auto &x = a.timing->cells[i], &y = b.timing->cells[i];
-      FUZZ_CHECK(x.op == y.op && x.np == y.np && x.size == y.size && x.pairs == y.pairs);
+      FUZZ_CHECK(x.op == y.op && x.np == y.np && x.size == y.size && x.pairs == y.pairs && x.off_ns == y.off_ns &&
+                 x.difference_ns == y.difference_ns && x.sd_difference_ns == y.sd_difference_ns);
     }
   }
 }

@@ -22,25 +22,9 @@ import os
 import re
 import sys
 
-
-def text(value):
-    return value.decode() if isinstance(value, bytes) else str(value)
-
-
-def read_table(path, name):
-    import h5py
-    import numpy as np
-    with h5py.File(path, "r") as f:
-        if name not in f:
-            sys.exit(f"{path}: no /{name} table (run or resume the sweep to the end)")
-        table = {}
-        for column, dataset in f[name].items():
-            values = dataset[()]
-            if values.dtype.kind in "OS":
-                values = np.array([text(v) for v in values])
-            table[column] = values
-        config = {k: text(v) for k, v in f["configuration"].attrs.items()} if "configuration" in f else {}
-    return table, config
+# The one reader of results files (mpimon_results.py, beside this script).
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from mpimon_results import read_table, text  # noqa: E402
 
 
 def finite(value):
@@ -57,7 +41,7 @@ def provenance(path, config):
 def overhead_section(path):
     """Fig. 1 (relative overhead per op over size x np) and Fig. 2 (difference with its CI) as data."""
     import numpy as np
-    table, config = read_table(path, "analysis")
+    table, config, _ = read_table(path, "analysis")
     fig1, fig2 = [], []
     for transport in sorted(set(table["transport"])):
         for arm in sorted(set(table["arm"][table["transport"] == transport])):
@@ -93,7 +77,7 @@ TABLE1_COLUMNS = ["app", "np", "pairs", "off_median_s", "on_median_s", "relative
 
 
 def apps_section(path):
-    table, config = read_table(path, "analysis")
+    table, config, _ = read_table(path, "analysis")
     columns = [c for c in TABLE1_COLUMNS if c in table]
     rows = []
     for i in range(len(table[columns[0]]) if columns else 0):

@@ -12,20 +12,24 @@
                                     pair of launches against the communication share, median and
                                     quartiles per share bin (0-25, 25-50, 50-75, 75-100 %)
 
-    plot_overhead.py RESULTS.h5 OUTDIR
+    plot_overhead.py RESULTS.h5 OUTDIR [--arm-title DESIGN/ARM=TITLE]...
 
 `mpimon plot RESULTS.h5 -o DIR` runs it. Needs Debian's python3-matplotlib and python3-h5py.
 """
 
+import argparse
 import os
 import sys
 
-import h5py
 import matplotlib
 
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 import numpy as np  # noqa: E402
+
+# The one reader of results files (mpimon_results.py, beside this script).
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from mpimon_results import read_table  # noqa: E402
 
 # The same data give the same files (results/ keeps figures a test redraws): SVG ids from a fixed
 # salt instead of a random one, and no creation date in the metadata.
@@ -35,12 +39,15 @@ TRANSPORT_TITLES = {
     "shared": "shared memory",
     "tcp": "TCP over loopback (stand-in for distributed memory)",
 }
-ARM_TITLES = {
-    "on": "monitoring on vs off",
-    "mpit_off": "monitoring loaded, stopped through MPI_T, vs off",
-    "counting": "monitoring's counting on vs stopped (launch pairs)",
-    "counting_interleaved": "monitoring's counting on vs stopped (interleaved blocks)",
-}
+# The title of each comparison, "DESIGN/ARM" -> title: given by mpimon plot (--arm-title) from the
+# one table of arms (analysis/results/include/mpimon/results/arms.hpp); an arm without one is titled
+# by its name.
+ARM_TITLES = {}
+
+
+def arm_label(arm, design):
+    """The arm as the figures name it: the interleaved design's cells get figures of their own."""
+    return arm if design == "pairs" else f"{arm}_{design}"
 
 
 def transport_title(transport, config):
@@ -48,29 +55,6 @@ def transport_title(transport, config):
     if transport == "tcp" and "/mpimon/cluster/" in config.get("launcher", ""):
         return "TCP across emulated nodes"
     return TRANSPORT_TITLES.get(transport, transport)
-
-
-def text(value):
-    return value.decode() if isinstance(value, bytes) else str(value)
-
-
-def read_results(path, table_name="analysis"):
-    """A columnar table (/analysis, /pairs) as a dict of numpy arrays, /configuration as a dict of
-    strings, and the file's format."""
-    with h5py.File(path, "r") as f:
-        kind = text(f.attrs.get("format", ""))
-        if kind not in ("mpimon-overhead", "mpimon-apps"):
-            sys.exit(f"{path}: not an mpimon-overhead or mpimon-apps results file")
-        if table_name not in f:
-            sys.exit(f"{path}: no /{table_name} table yet (run or resume the sweep to the end)")
-        table = {}
-        for name, ds in f[table_name].items():
-            values = ds[()]
-            if values.dtype.kind in "OS":
-                values = np.array([text(v) for v in values])
-            table[name] = values
-        config = {k: text(v) for k, v in f["configuration"].attrs.items()}
-    return table, config, kind
 
 
 def size_label(size):
@@ -247,12 +231,19 @@ def save(fig, outdir, stem):
 
 
 def main(argv):
-    if len(argv) != 3:
-        sys.exit("usage: plot_overhead.py RESULTS.h5 OUTDIR")
-    path, outdir = argv[1], argv[2]
-    table, config, kind = read_results(path)
+    parser = argparse.ArgumentParser(prog="plot_overhead.py")
+    parser.add_argument("results")
+    parser.add_argument("outdir")
+    parser.add_argument("--arm-title", action="append", default=[], help="DESIGN/ARM=TITLE")
+    args = parser.parse_args(argv[1:])
+    path, outdir = args.results, args.outdir
+    for given in args.arm_title:
+        key, _, title = given.partition("=")
+        design, _, arm = key.partition("/")
+        ARM_TITLES[arm_label(arm, design)] = title
+    table, config, kind = read_table(path)
     if kind == "mpimon-apps":
-        pairs, config, _ = read_results(path, "pairs")
+        pairs, config, _ = read_table(path, "pairs")
         os.makedirs(outdir, exist_ok=True)
         for written in fig3(pairs, config, outdir):
             print(written)
@@ -262,8 +253,7 @@ def main(argv):
     os.makedirs(outdir, exist_ok=True)
     written = []
     if "design" in table:
-        # The interleaved design's cells get figures of their own: "<arm>_interleaved".
-        table["arm"] = np.array([a if d == "pairs" else f"{a}_{d}" for a, d in zip(table["arm"], table["design"])])
+        table["arm"] = np.array([arm_label(a, d) for a, d in zip(table["arm"], table["design"])])
     for transport in sorted(set(table["transport"])):
         for arm in sorted(set(table["arm"][table["transport"] == transport])):
             written += fig1(table, config, transport, arm, outdir)

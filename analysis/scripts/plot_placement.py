@@ -11,7 +11,17 @@ import matplotlib
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 
-METHODS = ["treematch", "scotch", "packed", "cyclic", "random", "refine"]
+
+
+def methods_that_ran(reports):
+    """The methods that have a cost in any report, in the order the reports list them (the order of
+    the placement-method table): the names and their order come from the data, never from a copy."""
+    names = []
+    for _, report in reports:
+        for row in report["methods"]:
+            if "cost" in row and row["method"] not in names:
+                names.append(row["method"])
+    return names
 
 
 def label(path, report):
@@ -34,8 +44,9 @@ def main():
         reports.append((path, report))
     evaluated = sorted({r["evaluate_classes"] + " " + r["metric"] for _, r in reports})
     fig, ax = plt.subplots(figsize=(max(8, 1.6 * len(reports) + 3), 5.5))
-    width = 0.8 / len(METHODS)
-    for k, method in enumerate(METHODS):
+    methods = methods_that_ran(reports)
+    width = 0.8 / max(1, len(methods))
+    for k, method in enumerate(methods):
         xs, ys, errs = [], [], []
         for i, (_, report) in enumerate(reports):
             rows = {m["method"]: m for m in report["methods"] if "cost" in m}
@@ -48,7 +59,7 @@ def main():
             if not base:
                 continue
             row = rows[method]
-            xs.append(i + (k - len(METHODS) / 2 + 0.5) * width)
+            xs.append(i + (k - len(methods) / 2 + 0.5) * width)
             ys.append(float(row.get("cost_mean", row["cost"])) / base)
             errs.append(float(row.get("cost_sd", 0)) / base)
         if xs:

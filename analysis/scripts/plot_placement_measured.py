@@ -15,35 +15,32 @@ Used by `mpimon plot placement RESULTS.h5... -o PREFIX`.
 
 Usage: plot_placement_measured.py --output PREFIX --title TITLE COMPACT.h5..."""
 import argparse
+import os
 import sys
 
-import h5py
 import matplotlib
 
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 import numpy as np  # noqa: E402
 
+# The one reader of results files (mpimon_results.py, beside this script).
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from mpimon_results import read_table  # noqa: E402
+
 matplotlib.rcParams["svg.hashsalt"] = "mpimon"  # the same data give the same files
 NEEDED = ("case", "arm_A_name", "arm_B_name", "modelled_A", "modelled_B")
 
 
-def text(value):
-    return value.decode() if isinstance(value, bytes) else str(value)
-
-
 def read_comparison(path):
     """One comparison: its configuration strings and the /analysis row's times."""
-    with h5py.File(path, "r") as f:
-        if text(f.attrs.get("format", "")) != "mpimon-apps" or "analysis" not in f:
-            sys.exit(f"{path}: not a results file of mpimon bench placement with its analysis")
-        config = {k: text(v) for k, v in f["configuration"].attrs.items()}
-        missing = [k for k in NEEDED if k not in config]
-        if missing or config.get("arms") != "A,B":
-            sys.exit(f"{path}: not a placement comparison with {', '.join(missing or ['arms A,B'])} "
-                     "(mpimon compact --set KEY=VALUE)")
-        row = {k: float(f["analysis"][k][0]) for k in
-               ("A_mean_s", "B_mean_s", "difference_s", "difference_ci_low_s", "difference_ci_high_s", "pairs")}
+    table, config, _ = read_table(path, "analysis", formats=("mpimon-apps",))
+    missing = [k for k in NEEDED if k not in config]
+    if missing or config.get("arms") != "A,B":
+        sys.exit(f"{path}: not a placement comparison with {', '.join(missing or ['arms A,B'])} "
+                 "(mpimon compact --set KEY=VALUE)")
+    row = {k: float(table[k][0]) for k in
+           ("A_mean_s", "B_mean_s", "difference_s", "difference_ci_low_s", "difference_ci_high_s", "pairs")}
     predicted = {k: config[k] for k in ("predicted_A", "predicted_B") if k in config}
     return {**row, **{k: config[k] for k in NEEDED}, **predicted, "np": config.get("np", "")}
 

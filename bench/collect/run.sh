@@ -5,11 +5,11 @@
 #              MPI_Gather of the sizes and one MPI_Gatherv, the library's choice) against a
 #              binomial tree (MPIMON_COLLECT_TRANSPORT=tree), at 2 to 64 processes; the library
 #              times the transport after a barrier (MPIMON_COLLECT_TIMING=1); median of REPS runs
-#   finalize   what collecting costs a run: launch pairs, in random order within each pair, of
-#              the same command with monitoring on (mode 1) without the library (off) and with it
-#              preloaded (on), each timed by its wall clock, analysed by `mpimon stats paired`
-#              (paired t-test, 95 % CI, Wilcoxon), as `mpimon bench app` does
-# and writes OUT.md (provenance, commands, tables) and OUT-transport.csv, OUT-finalize-NP.csv.
+#   finalize   what collecting costs a run: `mpimon bench app --preload` (the harness's launch
+#              pairs, in an order drawn from the seed within each pair) of the same command with
+#              monitoring on (mode 1) without the library (arm monitored) and with it preloaded
+#              (arm preloaded), each timed by its wall clock (paired t-test, 95 % CI, Wilcoxon)
+# and writes OUT.md (provenance, commands, tables) and OUT-transport.csv, OUT-finalize-NP.csv (Table 1).
 #
 # Usage: bench/collect/run.sh [--quick] [--build DIR] [--out PREFIX] [--reps N] [--pairs R]
 #   --quick   2 and 4 processes only, 2 repetitions, 4 pairs (smoke use; default PREFIX under $TMPDIR)
@@ -69,30 +69,13 @@ for np in "${nps[@]}"; do
 done
 
 # ---- finalize cost -----------------------------------------------------------------------------
-wall() {  # milliseconds of one launch
-  local start end
-  start=$(date +%s%N)
-  launch "$@" >/dev/null || die "a launch failed: mpirun -np $*"
-  end=$(date +%s%N)
-  echo $(((end - start) / 1000000))
-}
+# The harness's launch pairs (mpimon bench app --preload: the arm order of each pair drawn from
+# --seed, failed launches kept with their logs, the provenance in the results file).
 for np in "${finalize_nps[@]}"; do
-  csv=$out-finalize-$np.csv
-  echo "off,on" >"$csv"
-  for pair in $(seq 1 "$pairs"); do
-    on_args=(-x LD_PRELOAD="$library" -x MPIMON_COLLECT_OUTPUT="$scratch/f.h5" -x MPIMON_COLLECT_TMPDIR="$scratch")
-    if [ $((RANDOM % 2)) = 0 ]; then
-      off=$(wall "$np")
-      on=$(wall "$np" "${on_args[@]}")
-    else
-      on=$(wall "$np" "${on_args[@]}")
-      off=$(wall "$np")
-    fi
-    echo "$off,$on" >>"$csv"
-  done
-  # From the report's directory, so that the report names the CSV, not a path of this machine.
-  (cd "$(dirname "$csv")" && "$mpimon" stats paired "$(basename "$csv")" --unit ms) >"$scratch/finalize-$np.txt" ||
-    die "mpimon stats paired $csv failed"
+  (cd "$scratch" && "$mpimon" bench app --np "$np" --pairs "$pairs" --seed 1 --monitoring-mode 1 \
+    --preload "$library" --workdir "$scratch" -o "$scratch/finalize-$np.h5" --csv "$out-finalize-$np.csv" \
+    -- "$program" "$scratch/ledger/run") >"$scratch/finalize-$np.txt" 2>"$scratch/finalize-$np.err" ||
+    die "mpimon bench app --preload at np $np failed: $(tail -3 "$scratch/finalize-$np.err")"
   echo "finalize: np $np done" >&2
 done
 
@@ -131,15 +114,17 @@ EOF
   echo
   echo "## Cost of collecting at MPI_Finalize ($pairs launch pairs per process count)"
   echo
-  echo "off: monitoring on, no library; on: the same with libmpimon-collect.so preloaded (it flushes"
-  echo "the phases, gathers them and writes one HDF5 file). Wall time of each launch; pairs in random"
-  echo "order; \`mpimon stats paired\` on \`$(basename "$out")-finalize-NP.csv\`."
+  echo "\`mpimon bench app --preload libmpimon-collect.so --monitoring-mode 1 --seed 1\`: off (arm"
+  echo "monitored): monitoring on, no library; on (arm preloaded): the same with libmpimon-collect.so"
+  echo "preloaded (it flushes the phases, gathers them and writes one HDF5 file). Wall time of each"
+  echo "launch; the arm order of each pair drawn from the seed; Table 1 in \`$(basename "$out")-finalize-NP.csv\`."
   for np in "${finalize_nps[@]}"; do
     echo
     echo "### $np processes"
     echo
     echo '```'
-    cat "$scratch/finalize-$np.txt"
+    # Without this machine's paths: the library by its name, not the files of the scratch directory.
+    grep -v -e '^results: ' -e '^table: ' "$scratch/finalize-$np.txt" | sed "s#$library#$(basename "$library")#g"
     echo '```'
   done
 } >"$out.md"

@@ -66,6 +66,30 @@ else
   skip_part "h5py missing for /usr/bin/python3: the HDF5 layout"
 fi
 
+# --- --preload LIB: monitoring on in both arms (monitored, preloaded), LIB in the second's ranks
+# only (here the MPI library the ring already loads: harmless, and its path is in the command).
+lib=$(ldd "$ring" | awk '/libmpi\.so/ { print $3; exit }')
+"$mpimon" bench app --np 2 --pairs 1 --preload "$lib" -o pre.h5 -- "$ring" >outp 2>errp || fail "--preload: $(tail -3 errp)"
+grep -q "^\[[12]/2\] mpimon-demo-ring np 2 pair 1 preloaded *ok" errp || fail "--preload progress: $(cat errp)"
+grep -q "^(off: the monitored arm, monitoring on, nothing preloaded; on: the preloaded arm" outp ||
+  fail "--preload: the arms are not said: $(cat outp)"
+[ -n "$(column pre.csv preloaded_mean_s)" ] || fail "--preload: no preloaded column: $(head -1 pre.csv)"
+if have_h5py; then
+  /usr/bin/python3 - pre.h5 "$lib" <<'PY' || fail "--preload: the launches"
+import sys, h5py
+f = h5py.File(sys.argv[1], "r")
+text = lambda v: v if isinstance(v, str) else v.decode()
+for g in f["launches"].values():
+    arm, command = text(g.attrs["arm"]), text(g.attrs["command"])
+    assert "pml_monitoring_enable" in command, command  # monitoring on in both arms
+    assert (sys.argv[2] in command) == (arm == "preloaded"), (arm, command)
+assert text(f["configuration"].attrs["arms"]) == "monitored,preloaded"
+PY
+fi
+"$mpimon" bench app --np 2 --pairs 1 --preload nowhere.so -o nope.h5 -- "$ring" >/dev/null 2>errn
+[ $? -eq 1 ] && grep -q "nowhere.so: no such library (--preload)" errn || fail "--preload of a missing file: $(cat errn)"
+[ ! -e nope.h5 ] || fail "--preload of a missing file left a results file"
+
 # --- Errors: a failing command; monitoring silently disabled; usage.
 "$mpimon" bench app --np 2 --pairs 2 -o false.h5 -- false >/dev/null 2>errf
 [ $? -eq 9 ] || fail "a failing command is not a failed launch (exit 9)"
@@ -90,7 +114,7 @@ printf '#!/bin/sh\necho "$*" >>launched.txt\n' >logging-launcher && chmod +x log
 [ $? -eq 2 ] && grep -q "class takes small, medium and large, not 'huge'" erru || fail "unknown class: $(cat erru)"
 [ -e launched.txt ] && fail "an unknown class after a launch: $(cat launched.txt)"
 "$mpimon" bench app --workload cg --compute 3 -o u.h5 >/dev/null 2>erru
-[ $? -eq 2 ] && grep -q "stencil options" erru || fail "--compute without the stencil: $(cat erru)"
+[ $? -eq 2 ] && grep -q "are options of stencil: add it to --workload" erru || fail "--compute without the stencil: $(cat erru)"
 "$mpimon" bench app --workload cg -o u.h5 -- "$ring" >/dev/null 2>erru
 [ $? -eq 2 ] || fail "a workload and a command at once is not a usage error"
 [ -e u.h5 ] && fail "a usage error left a results file"

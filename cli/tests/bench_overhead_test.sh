@@ -50,11 +50,13 @@ grep -q "4 launches planned" errd || fail "design both plan: $(head -1 errd)"
 "$mpimon" show d.h5 --csv d.csv >showd.txt || fail "show of design both"
 grep -q "launches: 4, 4 ok" showd.txt || fail "design both launches: $(grep -A3 launches: showd.txt)"
 grep -Eq "^  clock: (tsc \([0-9.]+( to [0-9.]+)? ticks/ns\)|monotonic_raw), 4 launches" showd.txt || fail "show names no clock: $(cat showd.txt)"
+# The analysis CSV's design column, found by its name (awk: c).
+design_column='NR == 1 { for (i = 1; i <= NF; i++) if ($i == "design") c = i }'
 for design_arm in pairs,on pairs,mpit_off pairs,counting interleaved,counting; do
-  n=$(awk -F, -v d=${design_arm%,*} -v a=${design_arm#*,} 'NR > 1 && $NF == d && $2 == a' d.csv | wc -l)
+  n=$(awk -F, -v d=${design_arm%,*} -v a=${design_arm#*,} "$design_column"' NR > 1 && $c == d && $2 == a' d.csv | wc -l)
   [ "$n" -eq 4 ] || fail "$design_arm: $n rows, expected 2 ops x 2 sizes"
 done
-awk -F, 'NR > 1 && $NF == "interleaved" && $6 != 1 { bad = 1 } END { exit bad }' d.csv ||
+awk -F, "$design_column"' NR > 1 && $c == "interleaved" && $6 != 1 { bad = 1 } END { exit bad }' d.csv ||
   fail "interleaved cells not one observation per launch (1 launch)"
 # A calibration by the interleaved design alone: the library's loop switched per block (4 loops
 # of the instruction loop), one launch, no off launch; the report gives the delivered cost.
@@ -67,7 +69,7 @@ if [ -e "$(dirname "$mpimon")/../bench/libmpimon-pmpi-delay.so" ]; then
   # Each rank's delivered cost is kept (two ranks: two numbers).
   h5dump -a /launches/000001/spin_ranks_ns k.h5 | grep -Eq '"[0-9.]+,[0-9.]+"' ||
     fail "no per-rank delivered cost: $(h5dump -a /launches/000001/spin_ranks_ns k.h5 2>&1 | tail -3)"
-  [ "$(awk -F, 'NR > 1 && $NF == "interleaved" && $2 == "loops4"' k.csv | wc -l)" -eq 4 ] ||
+  [ "$(awk -F, "$design_column"' NR > 1 && $c == "interleaved" && $2 == "loops4"' k.csv | wc -l)" -eq 4 ] ||
     fail "interleaved calibration rows: $(cat k.csv)"
 else
   skip_part "libmpimon-pmpi-delay.so not built (sanitizer build): the interleaved calibration"

@@ -4,7 +4,10 @@
 
 #include <gtest/gtest.h>
 
+#include <fstream>
 #include <limits>
+#include <map>
+#include <set>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -198,6 +201,43 @@ TEST(PlaceTable, PackedAlreadyCheapestIsSaid) {
   std::ostringstream out;
   print_table(out, {row("packed", 400, 1200, 0.0)}, t, o, 4, "run", "packed");
   EXPECT_NE(out.str().find("Packed (ranks in order) is already the cheapest"), std::string::npos) << out.str();
+}
+
+// docs/cli.md's table of exit codes lists exactly the codes of the one table in the code, each row
+// with the commands that return it (a code added in one place and not the other fails here).
+TEST(ExitCodes, ThePageListsTheTable) {
+  std::ifstream page(MPIMON_SOURCE_DIR "/docs/cli.md");
+  ASSERT_TRUE(page) << "docs/cli.md";
+  std::multimap<int, std::string> documented;  // code -> its row's commands cell
+  bool in_table = false;
+  for (std::string line; std::getline(page, line);) {
+    if (line.rfind("| exit code | commands | meaning |", 0) == 0) {
+      in_table = true;
+      continue;
+    }
+    if (!in_table) continue;
+    if (line.rfind("|", 0) != 0) break;
+    std::vector<std::string> cells;
+    std::istringstream row(line.substr(1));
+    for (std::string cell; std::getline(row, cell, '|');) cells.push_back(cell);
+    ASSERT_GE(cells.size(), 3u) << line;
+    const auto first = cells[0].find_first_not_of(' '), last = cells[0].find_last_not_of(' ');
+    const std::string code = cells[0].substr(first, last - first + 1);
+    if (code.find_first_not_of("0123456789") != std::string::npos) continue;  // ---, the application's
+    documented.emplace(std::stoi(code), cells[1]);
+  }
+  ASSERT_FALSE(documented.empty()) << "no exit-code table in docs/cli.md";
+  std::multiset<int> in_code, on_page;
+  for (const auto& row : kExitCodes) {
+    in_code.insert(row.code);
+    if (row.commands.empty()) continue;
+    bool found = false;
+    for (auto [it, end] = documented.equal_range(row.code); it != end; ++it)
+      found |= it->second.find("`" + std::string(row.commands) + "`") != std::string::npos;
+    EXPECT_TRUE(found) << "docs/cli.md has no row " << row.code << " for `" << row.commands << "`";
+  }
+  for (const auto& [code, commands] : documented) on_page.insert(code);
+  EXPECT_EQ(on_page, in_code);
 }
 
 }  // namespace

@@ -99,6 +99,10 @@ for figure in "fig4a Fig. 4a measured" "fig5 Fig. 5 measured" "objective place -
 done
 run "$python" "$here/check_report.py" image placement-fig4a.png placement-fig5.png placement-objective.png
 expect_eq "$rc" 0 "PNG pixels of the measured placements: $out"
+# The modelled placements' bars (mpimon place --json reports): the methods drawn are the reports'.
+run env MPLBACKEND=Agg "$python" "$here/check_placement_bars.py" "$src/analysis/scripts/plot_placement.py" \
+  "$src/results/placement/json/fig5-stencil7-np16-2x2x4.json"
+expect_contains "$out" "the placement bars are the reports'" "the placement bars: $out"
 # Bad input to plot placement: named, non-zero, nothing drawn.
 run "$mpimon" plot placement "$overhead/np2-compact.h5" -o bad
 expect_eq "$rc" 1 "plot placement of an overhead file: exit code"

@@ -15,6 +15,7 @@
 #include "mpimon/harness/locations.hpp"
 #include "mpimon/matrices/merge.hpp"
 #include "mpimon/models/workloads.hpp"
+#include "mpimon/results/arms.hpp"
 
 namespace mpimon::harness {
 
@@ -67,6 +68,7 @@ AppLaunchRecord run_launch(const AppSweep& s, const App& app, const AppLaunchKey
   MpiLaunch l(s.h.launcher, key.np);
   bind_processes(l, key.np, s.h.bind);
   if (!arm.launcher_options.empty()) l.option(arm.launcher_options);
+  for (const auto& [key_name, value] : arm.environment) l.environment(key_name, value);
   if (arm.monitoring) {
     monitoring_on(l, s.h.monitoring_mode, (dir / "prof" / "run").string());
   } else {
@@ -139,8 +141,19 @@ std::string read_rankfile(const std::string& path, std::uint32_t np) {
 }  // namespace
 
 std::vector<Arm> monitoring_arms() {
-  return {{"off", false, {}, "monitoring off: the pml, osc and coll monitoring components excluded"},
-          {"on", true, {}, "monitoring on: pml_monitoring_enable, dumps merged"}};
+  return {{std::string(kArmOff), false, {}, "monitoring off: the pml, osc and coll monitoring components excluded"},
+          {std::string(kArmOn), true, {}, "monitoring on: pml_monitoring_enable, dumps merged"}};
+}
+
+std::vector<Arm> preload_arms(const std::string& library) {
+  if (!fs::is_regular_file(library)) raise_error(Error::Kind::input, library, "no such library (--preload)");
+  const std::string absolute = fs::absolute(library).lexically_normal().string();
+  return {{std::string(kArmMonitored), true, {}, "monitoring on, nothing preloaded"},
+          {std::string(kArmPreloaded),
+           true,
+           {},
+           "monitoring on, " + absolute + " preloaded (LD_PRELOAD)",
+           {{"LD_PRELOAD", absolute}}}};
 }
 
 std::vector<Arm> rankfile_arms(const std::string& rankfile_a, const std::string& rankfile_b, std::uint32_t np,
@@ -186,8 +199,8 @@ std::string default_workload_program() {
   return fs::exists(program) ? program : "mpimon-workload";  // else looked up in PATH
 }
 
-// The built-in workloads the options name: one per workload and class, and for the stencil one per
-// value of --compute-sweep.
+// The built-in workloads the options name: one per workload and class, and for a workload that
+// takes the shape options (the stencil) one per value of --compute-sweep.
 std::vector<App> workload_apps(const std::string& program, const std::vector<std::string>& workloads,
                                const std::vector<std::string>& classes, const std::vector<std::string>& common,
                                const std::vector<std::string>& stencil, const std::vector<std::string>& computes) {
@@ -198,23 +211,22 @@ std::vector<App> workload_apps(const std::string& program, const std::vector<std
     }
   }
   for (const auto& w : workloads) {
-    if (!mpimon::is_workload(w)) {
-      throw Error(Error::Kind::usage, "--workload takes " + mpimon::workload_list() + ", not '" + w + "'");
-    }
+    const WorkloadKind* kind = find_workload(w);
+    if (!kind) throw Error(Error::Kind::usage, "--workload takes " + workload_list() + ", not '" + w + "'");
     for (const auto& c : classes) {
       std::vector<std::string> argv{program, "--workload", w, "--class", c};
       argv.insert(argv.end(), common.begin(), common.end());
       const std::string label = w + "." + c;
-      if (w != "stencil") {
-        apps.push_back({label, argv, true, w == "bt"});
+      if (!kind->shape_options) {
+        apps.push_back({label, argv, true, kind->square_processes});
         continue;
       }
       argv.insert(argv.end(), stencil.begin(), stencil.end());
-      if (computes.empty()) apps.push_back({label, argv, true});
+      if (computes.empty()) apps.push_back({label, argv, true, kind->square_processes});
       for (const auto& f : computes) {
         auto with = argv;
         with.insert(with.end(), {"--compute", f});
-        apps.push_back({label + ".compute=" + f, with, true});
+        apps.push_back({label + ".compute=" + f, with, true, kind->square_processes});
       }
     }
   }
@@ -273,6 +285,18 @@ std::vector<Planned> plan(const AppSweep& s) {
     }
   }
   return out;
+}
+
+void check_launches_planned(const AppSweep& s) {
+  if (!plan(s).empty()) return;
+  std::vector<std::string> square;
+  for (const auto& app : s.apps) {
+    if (app.square_np) square.push_back(app.label);
+  }
+  throw Error(Error::Kind::usage,
+              "no launch to run" +
+                  (square.empty() ? std::string()
+                                  : ": " + join(square, ", ") + " need a square number of processes (--np 1,4,9,...)"));
 }
 
 FailedLaunches run_sweep(const AppSweep& s, AppResults& results, const std::string& name) {

@@ -16,6 +16,7 @@
 #include "mpimon/base/output.hpp"
 #include "mpimon/base/scratch.hpp"
 #include "mpimon/base/version.hpp"
+#include "mpimon/results/arms.hpp"
 #include "mpimon/results/overhead.hpp"
 
 namespace mpimon::harness {
@@ -253,7 +254,7 @@ std::vector<TimingCell> measure_timing(const std::string& name, Sweep s, const f
   results.write_analysis(cells);
   std::vector<TimingCell> out;
   for (const auto& c : cells) {
-    if (c.arm != "on") continue;
+    if (c.arm != kArmOn) continue;
     out.push_back({c.op, c.np, c.size, c.analysis.n, c.analysis.mean_off, c.analysis.mean_difference,
                    c.analysis.sd_difference.value_or(0)});
   }

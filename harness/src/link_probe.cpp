@@ -1,12 +1,12 @@
 #include "mpimon/harness/link_probe.hpp"
 
-#include <nlohmann/json.hpp>
 #include <sstream>
 
 #include "mpimon/base/error.hpp"
 #include "mpimon/harness/launch.hpp"
 #include "mpimon/harness/launch_pairs.hpp"
 #include "mpimon/harness/locations.hpp"
+#include "mpimon/json.hpp"
 
 namespace mpimon::harness {
 
@@ -36,12 +36,12 @@ LinkProbeResult probe_link(const LinkProbeSettings& s, const std::string& rankfi
   for (std::string line; failure.empty() && std::getline(lines, line);) {
     if (line.rfind("{\"hosts\"", 0) != 0) continue;
     try {
-      const auto j = nlohmann::json::parse(line);
+      const Json j = parse_json(line, result.command);
+      result.latency_seconds = json_value<double>(j, "latency_seconds", result.command);
+      result.bytes_per_second = json_value<double>(j, "bytes_per_second", result.command);
       result.hosts = j.at("hosts").get<std::vector<std::string>>();
-      result.latency_seconds = j.at("latency_seconds").get<double>();
-      result.bytes_per_second = j.at("bytes_per_second").get<double>();
       return result;
-    } catch (const nlohmann::json::exception&) {
+    } catch (const std::exception&) {
       break;
     }
   }

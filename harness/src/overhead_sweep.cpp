@@ -2,6 +2,7 @@
 // of mpimon-overhead-bench, every launch appended to the results file as it ends.
 
 #include "mpimon/harness/overhead_sweep.hpp"
+#include "mpimon/results/arms.hpp"
 
 #include <chrono>
 #include <cstdio>
@@ -60,18 +61,19 @@ MpiLaunch launch_command(const Sweep& s, const LaunchKey& key, const fs::path& d
   MpiLaunch l(s.h.launcher, key.np);
   bind_processes(l, key.np, s.h.bind);
   if (key.transport == "tcp") l.mca("btl", "tcp,self");
-  const bool interleaved = key.arm.starts_with("interleaved-");
-  const bool counting = key.arm == "interleaved-counting";
-  if (key.arm == "on" || key.arm == "mpit_off" || counting) {
+  const bool interleaved = is_interleaved_arm(key.arm);
+  const bool counting = key.arm == interleaved_arm(kArmCounting);
+  const bool monitored = key.arm == kArmOn || key.arm == kArmMpitOff || counting;
+  if (monitored) {
     // The interleaved launch dumps too: the dump proves that monitoring ran.
-    monitoring_on(l, s.h.monitoring_mode, key.arm != "mpit_off" ? (dir / "prof" / "run").string() : "");
+    monitoring_on(l, s.h.monitoring_mode, key.arm != kArmMpitOff ? (dir / "prof" / "run").string() : "");
   } else {
     monitoring_off(l, s.h.mca);
   }
   if (!s.calibration_arm().empty()) {
     // Calibration: both arms load the delay library, so its wrapper costs the same in both and
     // the difference is the injected loop alone.
-    const bool off = key.arm == "off";
+    const bool off = key.arm == kArmOff;
     l.environment("LD_PRELOAD", s.delay_library);
     if (s.calibrate_loops > 0) {
       l.environment("MPIMON_DELAY_LOOPS", std::to_string(off ? 0 : s.calibrate_loops));
@@ -84,7 +86,7 @@ MpiLaunch launch_command(const Sweep& s, const LaunchKey& key, const fs::path& d
     for (const auto& kv : variables) l.environment(kv.substr(0, kv.find('=')), kv.substr(kv.find('=') + 1));
   };
   export_all(s.environment);
-  if (key.arm == "on" || key.arm == "mpit_off" || counting) export_all(s.on_environment);
+  if (monitored) export_all(s.on_environment);
   user_mca(l, s.h.mca);
   std::vector<std::string> args{"--ops", s.ops, "--sizes", s.sizes, "--iterations", std::to_string(s.iterations),
                                 "--warmup", std::to_string(s.warmup),
@@ -92,7 +94,7 @@ MpiLaunch launch_command(const Sweep& s, const LaunchKey& key, const fs::path& d
                                 "--seed", std::to_string(s.h.seed * 1000003u + key.pair), "--samples",
                                 (dir / "samples.txt").string(), "--benchmark_out=" + (dir / "bench.json").string(),
                                 "--benchmark_out_format=json", "--clock", s.clock};
-  if (key.arm == "mpit_off") args.push_back("--mpit-off");
+  if (key.arm == kArmMpitOff) args.push_back("--mpit-off");
   if (interleaved) {
     args.insert(args.end(), {"--interleave", std::to_string(s.block), "--switch", counting ? "mpit" : "delay",
                              "--blocks", (dir / "blocks.txt").string()});
@@ -140,13 +142,14 @@ LaunchRecord run_launch(const Sweep& s, const LaunchKey& key, std::uint32_t posi
   record.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   if (std::string failed = failure_status(r, s.h.timeout); !failed.empty()) {
     record.status = failed;
-  } else if ((key.arm == "on" || key.arm == "interleaved-counting") && !fs::exists(dir / "prof" / "run.0.prof")) {
+  } else if ((key.arm == kArmOn || key.arm == interleaved_arm(kArmCounting)) &&
+             !fs::exists(dir / "prof" / "run.0.prof")) {
     record.status = "monitoring did not run: no dump written";
   } else {
     try {
       record.benchmarks = read_bench_samples((dir / "samples.txt").string());
       record.benchmark_json = read_file((dir / "bench.json").string());
-      if (key.arm.starts_with("interleaved-")) record.blocks = read_file((dir / "blocks.txt").string());
+      if (is_interleaved_arm(key.arm)) record.blocks = read_file((dir / "blocks.txt").string());
       if (!s.calibration_arm().empty()) read_delivered_cost((dir / "delay").string(), key.np, record);
     } catch (const Error& e) {
       record.status = std::string("unreadable output: ") + e.what();
@@ -157,14 +160,10 @@ LaunchRecord run_launch(const Sweep& s, const LaunchKey& key, std::uint32_t posi
 
 }  // namespace
 
-std::string Sweep::calibration_arm() const {
-  if (calibrate_loops > 0) return "loops" + std::to_string(calibrate_loops);
-  if (calibrate_ns > 0) return "delay" + std::to_string(calibrate_ns);
-  return "";
-}
+std::string Sweep::calibration_arm() const { return mpimon::calibration_arm(calibrate_ns, calibrate_loops); }
 
 std::string Sweep::interleaved_arm() const {
-  return "interleaved-" + (calibration_arm().empty() ? std::string("counting") : calibration_arm());
+  return mpimon::interleaved_arm(calibration_arm().empty() ? kArmCounting : calibration_arm());
 }
 
 FailedLaunches run_sweep(const std::string& name, const Sweep& s) {

@@ -13,6 +13,7 @@
 #include "mpimon/harness/launch.hpp"
 #include "mpimon/harness/locations.hpp"
 #include "mpimon/results/apps.hpp"
+#include "mpimon/results/arms.hpp"
 
 namespace mpimon::harness {
 
@@ -84,7 +85,7 @@ std::string collective_heatmap_title(const CollectiveSpec& spec) {
 void require_stencil_pairs(const std::string& input) {
   const AppResults results(input);
   const ArmPair arms = arms_of(results.configuration());
-  if (arms.base != "off" || arms.other != "on") {
+  if (arms.base != kArmOff || arms.other != kArmOn) {
     raise_error(Error::Kind::input, input,
                 "results of arms " + arms.base + " and " + arms.other +
                     " (mpimon bench placement): no figure; mpimon show prints their table");

@@ -1,21 +1,16 @@
 #include "mpimon/harness/report_data.hpp"
 
+#include <fstream>
 #include <numeric>
-#include <sstream>
 
-#include "mpimon/base/json.hpp"
+#include "mpimon/base/error.hpp"
 #include "mpimon/checks/recorded_facts.hpp"
+#include "mpimon/json.hpp"
 #include "mpimon/matrices/export.hpp"
 
 namespace mpimon::harness {
 
 namespace {
-
-std::string quoted_list(const std::vector<std::string>& items) {
-  std::string out = "[";
-  for (std::size_t i = 0; i < items.size(); ++i) out += (i ? ",\"" : "\"") + json_escape(items[i]) + "\"";
-  return out + "]";
-}
 
 uint128 total(const SparseMatrix& m) {
   return std::accumulate(m.values.begin(), m.values.end(), static_cast<uint128>(0));
@@ -26,27 +21,39 @@ uint128 total(const SparseMatrix& m) {
 std::string run_facts_json(const MatrixFile& file, const std::string& dump_name) {
   const std::string dump = dump_name.empty() ? file.default_dump() : dump_name;
   const DumpInfo info = file.info(dump);
-  std::ostringstream out;
-  out << "{\"open_mpi_version\":\"" << json_escape(file.root_string("open_mpi_version"))
-      << "\",\"monitoring_components\":" << quoted_list(file.root_strings("monitoring_components")) << ",\"classes\":[";
-  bool first = true;
+  Json classes = Json::array();
   for (TrafficClass c : kAllTrafficClasses) {
     const SparseMatrix count = file.matrix(dump, c, Metric::count), bytes = file.matrix(dump, c, Metric::bytes);
-    out << (first ? "" : ",") << "{\"name\":\"" << class_name(c) << "\",\"messages\":" << to_decimal(total(count))
-        << ",\"bytes\":" << to_decimal(total(bytes)) << ",\"pairs\":" << std::max(count.stored(), bytes.stored())
-        << "}";
-    first = false;
+    classes.push_back({{"name", class_name(c)},
+                       {"messages", json_integer(total(count))},
+                       {"bytes", json_integer(total(bytes))},
+                       {"pairs", std::max(count.stored(), bytes.stored())}});
   }
-  out << "],\"defects\":[";
+  Json defects = Json::array();
   const auto facts = recorded_facts(file, dump, file.communicators(dump), info.internal_distinguished);
-  first = true;
   for (const auto& w : defects_affecting(facts)) {
-    out << (first ? "" : ",") << "{\"id\":\"" << w.id << "\",\"meaning\":\"" << json_escape(known_defect(w.id).meaning)
-        << "\",\"why\":\"" << json_escape(w.why) << "\",\"link\":\"" << defect_link(w.id) << "\"}";
-    first = false;
+    defects.push_back(
+        {{"id", w.id}, {"meaning", known_defect(w.id).meaning}, {"why", w.why}, {"link", defect_link(w.id)}});
   }
-  out << "]}\n";
-  return out.str();
+  const Json facts_json = {{"open_mpi_version", file.root_string("open_mpi_version")},
+                           {"monitoring_components", file.root_strings("monitoring_components")},
+                           {"classes", classes},
+                           {"defects", defects}};
+  return json_line(facts_json) + "\n";
+}
+
+std::string report_json_kind(const std::string& path) {
+  std::ifstream in(path);
+  if (!in) raise_error(Error::Kind::input, path, "cannot open");
+  if (char first = 0; !(in >> first) || first != '{')
+    raise_error(Error::Kind::input, path,
+                "neither HDF5 nor a JSON object (mpimon validate --json, mpimon place --json)");
+  in.clear();
+  in.seekg(0);
+  const Json json = parse_json(in, path);
+  if (json.is_object() && json.contains("cases")) return "validate";
+  if (json.is_object() && json.value("format", "") == "mpimon-placement") return "place";
+  raise_error(Error::Kind::input, path, "neither mpimon validate --json nor mpimon place --json output");
 }
 
 }  // namespace mpimon::harness

@@ -1,10 +1,13 @@
 // The validation suite's cases, as data: one row per case, in the order `mpimon validate --list`
-// prints them; the one-sided and collective cases are one row per operation of their lists. To add
-// a case, add its row here (and, if it pins a defect, the defect to analysis/models/src/defects.cpp).
+// prints them; the one-sided and collective cases are one row per operation of their lists, the
+// workloads' one per row of the workloads table. To add a case, add its row here (and, if it pins a defect, the defect
+// to analysis/models/src/defects.cpp).
 
 #include "mpimon/harness/validation_cases.hpp"
 
 #include <algorithm>
+
+#include "mpimon/models/workloads.hpp"
 
 namespace mpimon::harness {
 
@@ -278,55 +281,39 @@ std::vector<ValidationCase> mpit_cases() {
   };
 }
 
-// The application workloads (docs/workloads.md), small class: everything they send is in their
-// ledger. The stencil, LU and BT call no collective (their reports travel by point-to-point),
-// so E and its histograms are exact and I is empty, and mode 1 (all point-to-point in E) must give
-// the same E as mode 2; CG's allreduces are compared as C entries and MPI_COMM_WORLD's A2A record,
-// and their decomposition fills I.
+// The application workloads (docs/workloads.md), small class, one case per row of the workloads
+// table: everything they send is in their ledger. A workload that calls no collective sends its
+// reports by point-to-point, so E and its histograms are exact and I is empty, and mode 1 (all
+// point-to-point in E) must give the same E as mode 2; CG's allreduces are compared as C entries
+// and MPI_COMM_WORLD's A2A record, and their decomposition fills I.
 std::vector<ValidationCase> workload_cases() {
-  const LedgerCheck p2p = point_to_point_check();
-  return {
-      {.name = "workload.stencil",
-       .description = "MiniGhost-like 7-point halo exchange on a periodic 3-D grid: E and histograms exact, I empty",
-       .program = kWorkloadProgram,
-       .args = {"--workload", "stencil", "--points", "7"},
-       .process_counts = {2, 4},
-       .modes = {1, 2},
-       .check = p2p,
-       .ledger_option = "--ledger"},
-      {.name = "workload.stencil27",
-       .description = "the same with 27 points (faces, edges, corners; 26 messages per rank and iteration)",
-       .program = kWorkloadProgram,
-       .args = {"--workload", "stencil", "--points", "27"},
-       .process_counts = {2, 4},
-       .modes = {1, 2},
-       .check = p2p,
-       .ledger_option = "--ledger"},
-      {.name = "workload.cg",
-       .description = "conjugate gradient: face exchanges and two 8-byte MPI_Allreduce per iteration: E and C exact",
-       .program = kWorkloadProgram,
-       .args = {"--workload", "cg"},
-       .process_counts = {4},
-       .modes = {2},
-       .check = classes_only({TrafficClass::external, TrafficClass::coll}, true),
-       .ledger_option = "--ledger"},
-      {.name = "workload.lu",
-       .description = "pipelined wavefront sweeps over a 2-D process grid: E and histograms exact, I empty",
-       .program = kWorkloadProgram,
-       .args = {"--workload", "lu"},
-       .process_counts = {4},
-       .modes = {1, 2},
-       .check = p2p,
-       .ledger_option = "--ledger"},
-      {.name = "workload.bt",
-       .description = "multi-partition line solves along x, y and z: E and histograms exact, I empty",
-       .program = kWorkloadProgram,
-       .args = {"--workload", "bt"},
-       .process_counts = {4},
-       .modes = {1, 2},
-       .check = p2p,
-       .ledger_option = "--ledger"},
-  };
+  std::vector<ValidationCase> cases;
+  for (const auto& w : kWorkloadKinds) {
+    ValidationCase c{.name = "workload." + std::string(w.name),
+                     .description = std::string(w.summary) +
+                                    (w.collectives ? ": E and C exact" : ": E and histograms exact, I empty"),
+                     .program = kWorkloadProgram,
+                     .args = {"--workload", std::string(w.name)},
+                     .modes = w.collectives ? std::vector{2} : std::vector{1, 2},
+                     .check = w.collectives ? classes_only({TrafficClass::external, TrafficClass::coll}, true)
+                                            : point_to_point_check(),
+                     .ledger_option = "--ledger"};
+    for (int np : w.validation_nps) {
+      if (np > 0) c.process_counts.push_back(np);
+    }
+    cases.push_back(std::move(c));
+  }
+  // A variant of a workload's options that the monitoring must also see exactly.
+  cases.push_back({.name = "workload.stencil27",
+                   .description = "the stencil with 27 points (faces, edges, corners; 26 messages per rank and "
+                                  "iteration): E and histograms exact, I empty",
+                   .program = kWorkloadProgram,
+                   .args = {"--workload", "stencil", "--points", "27"},
+                   .process_counts = {2, 4},
+                   .modes = {1, 2},
+                   .check = point_to_point_check(),
+                   .ledger_option = "--ledger"});
+  return cases;
 }
 
 std::vector<ValidationCase> build_cases() {

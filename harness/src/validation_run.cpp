@@ -8,9 +8,9 @@
 #include <sstream>
 
 #include "mpimon/base/error.hpp"
-#include "mpimon/base/json.hpp"
 #include "mpimon/base/version.hpp"
 #include "mpimon/harness/launch.hpp"
+#include "mpimon/json.hpp"
 
 namespace mpimon::harness {
 
@@ -98,33 +98,32 @@ std::string mpi_series_of(const std::string& launcher) {
 void write_validation_json(std::ostream& out, const std::vector<std::pair<Selection, CaseResult>>& results,
                            const SuiteOptions& options, const std::string& library,
                            const std::vector<std::string>& components) {
-  out << "{\n  \"generator\": \"mpimon " << kVersion << "\",\n  \"mpi_library\": \"" << json_escape(library)
-      << "\",\n  \"open_mpi_version\": \"" << json_escape(open_mpi_release_of(options.launcher))
-      << "\",\n  \"defects_expected_as_on\": \"" << json_escape(options.mpi_series)
-      << "\",\n  \"monitoring_components\": [";
-  for (std::size_t i = 0; i < components.size(); ++i)
-    out << (i ? ", " : "") << "\"" << json_escape(components[i]) << "\"";
-  out << "],\n  \"launcher\": \"" << json_escape(options.launcher) << "\",\n  \"cases\": [\n";
-  for (std::size_t i = 0; i < results.size(); ++i) {
-    const auto& [s, r] = results[i];
-    out << "    {\"case\": \"" << json_escape(r.name) << "\", \"np\": " << r.np
-        << ", \"pml_monitoring_enable\": " << r.mode << ", \"mca\": {";
-    for (std::size_t k = 0; k < s.c->mca.size(); ++k) {
-      out << (k ? ", " : "") << "\"" << json_escape(s.c->mca[k].first) << "\": \"" << json_escape(s.c->mca[k].second)
-          << "\"";
-    }
-    out << "}, \"outcome\": \"" << outcome_name(r.outcome)
-        << "\", \"expected\": " << (outcome_expected(r.outcome) ? "true" : "false") << ", \"defect\": \""
-        << json_escape(r.defect)
-        << "\", \"defect_expected\": " << (defect_expected(*s.c, options.mpi_series) ? "true" : "false")
-        << ", \"defect_present_on\": \"" << json_escape(join_series(s.c->defect_present_on)) << "\", \"summary\": \""
-        << json_escape(r.summary) << "\", \"seconds\": " << r.seconds << ", \"details\": [";
-    for (std::size_t k = 0; k < r.details.size() && k < 50; ++k) {
-      out << (k ? ", " : "") << "\"" << json_escape(r.details[k]) << "\"";
-    }
-    out << "]}" << (i + 1 < results.size() ? "," : "") << "\n";
+  Json cases = Json::array();
+  for (const auto& [s, r] : results) {
+    Json mca = Json::object();
+    for (const auto& [key, value] : s.c->mca) mca[key] = value;
+    const auto shown = std::min<std::size_t>(r.details.size(), 50);
+    cases.push_back({{"case", r.name},
+                     {"np", r.np},
+                     {"pml_monitoring_enable", r.mode},
+                     {"mca", mca},
+                     {"outcome", outcome_name(r.outcome)},
+                     {"expected", outcome_expected(r.outcome)},
+                     {"defect", r.defect},
+                     {"defect_expected", defect_expected(*s.c, options.mpi_series)},
+                     {"defect_present_on", join_series(s.c->defect_present_on)},
+                     {"summary", r.summary},
+                     {"seconds", r.seconds},
+                     {"details", std::vector<std::string>(r.details.begin(), r.details.begin() + shown)}});
   }
-  out << "  ]\n}\n";
+  const Json report = {{"generator", "mpimon " + std::string(kVersion)},
+                       {"mpi_library", library},
+                       {"open_mpi_version", open_mpi_release_of(options.launcher)},
+                       {"defects_expected_as_on", options.mpi_series},
+                       {"monitoring_components", components},
+                       {"launcher", options.launcher},
+                       {"cases", cases}};
+  out << json_document(report);
 }
 
 }  // namespace mpimon::harness

@@ -1,7 +1,7 @@
 // Unit tests of what `mpimon plot` does besides parsing and printing: the collective's table and
 // title (expected values worked out by hand from the basic linear broadcast, where the root sends
 // the whole buffer to every other rank), and the runs of a script (a shell script stands in for
-// Python).
+// Python); what mpimon report takes a JSON input for.
 
 #include "mpimon/harness/plots.hpp"
 
@@ -10,6 +10,7 @@
 #include <filesystem>
 
 #include "harness_test_util.hpp"
+#include "mpimon/harness/report_data.hpp"
 
 namespace mpimon::harness {
 namespace {
@@ -68,6 +69,21 @@ TEST(Plots, AFailingOrMissingScriptIsAnErrorNamingIt) {
   const std::string missing = dir.file("missing.py");
   EXPECT_EQ(test::error_of([&] { run_plot_script("/bin/sh", missing, {}, std::chrono::seconds(30)); }),
             missing + ": plot script not found");
+}
+
+// mpimon report tells its JSON inputs apart by what they hold, and names a file it cannot read.
+TEST(ReportInputs, JsonKindFromTheContent) {
+  const test::TempDir dir;
+  EXPECT_EQ(report_json_kind(dir.write("v.json", "{\"generator\": \"mpimon\", \"cases\": []}\n")), "validate");
+  EXPECT_EQ(report_json_kind(dir.write("p.json", "  {\"format\": \"mpimon-placement\", \"methods\": []}")), "place");
+  const std::string other = dir.write("o.json", "{\"format\": \"mpimon-gate-report\"}");
+  EXPECT_EQ(test::error_of([&] { report_json_kind(other); }),
+            other + ": neither mpimon validate --json nor mpimon place --json output");
+  const std::string csv = dir.write("pairs.csv", "off,on\n1,2\n");
+  EXPECT_EQ(test::error_of([&] { report_json_kind(csv); }),
+            csv + ": neither HDF5 nor a JSON object (mpimon validate --json, mpimon place --json)");
+  const std::string cut = dir.write("cut.json", "{\n  \"cases\": [\n");
+  EXPECT_EQ(test::error_of([&] { report_json_kind(cut); }).rfind(cut + ":3: not JSON: syntax error", 0), 0u);
 }
 
 }  // namespace

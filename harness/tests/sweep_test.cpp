@@ -13,6 +13,7 @@
 #include "harness_test_util.hpp"
 #include "mpimon/harness/app_sweep.hpp"
 #include "mpimon/harness/overhead_sweep.hpp"
+#include "mpimon/models/workloads.hpp"
 #include "mpimon/results/overhead.hpp"
 
 namespace mpimon::harness {
@@ -51,7 +52,7 @@ TEST(WorkloadApps, OnePerWorkloadAndClassAndOnePerStencilCompute) {
 TEST(WorkloadApps, UnknownWorkloadIsAUsageError) {
   EXPECT_NE(test::error_of([] {
               workload_apps("wl", {"ft"}, {"small"}, {}, {}, {});
-            }).find("--workload takes stencil, cg, lu and bt, not 'ft'"),
+            }).find("--workload takes " + workload_list() + ", not 'ft'"),
             std::string::npos);
 }
 
@@ -59,8 +60,20 @@ TEST(WorkloadApps, UnknownWorkloadIsAUsageError) {
 TEST(WorkloadApps, UnknownClassIsAUsageError) {
   EXPECT_NE(test::error_of([] {
               workload_apps("wl", {"cg"}, {"small", "huge"}, {}, {}, {});
-            }).find("--class takes small, medium and large, not 'huge'"),
+            }).find("--class takes " + workload_class_list() + ", not 'huge'"),
             std::string::npos);
+}
+
+TEST(WorkloadApps, NoLaunchPlannedNamesTheWorkloadsThatNeedASquare) {
+  AppSweep s;
+  s.apps = workload_apps("wl", {"bt"}, {"small", "medium"}, {}, {}, {});
+  s.nps = {2, 3};
+  s.pairs = 1;
+  s.arms = {{"off", false, {}, ""}, {"on", true, {}, ""}};
+  EXPECT_EQ(test::error_of([&] { check_launches_planned(s); }),
+            "no launch to run: bt.small, bt.medium need a square number of processes (--np 1,4,9,...)");
+  s.nps = {4};
+  EXPECT_NO_THROW(check_launches_planned(s));
 }
 
 AppSweep two_apps(std::uint32_t pairs) {

@@ -13,6 +13,7 @@
 #include <stdexcept>
 #include <string>
 
+#include "mpimon/models/workloads.hpp"
 #include "mpimon/mpi/mpi_support.hpp"
 #include "mpimon/workloads/app_workloads.hpp"
 
@@ -20,11 +21,15 @@ namespace po = boost::program_options;
 
 namespace {
 
-constexpr const char* kUsage =
-    "Usage: mpirun -np N mpimon-workload --workload stencil|cg|lu|bt [options]\n"
-    "Runs an application-like workload, checks its result, and prints on rank 0 one line:\n"
-    "  mpimon-workload: {\"workload\":...,\"seconds\":...,\"comm_share\":...,\"passed\":true,...}\n"
-    "Exit code 0 when the check passes, 1 when it fails, 2 for bad options.\n\n";
+std::string usage() {
+  std::string names;
+  for (const auto& w : mpimon::kWorkloadKinds) names += (names.empty() ? "" : "|") + std::string(w.name);
+  return "Usage: mpirun -np N mpimon-workload --workload " + names +
+         " [options]\n"
+         "Runs an application-like workload, checks its result, and prints on rank 0 one line:\n"
+         "  mpimon-workload: {\"workload\":...,\"seconds\":...,\"comm_share\":...,\"passed\":true,...}\n"
+         "Exit code 0 when the check passes, 1 when it fails, 2 for bad options.\n\n";
+}
 
 mpimon::Vec3 parse_grid(const std::string& text) {
   mpimon::Vec3 grid{};
@@ -58,10 +63,8 @@ Command parse(int argc, char** argv, po::options_description& desc) {
   Command c;
   std::string grid;
   auto& o = c.options;
-  desc.add_options()("help,h", "this help")(
-      "workload", po::value(&o.workload)->required(),
-      "stencil (MiniGhost-like 3-D halo exchange), cg (conjugate gradient: halos and allreduces), lu "
-      "(pipelined wavefront sweeps), bt (multi-partition line solves; np must be a square)")(
+  static const std::string workloads = mpimon::workload_help();
+  desc.add_options()("help,h", "this help")("workload", po::value(&o.workload)->required(), workloads.c_str())(
       "class", po::value(&o.problem_class)->default_value("small"), "problem class: small, medium, large")(
       "iterations", po::value(&o.iterations)->default_value(0), "iterations (0: the class's; cg: from the bound)")(
       "ledger", po::value(&c.ledger), "write each rank's ledger to PREFIX.RANK.ledger")(
@@ -98,11 +101,11 @@ int main(int argc, char** argv) {
     command = parse(argc, argv, desc);
   } catch (const po::error& e) {
     // Every rank parses the same command line, so all leave here together.
-    if (root) std::cerr << "mpimon-workload: error: " << e.what() << "\n" << kUsage << desc;
+    if (root) std::cerr << "mpimon-workload: error: " << e.what() << "\n" << usage() << desc;
     return 2;
   }
   if (command.help) {
-    if (root) std::cout << kUsage << desc;
+    if (root) std::cout << usage() << desc;
     return 0;
   }
   mpimon::Ledger ledger(static_cast<std::uint32_t>(session.rank()), static_cast<std::uint32_t>(session.size()));

@@ -330,11 +330,11 @@ WorkloadReport run_bt(Traffic& traffic, const WorkloadOptions& o) {
   Bt bt(traffic, o, grid, vars);
   WorkloadReport r = run_timed_loop(traffic, iterations, [&](int) { bt.iterate(); });
   check_max_error(traffic, r, "sine_mode", bt.max_error(iterations), 1e-9);
-  r.details = {{"grid", json_array(grid)},
-               {"cells_per_dimension", std::to_string(bt.q())},
-               {"mode_amplitude", json_number(bt.amplitude(iterations))},
-               {"vars", std::to_string(vars)},
-               {"compute", json_number(o.compute)}};
+  r.details = {{"grid", grid},
+               {"cells_per_dimension", std::int64_t{bt.q()}},
+               {"mode_amplitude", bt.amplitude(iterations)},
+               {"vars", std::int64_t{vars}},
+               {"compute", o.compute}};
   return r;
 }
 

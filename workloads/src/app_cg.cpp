@@ -14,6 +14,7 @@
 
 #include "app_field.hpp"
 #include "app_workloads_internal.hpp"
+#include "mpimon/json.hpp"
 
 namespace mpimon::workloads {
 
@@ -166,15 +167,12 @@ WorkloadReport run_cg(Traffic& traffic, const WorkloadOptions& o) {
   report.tolerance = bound * (1 + 1e-3) + kRoundingFloor;
   report.passed = report.check_value <= report.tolerance && relative_gap <= kGapTolerance;
   if (report.check_value <= report.tolerance && !report.passed) {
-    report.failure = "the recursive residual departs from b - A x by " + json_number(relative_gap) +
-                     " of |b| (tolerance " + json_number(kGapTolerance) + ")";
+    report.failure = "the recursive residual departs from b - A x by " + json_line(relative_gap) +
+                     " of |b| (tolerance " + json_line(kGapTolerance) + ")";
   }
-  report.details = {{"grid", json_array(grid)},
-                    {"process_grid", json_array(a.process_grid().dims)},
-                    {"compute", json_number(o.compute)},
-                    {"chebyshev_rho", json_number(rho)},
-                    {"residual_gap", json_number(relative_gap)},
-                    {"residual_gap_tolerance", json_number(kGapTolerance)}};
+  report.details = {
+      {"grid", grid},         {"process_grid", a.process_grid().dims}, {"compute", o.compute},
+      {"chebyshev_rho", rho}, {"residual_gap", relative_gap},          {"residual_gap_tolerance", kGapTolerance}};
   return report;
 }
 

@@ -223,11 +223,11 @@ WorkloadReport run_lu(Traffic& traffic, const WorkloadOptions& o) {
   Lu lu(traffic, o, grid, vars);
   WorkloadReport r = run_timed_loop(traffic, iterations, [&](int t) { lu.iterate(t); });
   check_max_error(traffic, r, "known_solution", lu.max_error(iterations), 1e-9);
-  r.details = {{"grid", json_array(grid)},
-               {"process_grid", json_array(lu.process_grid().dims)},
-               {"vars", std::to_string(vars)},
-               {"block", std::to_string(o.block)},
-               {"compute", json_number(o.compute)}};
+  r.details = {{"grid", grid},
+               {"process_grid", lu.process_grid().dims},
+               {"vars", std::int64_t{vars}},
+               {"block", std::int64_t{o.block}},
+               {"compute", o.compute}};
   return r;
 }
 

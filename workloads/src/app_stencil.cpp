@@ -156,13 +156,13 @@ WorkloadReport run_stencil(Traffic& traffic, const WorkloadOptions& o) {
   Stencil stencil(traffic, o, grid, vars);
   WorkloadReport r = run_timed_loop(traffic, iterations, [&](int) { stencil.iterate(); });
   check_max_error(traffic, r, "plane_wave", stencil.max_error(iterations), 1e-9);
-  r.details = {{"grid", json_array(grid)},
-               {"process_grid", json_array(stencil.process_grid().dims)},
-               {"vars", std::to_string(vars)},
-               {"points", std::to_string(o.points)},
-               {"wave_amplitude", json_number(stencil.amplitude(iterations))},
-               {"compute", json_number(o.compute)}};
-  if (o.scramble != 0) r.details.push_back({"scramble", std::to_string(o.scramble)});
+  r.details = {{"grid", grid},
+               {"process_grid", stencil.process_grid().dims},
+               {"vars", std::int64_t{vars}},
+               {"points", std::int64_t{o.points}},
+               {"wave_amplitude", stencil.amplitude(iterations)},
+               {"compute", o.compute}};
+  if (o.scramble != 0) r.details.push_back({"scramble", o.scramble});
   return r;
 }
 

@@ -163,8 +163,4 @@ void burn_flops(double flops) {
   }
 }
 
-std::string json_array(const mpimon::Vec3& v) {
-  return "[" + std::to_string(v[0]) + "," + std::to_string(v[1]) + "," + std::to_string(v[2]) + "]";
-}
-
 }  // namespace mpimon::workloads

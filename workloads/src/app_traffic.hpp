@@ -64,7 +64,4 @@ class Traffic {
 /// compiler cannot remove: the compute knob.
 void burn_flops(double flops);
 
-/// A JSON array of integers, e.g. "[64,64,64]".
-std::string json_array(const mpimon::Vec3& v);
-
 }  // namespace mpimon::workloads

@@ -1,13 +1,19 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
-#include <cstdio>
 #include <stdexcept>
 
 #include "app_workloads_internal.hpp"
+#include "mpimon/json.hpp"
 #include "mpimon/models/workloads.hpp"
 
 namespace mpimon::workloads {
+
+// The kernels, one per row of mpimon::kWorkloadKinds (app_WORKLOAD.cpp).
+WorkloadReport run_stencil(Traffic& traffic, const WorkloadOptions& options);
+WorkloadReport run_cg(Traffic& traffic, const WorkloadOptions& options);
+WorkloadReport run_lu(Traffic& traffic, const WorkloadOptions& options);
+WorkloadReport run_bt(Traffic& traffic, const WorkloadOptions& options);
 
 namespace {
 
@@ -68,26 +74,26 @@ void check_max_error(Traffic& traffic, WorkloadReport& r, const std::string& nam
   r.passed = traffic.rank() != 0 || r.check_value <= r.tolerance;
 }
 
-std::string json_number(double value) {
-  if (!std::isfinite(value)) return "null";
-  char buf[40];
-  std::snprintf(buf, sizeof buf, "%.9g", value);
-  return buf;
-}
-
 std::string report_json(const WorkloadReport& r) {
   const double share = r.seconds > 0 ? r.comm_seconds / r.seconds : 0;
-  std::string s = "{\"workload\":\"" + r.workload + "\",\"class\":\"" + r.problem_class +
-                  "\",\"np\":" + std::to_string(r.np) + ",\"iterations\":" + std::to_string(r.iterations) +
-                  ",\"seconds\":" + json_number(r.seconds) + ",\"comm_seconds\":" + json_number(r.comm_seconds) +
-                  ",\"comm_seconds_reduction\":\"mean\",\"comm_seconds_max\":" + json_number(r.comm_seconds_max) +
-                  ",\"comm_share\":" + json_number(std::min(1.0, share)) +
-                  ",\"messages_sent\":" + std::to_string(r.messages) + ",\"bytes_sent\":" + std::to_string(r.bytes) +
-                  ",\"collective_calls\":" + std::to_string(r.collectives) + ",\"check\":\"" + r.check +
-                  "\",\"check_value\":" + json_number(r.check_value) + ",\"tolerance\":" + json_number(r.tolerance) +
-                  ",\"passed\":" + (r.passed ? "true" : "false");
-  for (const auto& [key, value] : r.details) s += ",\"" + key + "\":" + value;
-  return s + "}";
+  Json report = {{"workload", r.workload},
+                 {"class", r.problem_class},
+                 {"np", r.np},
+                 {"iterations", r.iterations},
+                 {"seconds", r.seconds},
+                 {"comm_seconds", r.comm_seconds},
+                 {"comm_seconds_reduction", "mean"},
+                 {"comm_seconds_max", r.comm_seconds_max},
+                 {"comm_share", std::min(1.0, share)},
+                 {"messages_sent", r.messages},
+                 {"bytes_sent", r.bytes},
+                 {"collective_calls", r.collectives},
+                 {"check", r.check},
+                 {"check_value", r.check_value},
+                 {"tolerance", r.tolerance},
+                 {"passed", r.passed}};
+  for (const auto& [key, value] : r.details) std::visit([&](const auto& v) { report[key] = v; }, value);
+  return json_line(report);
 }
 
 }  // namespace mpimon::workloads

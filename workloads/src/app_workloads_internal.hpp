@@ -9,12 +9,10 @@
 
 namespace mpimon::workloads {
 
-// Each runs its timed loop and its check; the report is complete on rank 0 (timing and traffic
-// fields filled by Traffic::summarise).
-WorkloadReport run_stencil(Traffic& traffic, const WorkloadOptions& options);
-WorkloadReport run_cg(Traffic& traffic, const WorkloadOptions& options);
-WorkloadReport run_lu(Traffic& traffic, const WorkloadOptions& options);
-WorkloadReport run_bt(Traffic& traffic, const WorkloadOptions& options);
+// Each kernel (app_WORKLOAD.cpp) defines `WorkloadReport run_WORKLOAD(Traffic&, const
+// WorkloadOptions&)`, declared beside the runner table in app_workloads.cpp: it runs its timed loop
+// and its check; the report is complete on rank 0 (timing and traffic fields filled by
+// Traffic::summarise).
 
 /// A workload's size: the class's defaults, overridden by the options that are set.
 struct ProblemSize {
@@ -45,8 +43,5 @@ void check_max_error(Traffic& traffic, WorkloadReport& r, const std::string& nam
 inline void keep_worst(double& worst, double value) {
   if (!std::isnan(worst) && !(value <= worst)) worst = value;
 }
-
-/// A number as JSON (null for NaN and infinities, which JSON cannot hold).
-std::string json_number(double value);
 
 }  // namespace mpimon::workloads

@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <tuple>
 
-#include "mpimon/base/json.hpp"
+#include "mpimon/json.hpp"
 #include "mpimon/matrices/export.hpp"
 
 namespace mpimon {
@@ -69,16 +69,12 @@ std::vector<Talker> top_talkers(const SparseMatrix& bytes, const SparseMatrix& c
 
 namespace {
 
-void write_cells(const SparseMatrix& m, std::ostream& out) {
-  out << "[";
-  bool first = true;
+Json cells(const SparseMatrix& m) {
+  Json out = Json::array();
   for (std::uint32_t i = 0; i < m.rows; ++i) {
-    for (auto k = m.indptr[i]; k < m.indptr[i + 1]; ++k) {
-      out << (first ? "" : ",") << "[" << i << "," << m.indices[k] << "," << m.values[k] << "]";
-      first = false;
-    }
+    for (auto k = m.indptr[i]; k < m.indptr[i + 1]; ++k) out.push_back({i, m.indices[k], m.values[k]});
   }
-  out << "]";
+  return out;
 }
 
 struct View {
@@ -133,33 +129,16 @@ void write_heatmap_json(const MatrixFile& file, const HeatmapRequest& request, s
     if (chosen.empty()) chosen.push_back(TrafficClass::external);
   }
   const std::uint32_t block = heatmap_block_size(info.nprocs, request.max_side);
-  out << "{\"kind\":\"matrices\",\"file\":\"" << json_escape(file.path()) << "\",\"generator\":\""
-      << json_escape(file.generator()) << "\",\"format_version\":" << file.format_version() << ",\"dump\":\""
-      << json_escape(dump) << "\",\"nprocs\":" << info.nprocs << ",\"ranks_present\":" << info.ranks_present.size()
-      << ",\"internal_distinguished\":" << (info.internal_distinguished ? "true" : "false") << ",\"layout\":\""
-      << json_escape(info.layout) << "\",\"source_files\":" << info.source_files.size() << ",\"block\":" << block
-      << ",\"side\":" << (info.nprocs + block - 1) / block << ",\"views\":[";
-  bool first_view = true;
+  Json views = Json::array();
   for (const View& view : views_of(chosen)) {
-    out << (first_view ? "" : ",") << "{\"name\":\"" << view.name << "\",\"title\":\"" << json_escape(view.title)
-        << "\"";
-    first_view = false;
-    for (Metric metric : {Metric::bytes, Metric::count}) {
-      out << ",\"" << metric_name(metric) << "\":";
-      write_cells(block_reduce(sum_classes(file, dump, view.classes, metric), block), out);
-    }
-    out << "}";
+    Json v = {{"name", view.name}, {"title", view.title}};
+    for (Metric metric : {Metric::bytes, Metric::count})
+      v[metric_name(metric)] = cells(block_reduce(sum_classes(file, dump, view.classes, metric), block));
+    views.push_back(std::move(v));
   }
-  out << "],\"histogram\":[";
-  const Histogram histogram = summed_histogram(file, dump);
-  for (std::size_t b = 0; b < kHistogramBuckets; ++b) out << (b ? "," : "") << histogram[b];
-  out << "],\"talkers\":[";
-  const auto talkers = top_talkers(file, dump, request.top);
-  for (std::size_t i = 0; i < talkers.size(); ++i) {
-    out << (i ? "," : "") << "[" << talkers[i].from << "," << talkers[i].to << "," << talkers[i].bytes << ","
-        << talkers[i].messages << "]";
-  }
-  out << "],\"communicators\":[";
+  Json talkers = Json::array();
+  for (const Talker& t : top_talkers(file, dump, request.top)) talkers.push_back({t.from, t.to, t.bytes, t.messages});
+  Json communicators = Json::array();
   const CommunicatorTable comms = file.communicators(dump);
   for (std::size_t c = 0; c < comms.names.size(); ++c) {
     std::uint64_t calls = 0, bytes = 0;
@@ -168,11 +147,28 @@ void write_heatmap_json(const MatrixFile& file, const HeatmapRequest& request, s
       calls += row.one_to_all.calls + row.all_to_one.calls + row.all_to_all.calls;
       bytes += row.one_to_all.bytes + row.all_to_one.bytes + row.all_to_all.bytes;
     }
-    out << (c ? "," : "") << "{\"name\":\"" << json_escape(comms.names[c])
-        << "\",\"members\":" << (c < comms.members.size() ? comms.members[c].size() : 0) << ",\"calls\":" << calls
-        << ",\"bytes\":" << bytes << "}";
+    communicators.push_back({{"name", comms.names[c]},
+                             {"members", c < comms.members.size() ? comms.members[c].size() : 0},
+                             {"calls", calls},
+                             {"bytes", bytes}});
   }
-  out << "]}\n";
+  const Json heatmap = {{"kind", "matrices"},
+                        {"file", file.path()},
+                        {"generator", file.generator()},
+                        {"format_version", file.format_version()},
+                        {"dump", dump},
+                        {"nprocs", info.nprocs},
+                        {"ranks_present", info.ranks_present.size()},
+                        {"internal_distinguished", info.internal_distinguished},
+                        {"layout", info.layout},
+                        {"source_files", info.source_files.size()},
+                        {"block", block},
+                        {"side", (info.nprocs + block - 1) / block},
+                        {"views", views},
+                        {"histogram", summed_histogram(file, dump)},
+                        {"talkers", talkers},
+                        {"communicators", communicators}};
+  out << json_line(heatmap) << "\n";
 }
 
 }  // namespace mpimon

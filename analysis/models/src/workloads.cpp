@@ -1,12 +1,17 @@
 #include "mpimon/models/workloads.hpp"
 
 #include <algorithm>
+#include <vector>
 
 namespace mpimon {
 
-bool is_workload(std::string_view name) {
-  return std::any_of(kWorkloadKinds.begin(), kWorkloadKinds.end(), [&](const auto& w) { return w.name == name; });
+const WorkloadKind* find_workload(std::string_view name) {
+  const auto it =
+      std::find_if(kWorkloadKinds.begin(), kWorkloadKinds.end(), [&](const auto& w) { return w.name == name; });
+  return it == kWorkloadKinds.end() ? nullptr : &*it;
 }
+
+bool is_workload(std::string_view name) { return find_workload(name) != nullptr; }
 
 bool is_workload_class(std::string_view name) {
   return std::find(kWorkloadClasses.begin(), kWorkloadClasses.end(), name) != kWorkloadClasses.end();
@@ -32,6 +37,23 @@ std::string workload_list() {
 
 std::string workload_class_list() {
   return as_sentence(kWorkloadClasses, [](std::string_view c) { return std::string(c); });
+}
+
+std::string workloads_with(bool WorkloadKind::*property) {
+  std::vector<std::string> names;
+  for (const auto& w : kWorkloadKinds) {
+    if (w.*property) names.emplace_back(w.name);
+  }
+  return as_sentence(names, [](const std::string& n) { return n; });
+}
+
+std::string workload_help() {
+  std::string s;
+  for (const auto& w : kWorkloadKinds) {
+    s += (s.empty() ? "" : ", ") + std::string(w.name) + " (" + std::string(w.summary) +
+         (w.square_processes ? "; np must be a square" : "") + ")";
+  }
+  return s;
 }
 
 std::string all_workloads_option() {

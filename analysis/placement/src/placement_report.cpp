@@ -1,17 +1,11 @@
 // `mpimon place`'s JSON report (format mpimon-placement, docs/placement.md).
-#include <iomanip>
-#include <nlohmann/json.hpp>
-#include <sstream>
-
-#include "mpimon/base/json.hpp"
+#include "mpimon/json.hpp"
 #include "mpimon/placement/placement.hpp"
 #include "mpimon/placement/time_model.hpp"
 
 namespace mpimon {
 
 namespace {
-
-using Json = nlohmann::ordered_json;
 
 // The time model's fields of the report (null where the topology has no links).
 Json time_fields(const std::vector<MethodResult>& rows, const TreeTopology& topo, Objective objective) {
@@ -38,7 +32,7 @@ Json method_time_fields(const MethodResult& r) {
   fields["predicted_bandwidth_seconds"] = p.bandwidth_seconds;
   fields["predicted_latency_seconds"] = p.latency_seconds;
   fields["computed_predicted_seconds"] = r.computed_seconds;
-  fields["predicted_vs_packed"] = r.time_vs_packed ? Json(*r.time_vs_packed) : Json();
+  fields["predicted_vs_packed"] = json_optional(r.time_vs_packed);
   fields["time_vs_bound_percent"] =
       r.time_bound_seconds > 0 ? Json(100.0 * (r.predicted_seconds() / r.time_bound_seconds - 1)) : Json();
   fields["busiest_link"] = {{"level", p.busiest_level},
@@ -49,67 +43,67 @@ Json method_time_fields(const MethodResult& r) {
   return fields;
 }
 
-// `"key": value` pairs of a JSON object, each preceded by ", " (to continue an object being written).
-void append_fields(std::ostream& out, const Json& fields) {
-  for (const auto& [key, value] : fields.items()) out << ", \"" << key << "\": " << value.dump();
+Json method_row(const MethodResult& r) {
+  Json row = {{"method", r.method}};
+  if (!r.unavailable.empty()) {
+    row["unavailable"] = r.unavailable;
+    row["seconds"] = r.seconds;
+    row["predicted_seconds"] = nullptr;
+    return row;
+  }
+  row["cost"] = json_integer(r.metrics.cost);
+  row["computed_cost"] = json_integer(r.computed_cost);
+  if (r.draws > 1) {
+    row["draws"] = r.draws;
+    row["cost_mean"] = r.cost_mean;
+    row["cost_sd"] = r.cost_sd;
+    row["cost_min"] = r.cost_min;
+    row["cost_max"] = r.cost_max;
+  }
+  row["vs_bound_percent"] =
+      r.lower_bound > 0 ? Json(100.0 * (r.cost() / static_cast<double>(r.lower_bound) - 1)) : Json(nullptr);
+  row["seconds"] = r.seconds;
+  row["gain_vs_packed_percent"] = json_optional(r.gain_vs_packed);
+  row["gain_vs_random_percent"] = json_optional(r.gain_vs_random);
+  Json crossing = Json::array();
+  for (uint128 c : r.metrics.crossing) crossing.push_back(json_integer(c));
+  row["crossing"] = crossing;
+  row["busiest_node_off_node"] = json_integer(r.metrics.busiest_node_off_node);
+  row.update(method_time_fields(r));
+  if (!r.started_from.empty()) row["started_from"] = r.started_from;
+  if (!r.note.empty()) row["note"] = r.note;
+  row["repaired_ranks"] = r.repaired_ranks;
+  row["mapping"] = r.mapping;
+  return row;
 }
 
 }  // namespace
 
 void write_placement_json(std::ostream& out, const std::vector<MethodResult>& rows, const TreeTopology& topo,
                           const PlacementContext& o, const std::string& chosen, Objective objective) {
-  auto optional_number = [](const std::optional<double>& v) {
-    if (!v) return std::string("null");
-    std::ostringstream s;
-    s << std::setprecision(10) << *v;
-    return s.str();
-  };
-  out << "{\n  \"format\": \"mpimon-placement\",\n  \"file\": \"" << json_escape(o.input) << "\",\n  \"dump\": \""
-      << json_escape(o.dump) << "\",\n  \"ranks\": " << o.ranks << ",\n  \"topology\": {\"tleaf\": \"" << topo.tleaf()
-      << "\", \"source\": \"" << json_escape(topo.source) << "\", \"leaves\": " << topo.leaves()
-      << ", \"nodes\": " << topo.nodes() << ", \"node_levels\": " << topo.node_levels
-      << ", \"socket_levels\": " << topo.socket_levels << "},\n  \"model\": \"" << json_escape(kPlacementModel)
-      << "\",\n  \"classes\": \"" << json_escape(o.classes) << "\",\n  \"evaluate_classes\": \""
-      << json_escape(o.evaluate_classes) << "\",\n  \"metric\": \"" << o.metric << "\",\n  \"seed\": " << o.seed
-      << ",\n  \"chosen\": \"" << chosen
-      << "\",\n  \"lower_bound\": " << to_decimal(rows.empty() ? 0 : rows.front().lower_bound);
-  const Json time = time_fields(rows, topo, objective);
-  for (const auto& [key, value] : time.items()) out << ",\n  \"" << key << "\": " << value.dump();
-  out << ",\n  \"methods\": [";
-  for (std::size_t i = 0; i < rows.size(); ++i) {
-    const auto& r = rows[i];
-    out << (i ? ",\n" : "\n") << "    {\"method\": \"" << r.method << "\"";
-    if (!r.unavailable.empty()) {
-      out << ", \"unavailable\": \"" << json_escape(r.unavailable) << "\", \"seconds\": " << r.seconds
-          << ", \"predicted_seconds\": null}";
-      continue;
-    }
-    out << ", \"cost\": " << to_decimal(r.metrics.cost) << ", \"computed_cost\": " << to_decimal(r.computed_cost);
-    if (r.draws > 1) {
-      out << std::setprecision(17) << ", \"draws\": " << r.draws << ", \"cost_mean\": " << r.cost_mean
-          << ", \"cost_sd\": " << r.cost_sd << ", \"cost_min\": " << r.cost_min << ", \"cost_max\": " << r.cost_max;
-    }
-    const auto vs_bound = r.lower_bound > 0
-                              ? std::optional<double>(100.0 * (r.cost() / static_cast<double>(r.lower_bound) - 1))
-                              : std::nullopt;
-    out << ", \"vs_bound_percent\": " << optional_number(vs_bound) << ", \"seconds\": " << std::setprecision(4)
-        << r.seconds;
-    out << ", \"gain_vs_packed_percent\": " << optional_number(r.gain_vs_packed)
-        << ", \"gain_vs_random_percent\": " << optional_number(r.gain_vs_random) << ", \"crossing\": [";
-    for (std::size_t l = 0; l < r.metrics.crossing.size(); ++l)
-      out << (l ? ", " : "") << to_decimal(r.metrics.crossing[l]);
-    out << "], \"busiest_node_off_node\": " << to_decimal(r.metrics.busiest_node_off_node);
-    append_fields(out, method_time_fields(r));
-    if (!r.started_from.empty()) out << ", \"started_from\": \"" << r.started_from << "\"";
-    if (!r.note.empty()) out << ", \"note\": \"" << json_escape(r.note) << "\"";
-    out << ", \"repaired_ranks\": [";
-    for (std::size_t k = 0; k < r.repaired_ranks.size(); ++k) out << (k ? ", " : "") << r.repaired_ranks[k];
-    out << "]";
-    out << ", \"mapping\": [";
-    for (std::size_t k = 0; k < r.mapping.size(); ++k) out << (k ? ", " : "") << r.mapping[k];
-    out << "]}";
-  }
-  out << "\n  ]\n}\n";
+  Json methods = Json::array();
+  for (const auto& r : rows) methods.push_back(method_row(r));
+  Json report = {{"format", "mpimon-placement"},
+                 {"file", o.input},
+                 {"dump", o.dump},
+                 {"ranks", o.ranks},
+                 {"topology",
+                  {{"tleaf", topo.tleaf()},
+                   {"source", topo.source},
+                   {"leaves", topo.leaves()},
+                   {"nodes", topo.nodes()},
+                   {"node_levels", topo.node_levels},
+                   {"socket_levels", topo.socket_levels}}},
+                 {"model", kPlacementModel},
+                 {"classes", o.classes},
+                 {"evaluate_classes", o.evaluate_classes},
+                 {"metric", o.metric},
+                 {"seed", o.seed},
+                 {"chosen", chosen},
+                 {"lower_bound", json_integer(rows.empty() ? 0 : rows.front().lower_bound)}};
+  report.update(time_fields(rows, topo, objective));
+  report["methods"] = methods;
+  out << json_document(report);
 }
 
 }  // namespace mpimon

@@ -9,10 +9,10 @@
 #include <functional>
 #include <map>
 #include <memory>
-#include <nlohmann/json.hpp>
 #include <numeric>
 #include <random>
 #include <sstream>
+#include "mpimon/json.hpp"
 
 #include "mpimon/base/error.hpp"
 #include "mpimon/placement/placement.hpp"
@@ -366,7 +366,7 @@ TEST(TimeModel, ReportFields) {
   std::ostringstream out;
   write_placement_json(out, {missing, row}, t, {"run.h5", "d", 4, "external", "external", "bytes", 1}, "refine",
                        Objective::time);
-  const auto json = nlohmann::json::parse(out.str());
+  const auto json = parse_json(out.str(), "report");
   EXPECT_EQ(json["objective"], "time");
   EXPECT_EQ(json["links"][0]["link"], "100mbit,50us");
   EXPECT_EQ(json["links"][1]["link"], "free");

@@ -9,9 +9,7 @@
 
 namespace mpimon {
 
-using gate_detail::number;
-using gate_detail::optional_number;
-using gate_detail::write_strings;
+using gate_detail::strings_object;
 
 namespace {
 
@@ -75,26 +73,32 @@ AppGateReport judge_app_overhead(const std::vector<AppRow>& rows, double fail_ab
     inconclusive |= r.verdict == Verdict::inconclusive;
     report.rows.push_back(r);
   }
-  report.exit_code = above ? kAppGateAbove : inconclusive && !allow_inconclusive ? kAppGateInconclusive : 0;
+  report.exit_code = above ? kExitAppGateAbove : inconclusive && !allow_inconclusive ? kExitAppGateInconclusive : 0;
   return report;
 }
 
 void write_app_gate_json(const AppGateReport& r, std::ostream& out) {
-  out << "{\n  \"format\": \"mpimon-app-gate-report\",\n  \"format_version\": 1,\n  \"exit_code\": " << r.exit_code
-      << ",\n  \"fail_above\": " << number(r.fail_above)
-      << ",\n  \"allow_inconclusive\": " << (r.allow_inconclusive ? "true" : "false") << ",\n  \"provenance\": ";
-  write_strings(out, r.provenance, "  ");
-  out << ",\n  \"applications\": [";
-  for (std::size_t i = 0; i < r.rows.size(); ++i) {
-    const auto& v = r.rows[i];
-    out << (i ? ",\n" : "\n") << "    {\"app\": \"" << json_escape(v.app) << "\", \"np\": " << v.np
-        << ", \"pairs\": " << v.pairs << ", \"overhead\": " << optional_number(v.overhead)
-        << ", \"overhead_ci_low\": " << optional_number(v.low) << ", \"overhead_ci_high\": " << optional_number(v.high)
-        << ", \"interval\": \"" << cost_verdict_name(v.cost) << "\", \"verdict\": \"" << app_verdict_name(v.verdict)
-        << "\", \"pairs_needed\": " << (v.pairs_needed ? std::to_string(*v.pairs_needed) : std::string("null"))
-        << ", \"note\": \"" << json_escape(v.note) << "\"}";
+  Json applications = Json::array();
+  for (const auto& v : r.rows) {
+    applications.push_back({{"app", v.app},
+                            {"np", v.np},
+                            {"pairs", v.pairs},
+                            {"overhead", json_optional(v.overhead)},
+                            {"overhead_ci_low", json_optional(v.low)},
+                            {"overhead_ci_high", json_optional(v.high)},
+                            {"interval", cost_verdict_name(v.cost)},
+                            {"verdict", app_verdict_name(v.verdict)},
+                            {"pairs_needed", json_optional(v.pairs_needed)},
+                            {"note", v.note}});
   }
-  out << "\n  ]\n}\n";
+  const Json report = {{"format", "mpimon-app-gate-report"},
+                       {"format_version", 1},
+                       {"exit_code", r.exit_code},
+                       {"fail_above", r.fail_above},
+                       {"allow_inconclusive", r.allow_inconclusive},
+                       {"provenance", strings_object(r.provenance)},
+                       {"applications", applications}};
+  out << json_document(report);
 }
 
 void write_app_gate_junit(const AppGateReport& r, std::ostream& out) {

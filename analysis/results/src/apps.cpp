@@ -7,11 +7,10 @@
 #include <sstream>
 #include <tuple>
 
-#include <boost/property_tree/json_parser.hpp>
-#include <boost/property_tree/ptree.hpp>
-
 #include "mpimon/base/error.hpp"
+#include "mpimon/json.hpp"
 #include "mpimon/matrices/h5.hpp"
+#include "mpimon/results/csv.hpp"
 #include "mpimon/results/overhead.hpp"
 #include "results_file.hpp"
 
@@ -26,13 +25,6 @@ namespace {
 
 constexpr std::string_view kReportTag = "mpimon-workload: ";
 
-template <typename T>
-T report_value(const boost::property_tree::ptree& tree, const char* key, const std::string& where) {
-  auto value = tree.get_optional<T>(key);
-  if (!value) raise_error(Error::Kind::input, where, std::string("workload report without a valid '") + key + "'");
-  return *value;
-}
-
 }  // namespace
 
 std::optional<WorkloadReport> find_workload_report(const std::string& output, const std::string& where) {
@@ -43,20 +35,15 @@ std::optional<WorkloadReport> find_workload_report(const std::string& output, co
     if (line.rfind(kReportTag, 0) == 0) json = line.substr(kReportTag.size());
   }
   if (!json) return std::nullopt;
-  boost::property_tree::ptree tree;
-  try {
-    std::istringstream in(*json);
-    boost::property_tree::read_json(in, tree);
-  } catch (const boost::property_tree::json_parser_error& e) {
-    raise_error(Error::Kind::input, where, "workload report is not JSON: " + e.message());
-  }
+  const std::string in_report = where + ": workload report";
+  const Json tree = parse_json(*json, in_report);
   WorkloadReport r;
   r.json = *json;
-  r.seconds = report_value<double>(tree, "seconds", where);
-  r.comm_share = report_value<double>(tree, "comm_share", where);
-  r.messages_sent = report_value<std::uint64_t>(tree, "messages_sent", where);
-  r.bytes_sent = report_value<std::uint64_t>(tree, "bytes_sent", where);
-  r.passed = report_value<bool>(tree, "passed", where);
+  r.seconds = json_value<double>(tree, "seconds", in_report);
+  r.comm_share = json_value<double>(tree, "comm_share", in_report);
+  r.messages_sent = json_value<std::uint64_t>(tree, "messages_sent", in_report);
+  r.bytes_sent = json_value<std::uint64_t>(tree, "bytes_sent", in_report);
+  r.passed = json_value<bool>(tree, "passed", in_report);
   if (!std::isfinite(r.seconds) || r.seconds < 0 || !(r.comm_share >= 0 && r.comm_share <= 1)) {
     raise_error(Error::Kind::input, where, "workload report with seconds < 0 or comm_share outside 0..1");
   }
@@ -176,6 +163,25 @@ AppLaunchRecord compact(const AppLaunchRecord& launch) {
   c.report.clear();
   c.bindings.clear();  // the launcher's lines name the host
   return c;
+}
+
+void write_app_launches_csv(const std::vector<AppLaunchRecord>& launches, std::ostream& out) {
+  out << "launch,app,np,pair,arm,position,status,time_source,seconds,wall_seconds,comm_share,messages_external,"
+         "messages_internal,bytes_external,bytes_internal\n";
+  std::size_t index = 0;
+  for (const auto& l : launches) {
+    const std::string status = csv_text(l.status);
+    out << ++index << ',' << l.key.app << ',' << l.key.np << ',' << l.key.pair << ',' << l.key.arm << ',' << l.position
+        << ',' << status << ',' << l.time_source << ',' << csv_number(l.seconds) << ',' << csv_number(l.wall_seconds)
+        << ',' << csv_number(l.comm_share);
+    for (auto c : {TrafficClass::external, TrafficClass::internal}) {
+      out << ',' << (l.traffic ? std::to_string(l.traffic->messages[static_cast<std::size_t>(c)]) : "");
+    }
+    for (auto c : {TrafficClass::external, TrafficClass::internal}) {
+      out << ',' << (l.traffic ? std::to_string(l.traffic->bytes[static_cast<std::size_t>(c)]) : "");
+    }
+    out << '\n';
+  }
 }
 
 std::vector<AppLaunchRecord> read_app_launches_csv(const std::string& path) {

@@ -3,67 +3,69 @@
 #include "mpimon/results/gate.hpp"
 
 #include <fstream>
-#include <sstream>
-
-#include <boost/property_tree/json_parser.hpp>
-#include <boost/property_tree/ptree.hpp>
 
 #include "gate_json.hpp"
 #include "mpimon/base/error.hpp"
 
 namespace mpimon {
 
-using gate_detail::number;
-using gate_detail::optional_number;
-using gate_detail::write_strings;
+using gate_detail::strings_object;
 
 namespace {
 
-namespace pt = boost::property_tree;
-
-std::map<std::string, std::string> read_strings(const pt::ptree& tree, const std::string& key) {
+/// `object[key]`, an object of strings, or empty when absent.
+std::map<std::string, std::string> read_strings(const Json& object, const char* key, const std::string& where) {
   std::map<std::string, std::string> out;
-  if (auto child = tree.get_child_optional(key)) {
-    for (const auto& [k, v] : *child) out[k] = v.data();
-  }
+  const auto it = object.find(key);
+  if (it == object.end()) return out;
+  if (!it->is_object()) raise_error(Error::Kind::format, where, std::string("'") + key + "' is not an object");
+  for (const auto& [k, v] : it->items()) out[k] = json_value<std::string>(*it, k, where + ": " + key);
   return out;
+}
+
+/// `object[key]`, an array, or throws.
+const Json& read_array(const Json& object, const char* key, const std::string& where) {
+  const auto it = object.find(key);
+  if (it == object.end() || !it->is_array())
+    raise_error(Error::Kind::format, where, std::string("'") + key + "' is missing or not an array");
+  return *it;
 }
 
 }  // namespace
 
 void write_gate_baseline(const GateBaseline& b, std::ostream& out) {
-  out << "{\n  \"format\": \"" << kGateBaselineFormat << "\",\n  \"format_version\": 1,\n  \"provenance\": ";
-  write_strings(out, b.provenance, "  ");
+  Json baseline = {
+      {"format", kGateBaselineFormat}, {"format_version", 1}, {"provenance", strings_object(b.provenance)}};
   if (b.instructions) {
-    out << ",\n  \"instructions\": {\n    \"build\": ";
-    write_strings(out, b.instructions->build, "    ");
-    out << ",\n    \"settings\": ";
-    write_strings(out, b.instructions->settings, "    ");
-    out << ",\n    \"operations\": [";
-    for (std::size_t i = 0; i < b.instructions->operations.size(); ++i) {
-      const auto& c = b.instructions->operations[i];
-      out << (i ? ",\n" : "\n") << "      {\"op\": \"" << json_escape(c.op) << "\", \"size\": " << c.size
-          << ", \"count\": " << c.count << ", \"at_n\": " << c.at_n << ", \"at_2n\": " << c.at_2n
-          << ", \"instructions_per_op\": " << number(c.per_op) << "}";
+    Json operations = Json::array();
+    for (const auto& c : b.instructions->operations) {
+      operations.push_back({{"op", c.op},
+                            {"size", c.size},
+                            {"count", c.count},
+                            {"at_n", c.at_n},
+                            {"at_2n", c.at_2n},
+                            {"instructions_per_op", c.per_op}});
     }
-    out << "\n    ]\n  }";
+    baseline["instructions"] = {{"build", strings_object(b.instructions->build)},
+                                {"settings", strings_object(b.instructions->settings)},
+                                {"operations", operations}};
   }
   if (b.timing) {
-    out << ",\n  \"timing\": {\n    \"machine\": ";
-    write_strings(out, b.timing->machine, "    ");
-    out << ",\n    \"settings\": ";
-    write_strings(out, b.timing->settings, "    ");
-    out << ",\n    \"cells\": [";
-    for (std::size_t i = 0; i < b.timing->cells.size(); ++i) {
-      const auto& c = b.timing->cells[i];
-      out << (i ? ",\n" : "\n") << "      {\"op\": \"" << json_escape(c.op) << "\", \"np\": " << c.np
-          << ", \"size\": " << c.size << ", \"pairs\": " << c.pairs << ", \"off_ns\": " << number(c.off_ns)
-          << ", \"difference_ns\": " << number(c.difference_ns)
-          << ", \"sd_difference_ns\": " << number(c.sd_difference_ns) << "}";
+    Json cells = Json::array();
+    for (const auto& c : b.timing->cells) {
+      cells.push_back({{"op", c.op},
+                       {"np", c.np},
+                       {"size", c.size},
+                       {"pairs", c.pairs},
+                       {"off_ns", c.off_ns},
+                       {"difference_ns", c.difference_ns},
+                       {"sd_difference_ns", c.sd_difference_ns}});
     }
-    out << "\n    ]\n  }";
+    baseline["timing"] = {{"machine", strings_object(b.timing->machine)},
+                          {"settings", strings_object(b.timing->settings)},
+                          {"cells", cells}};
   }
-  out << "\n}\n";
+  out << json_document(baseline);
 }
 
 GateBaseline read_gate_baseline(const std::string& path) {
@@ -73,50 +75,42 @@ GateBaseline read_gate_baseline(const std::string& path) {
 }
 
 GateBaseline parse_gate_baseline(std::istream& in, const std::string& path) {
-  pt::ptree tree;
-  try {
-    pt::read_json(in, tree);
-  } catch (const pt::json_parser_error& e) {
-    raise_input_error(path, e.line(), e.message());
-  }
-  if (tree.get<std::string>("format", "") != kGateBaselineFormat) {
+  const Json tree = parse_json(in, path);
+  if (!tree.is_object() || tree.value("format", Json()) != kGateBaselineFormat) {
     raise_error(Error::Kind::format, path, std::string("not an ") + kGateBaselineFormat + " file (\"format\")");
   }
-  if (tree.get<std::string>("format_version", "") != "1") {
+  if (tree.value("format_version", Json()) != 1) {
     raise_error(Error::Kind::format, path, "unsupported format_version (this mpimon reads 1)");
   }
   GateBaseline b;
-  b.provenance = read_strings(tree, "provenance");
-  try {
-    if (auto ins = tree.get_child_optional("instructions")) {
-      InstructionBaseline i;
-      i.build = read_strings(*ins, "build");
-      i.settings = read_strings(*ins, "settings");
-      for (const auto& [unused, row] : ins->get_child("operations")) {
-        InstructionCount c;
-        c.op = row.get<std::string>("op");
-        c.size = row.get<std::uint64_t>("size");
-        c.count = row.get<std::uint64_t>("count");
-        c.at_n = row.get<std::uint64_t>("at_n");
-        c.at_2n = row.get<std::uint64_t>("at_2n");
-        c.per_op = row.get<double>("instructions_per_op");
-        i.operations.push_back(c);
-      }
-      b.instructions = i;
+  b.provenance = read_strings(tree, "provenance", path);
+  if (auto ins = tree.find("instructions"); ins != tree.end()) {
+    const std::string where = path + ": instructions";
+    InstructionBaseline i;
+    i.build = read_strings(*ins, "build", where);
+    i.settings = read_strings(*ins, "settings", where);
+    for (const Json& row : read_array(*ins, "operations", where)) {
+      const std::string at = where + " operation " + std::to_string(i.operations.size() + 1);
+      i.operations.push_back({json_value<std::string>(row, "op", at), json_value<std::uint64_t>(row, "size", at),
+                              json_value<std::uint64_t>(row, "count", at), json_value<std::uint64_t>(row, "at_n", at),
+                              json_value<std::uint64_t>(row, "at_2n", at),
+                              json_value<double>(row, "instructions_per_op", at)});
     }
-    if (auto tim = tree.get_child_optional("timing")) {
-      TimingBaseline t;
-      t.machine = read_strings(*tim, "machine");
-      t.settings = read_strings(*tim, "settings");
-      for (const auto& [unused, row] : tim->get_child("cells")) {
-        t.cells.push_back({row.get<std::string>("op"), row.get<std::uint32_t>("np"), row.get<std::uint64_t>("size"),
-                           row.get<std::size_t>("pairs"), row.get<double>("off_ns"), row.get<double>("difference_ns"),
-                           row.get<double>("sd_difference_ns")});
-      }
-      b.timing = t;
+    b.instructions = i;
+  }
+  if (auto tim = tree.find("timing"); tim != tree.end()) {
+    const std::string where = path + ": timing";
+    TimingBaseline t;
+    t.machine = read_strings(*tim, "machine", where);
+    t.settings = read_strings(*tim, "settings", where);
+    for (const Json& row : read_array(*tim, "cells", where)) {
+      const std::string at = where + " cell " + std::to_string(t.cells.size() + 1);
+      t.cells.push_back({json_value<std::string>(row, "op", at), json_value<std::uint32_t>(row, "np", at),
+                         json_value<std::uint64_t>(row, "size", at), json_value<std::size_t>(row, "pairs", at),
+                         json_value<double>(row, "off_ns", at), json_value<double>(row, "difference_ns", at),
+                         json_value<double>(row, "sd_difference_ns", at)});
     }
-  } catch (const pt::ptree_error& e) {
-    raise_error(Error::Kind::format, path, std::string("bad baseline entry: ") + e.what());
+    b.timing = t;
   }
   return b;
 }

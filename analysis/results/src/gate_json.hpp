@@ -1,18 +1,18 @@
 #pragma once
-// The few JSON words the gate's reports and baseline write by hand (numbers that may be NaN, a
-// string map), shared by gate_baseline.cpp, gate_reports.cpp and app_gate.cpp.
+// What the gate's baseline and reports share: numbers in notes and JUnit text, and a string map as
+// a JSON object (gate_baseline.cpp, gate_verdicts.cpp, gate_reports.cpp, app_gate.cpp).
 
 #include <cmath>
 #include <cstdio>
 #include <map>
 #include <optional>
-#include <ostream>
 #include <string>
 
-#include "mpimon/base/json.hpp"
+#include "mpimon/json.hpp"
 
 namespace mpimon::gate_detail {
 
+/// A number in words: 10 significant digits, "null" for NaN.
 inline std::string number(double v) {
   if (!std::isfinite(v)) return "null";
   char buf[40];
@@ -22,15 +22,10 @@ inline std::string number(double v) {
 
 inline std::string optional_number(const std::optional<double>& v) { return v ? number(*v) : "null"; }
 
-inline void write_strings(std::ostream& out, const std::map<std::string, std::string>& values,
-                          const std::string& indent) {
-  out << "{";
-  bool first = true;
-  for (const auto& [k, v] : values) {
-    out << (first ? "\n" : ",\n") << indent << "  \"" << json_escape(k) << "\": \"" << json_escape(v) << "\"";
-    first = false;
-  }
-  out << "\n" << indent << "}";
+inline Json strings_object(const std::map<std::string, std::string>& values) {
+  Json out = Json::object();
+  for (const auto& [k, v] : values) out[k] = v;
+  return out;
 }
 
 }  // namespace mpimon::gate_detail

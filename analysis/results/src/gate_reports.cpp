@@ -10,34 +10,44 @@ namespace mpimon {
 
 using gate_detail::number;
 using gate_detail::optional_number;
-using gate_detail::write_strings;
+using gate_detail::strings_object;
 
 void write_gate_json(const GateReport& r, std::ostream& out) {
-  out << "{\n  \"format\": \"mpimon-gate-report\",\n  \"format_version\": 1,\n  \"exit_code\": " << r.exit_code
-      << ",\n  \"baseline\": \"" << json_escape(r.baseline_path) << "\",\n  \"provenance\": ";
-  write_strings(out, r.provenance, "  ");
-  out << ",\n  \"instructions\": [";
-  for (std::size_t i = 0; i < r.instructions.size(); ++i) {
-    const auto& v = r.instructions[i];
-    out << (i ? ",\n" : "\n") << "    {\"op\": \"" << json_escape(v.op) << "\", \"size\": " << v.size
-        << ", \"baseline_per_op\": " << optional_number(v.baseline) << ", \"now_per_op\": " << optional_number(v.now)
-        << ", \"verdict\": \"" << verdict_name(v.verdict) << "\", \"note\": \"" << json_escape(v.note) << "\"}";
+  Json instructions = Json::array();
+  for (const auto& v : r.instructions) {
+    instructions.push_back({{"op", v.op},
+                            {"size", v.size},
+                            {"baseline_per_op", json_optional(v.baseline)},
+                            {"now_per_op", json_optional(v.now)},
+                            {"verdict", verdict_name(v.verdict)},
+                            {"note", v.note}});
   }
-  out << "\n  ],\n  \"timing\": [";
-  for (std::size_t i = 0; i < r.timing.size(); ++i) {
-    const auto& v = r.timing[i];
-    out << (i ? ",\n" : "\n") << "    {\"op\": \"" << json_escape(v.op) << "\", \"np\": " << v.np
-        << ", \"size\": " << v.size << ", \"baseline_ns\": " << number(v.baseline_ns)
-        << ", \"now_ns\": " << number(v.now_ns) << ", \"regression_ns\": " << number(v.regression_ns)
-        << ", \"regression_low_ns\": " << optional_number(v.low_ns)
-        << ", \"regression_high_ns\": " << optional_number(v.high_ns) << ", \"margin_ns\": " << number(v.margin_ns)
-        << ", \"p\": " << optional_number(v.p) << ", \"p_holm\": " << optional_number(v.p_holm) << ", \"verdict\": \""
-        << verdict_name(v.verdict) << "\", \"confirmed\": " << (v.confirmed ? "true" : "false") << ", \"note\": \""
-        << json_escape(v.note) << "\"}";
+  Json timing = Json::array();
+  for (const auto& v : r.timing) {
+    timing.push_back({{"op", v.op},
+                      {"np", v.np},
+                      {"size", v.size},
+                      {"baseline_ns", v.baseline_ns},
+                      {"now_ns", v.now_ns},
+                      {"regression_ns", v.regression_ns},
+                      {"regression_low_ns", json_optional(v.low_ns)},
+                      {"regression_high_ns", json_optional(v.high_ns)},
+                      {"margin_ns", v.margin_ns},
+                      {"p", json_optional(v.p)},
+                      {"p_holm", json_optional(v.p_holm)},
+                      {"verdict", verdict_name(v.verdict)},
+                      {"confirmed", v.confirmed},
+                      {"note", v.note}});
   }
-  out << "\n  ],\n  \"notes\": [";
-  for (std::size_t i = 0; i < r.notes.size(); ++i) out << (i ? ", " : "") << "\"" << json_escape(r.notes[i]) << "\"";
-  out << "]\n}\n";
+  const Json report = {{"format", "mpimon-gate-report"},
+                       {"format_version", 1},
+                       {"exit_code", r.exit_code},
+                       {"baseline", r.baseline_path},
+                       {"provenance", strings_object(r.provenance)},
+                       {"instructions", instructions},
+                       {"timing", timing},
+                       {"notes", r.notes}};
+  out << json_document(report);
 }
 
 namespace {

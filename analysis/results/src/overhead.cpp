@@ -9,8 +9,11 @@
 #include <sstream>
 
 #include "mpimon/base/error.hpp"
+#include "mpimon/json.hpp"
 #include "mpimon/matrices/h5.hpp"
 #include "mpimon/overhead_design/interleave.hpp"
+#include "mpimon/results/arms.hpp"
+#include "mpimon/results/csv.hpp"
 #include "results_file.hpp"
 
 namespace mpimon {
@@ -142,6 +145,27 @@ std::vector<LaunchRecord> read_launches_csv(const std::string& path) {
     out.back().benchmarks.push_back({csv.text(row, "op"), csv.integer(row, "size"), {}, s});
   }
   return out;
+}
+
+void write_launches_csv(const std::vector<LaunchRecord>& launches, std::ostream& out) {
+  out << "launch,transport,np,pair,arm,position,status,seconds,op,size,samples,median_ns,q1_ns,q3_ns,d1_ns,d9_ns,"
+         "mean_ns,min_ns,max_ns,iqm_ns\n";
+  std::size_t index = 0;
+  for (const auto& l : launches) {
+    ++index;
+    const std::string status = csv_text(l.status);
+    std::string head = std::to_string(index) + ',' + l.key.transport + ',' + std::to_string(l.key.np) + ',' +
+                       std::to_string(l.key.pair) + ',' + l.key.arm + ',' + std::to_string(l.position) + ',' + status +
+                       ',' + csv_number(l.seconds);
+    if (l.benchmarks.empty()) out << head << ",,,0,,,,,,,,,\n";
+    for (const auto& b : l.benchmarks) {
+      SampleSummary s = summary_of(b);
+      out << head << ',' << b.op << ',' << b.size << ',' << s.samples << ',' << csv_number(s.median) << ','
+          << csv_number(s.q1) << ',' << csv_number(s.q3) << ',' << csv_number(s.d1) << ',' << csv_number(s.d9) << ','
+          << csv_number(s.mean) << ',' << csv_number(s.min) << ',' << csv_number(s.max) << ',' << csv_number(s.iqm)
+          << '\n';
+    }
+  }
 }
 
 void OverheadResults::create(const std::string& path, const std::map<std::string, std::string>& configuration) {
@@ -408,13 +432,11 @@ BlockPairs interleaved_block_pairs(const BenchmarkBlocks& blocks, const Benchmar
 
 namespace {
 
-constexpr std::string_view kInterleaved = "interleaved-";
-
 // Every interleaved launch's benchmarks with their block pairs (or the problem), in launch order.
 template <class Visit>
 void for_each_interleaved(const std::vector<LaunchRecord>& launches, Visit visit) {
   for (const auto& l : launches) {
-    if (l.status != "ok" || !l.key.arm.starts_with(kInterleaved)) continue;
+    if (l.status != "ok" || !is_interleaved_arm(l.key.arm)) continue;
     const auto blocks = read_blocks(l.blocks, "blocks of launch " + l.key.arm + " pair " + std::to_string(l.key.pair));
     for (const auto& b : l.benchmarks) {
       auto it = std::find_if(blocks.begin(), blocks.end(),
@@ -448,7 +470,7 @@ std::vector<OverheadCell> analyze_overhead(const std::vector<LaunchRecord>& laun
   bool interleaved = false;
   for (const auto& l : launches) {
     if (l.status == "ok") by_key[l.key] = &l;
-    interleaved = interleaved || l.key.arm.starts_with(kInterleaved);
+    interleaved = interleaved || is_interleaved_arm(l.key.arm);
   }
   // (transport, design, arm, op, np, size) -> paired interquartile means (baseline, arm)
   using CellKey = std::tuple<std::string, std::string, std::string, std::string, std::uint32_t, std::uint64_t>;
@@ -467,10 +489,10 @@ std::vector<OverheadCell> analyze_overhead(const std::vector<LaunchRecord>& laun
     }
   };
   for (const auto& [key, launch] : by_key) {
-    if (key.arm == "off" || key.arm.starts_with(kInterleaved)) continue;
-    pair_with(*launch, "off", key.arm);
+    if (key.arm == kArmOff || is_interleaved_arm(key.arm)) continue;
+    pair_with(*launch, std::string(kArmOff), key.arm);
     // The counting alone by launch pairs, to set beside the interleaved design's.
-    if (interleaved && key.arm == "on") pair_with(*launch, "mpit_off", "counting");
+    if (interleaved && key.arm == kArmOn) pair_with(*launch, std::string(kArmMpitOff), std::string(kArmCounting));
   }
   // One observation per interleaved launch, the mean of its block pairs: the pairs of one launch
   // share its conditions (the cost itself varies from launch to launch), so counting each as
@@ -480,8 +502,7 @@ std::vector<OverheadCell> analyze_overhead(const std::vector<LaunchRecord>& laun
   };
   for_each_interleaved(launches, [&](const LaunchRecord& l, const BenchmarkSamples& b, const BlockPairs& p) {
     if (!p.problem.empty()) return;
-    auto& [o, n] =
-        pairs[{l.key.transport, "interleaved", l.key.arm.substr(kInterleaved.size()), b.op, l.key.np, b.size}];
+    auto& [o, n] = pairs[{l.key.transport, "interleaved", std::string(switched_by(l.key.arm)), b.op, l.key.np, b.size}];
     o.push_back(mean(p.off));
     n.push_back(mean(p.on));
   });
@@ -509,17 +530,11 @@ std::vector<OverheadCell> analyze_overhead(const std::vector<LaunchRecord>& laun
 }
 
 std::string benchmark_context(const LaunchRecord& launch, std::string_view key) {
-  // Google Benchmark writes the context as "key": "value" pairs; values are JSON-escaped strings.
-  const std::string& json = launch.benchmark_json;
-  const std::string needle = "\"" + std::string(key) + "\": \"";
-  const auto at = json.find(needle);
-  if (at == std::string::npos) return "";
-  std::string value;
-  for (std::size_t i = at + needle.size(); i < json.size() && json[i] != '"'; ++i) {
-    if (json[i] == '\\' && i + 1 < json.size()) ++i;  // \" and \\ stand for the character
-    value += json[i];
-  }
-  return value;
+  if (launch.benchmark_json.empty()) return "";
+  const Json json = parse_json(launch.benchmark_json, "the benchmark JSON of a launch (" + launch.command + ")");
+  const auto context = json.find("context");
+  if (context == json.end() || !context->is_object() || !context->contains(key)) return "";
+  return json_value<std::string>(*context, key, "the benchmark JSON's context");
 }
 
 std::map<std::string, std::size_t> launch_clocks(const std::vector<LaunchRecord>& launches) {
@@ -552,11 +567,11 @@ std::map<std::pair<std::string, std::uint32_t>, double> injected_cost(const std:
   }
   std::map<std::pair<std::string, std::uint32_t>, std::pair<double, std::size_t>> sums;
   for (const auto& [key, ns] : spin) {
-    if (key.arm == "off") continue;
+    if (key.arm == kArmOff) continue;
     // An interleaved launch's off blocks run the same library without its loop: its own figure.
     double added = ns;
-    if (!key.arm.starts_with(kInterleaved)) {
-      auto off = spin.find({key.transport, key.np, key.pair, "off"});
+    if (!is_interleaved_arm(key.arm)) {
+      auto off = spin.find({key.transport, key.np, key.pair, std::string(kArmOff)});
       if (off == spin.end()) continue;
       added -= off->second;
     }

@@ -2,11 +2,10 @@
 
 #include "mpimon/results/paired_report.hpp"
 
-#include <charconv>
 #include <cmath>
 #include <cstdio>
 
-#include "mpimon/base/json.hpp"
+#include "mpimon/json.hpp"
 
 namespace mpimon {
 
@@ -122,61 +121,44 @@ PairedReport paired_report(const PairedAnalysis& a, const PairedSamples& samples
 
 namespace {
 
-// JSON written by hand: the output is small and flat. Absent values are null.
+// Absent values are null.
 
-std::string json_string(const std::string& text) { return "\"" + json_escape(text) + "\""; }
+Json interval_json(const std::optional<Interval>& ci) { return ci ? Json{ci->low, ci->high} : Json(nullptr); }
 
-std::string json_number(double value) {
-  if (!std::isfinite(value)) return "null";  // never expected: the library reports no NaN
-  char text[32];
-  auto result = std::to_chars(text, text + sizeof text, value);
-  return {text, result.ptr};
-}
-
-std::string json_interval(const std::optional<Interval>& ci) {
-  return ci ? "[" + json_number(ci->low) + ", " + json_number(ci->high) + "]" : "null";
-}
-
-std::string json_estimate(const std::optional<Estimate>& e) {
-  return e ? "{\"value\": " + json_number(e->value) + ", \"ci\": " + json_interval(e->ci) + "}" : "null";
+Json estimate_json(const std::optional<Estimate>& e) {
+  return e ? Json{{"value", e->value}, {"ci", interval_json(e->ci)}} : Json(nullptr);
 }
 
 }  // namespace
 
 void write_paired_json(std::ostream& out, const PairedAnalysis& a, const PairedReportOptions& o) {
-  out << "{\n  \"file\": " << json_string(o.input) << ",\n  \"unit\": " << json_string(o.unit)
-      << ",\n  \"confidence\": " << json_number(a.confidence) << ",\n  \"n\": " << a.n
-      << ",\n  \"mean_off\": " << json_number(a.mean_off) << ",\n  \"mean_on\": " << json_number(a.mean_on)
-      << ",\n  \"difference\": {\"mean\": " << json_number(a.mean_difference)
-      << ", \"sd\": " << (a.sd_difference ? json_number(*a.sd_difference) : "null")
-      << ", \"ci\": " << json_interval(a.t_test ? std::optional(a.t_test->ci) : std::nullopt) << "}";
-  out << ",\n  \"t_test\": ";
-  if (a.t_test) {
-    out << "{\"t\": " << json_number(a.t_test->t) << ", \"df\": " << json_number(a.t_test->df)
-        << ", \"p_value\": " << json_number(a.t_test->p_value) << "}";
-  } else {
-    out << "null";
-  }
-  out << ",\n  \"t_test_unavailable\": " << (a.t_test ? "null" : json_string(a.t_test_unavailable));
-  out << ",\n  \"relative\": " << json_estimate(a.relative);
-  out << ",\n  \"per_process\": ";
-  if (o.processes) {
-    out << "{\"processes\": " << *o.processes << ", \"estimate\": " << json_estimate(per_process(a, *o.processes))
-        << "}";
-  } else {
-    out << "null";
-  }
-  out << ",\n  \"wilcoxon\": ";
+  Json t_test = nullptr, wilcoxon = nullptr, per_process_json = nullptr;
+  if (a.t_test) t_test = {{"t", a.t_test->t}, {"df", a.t_test->df}, {"p_value", a.t_test->p_value}};
+  if (o.processes)
+    per_process_json = {{"processes", *o.processes}, {"estimate", estimate_json(per_process(a, *o.processes))}};
   if (a.wilcoxon) {
     const auto& w = *a.wilcoxon;
-    out << "{\"v\": " << json_number(w.v) << ", \"n\": " << w.n << ", \"zeros\": " << w.zeros
-        << ", \"ties\": " << (w.ties ? "true" : "false") << ", \"exact\": " << (w.exact ? "true" : "false")
-        << ", \"p_value\": " << json_number(w.p_value) << "}";
-  } else {
-    out << "null";
+    wilcoxon = {{"v", w.v},       {"n", w.n},         {"zeros", w.zeros},
+                {"ties", w.ties}, {"exact", w.exact}, {"p_value", w.p_value}};
   }
-  out << ",\n  \"significant\": " << (a.significant() ? "true" : "false")
-      << ",\n  \"verdict\": " << json_string(paired_verdict(a, o.unit)) << "\n}\n";
+  const Json report = {{"file", o.input},
+                       {"unit", o.unit},
+                       {"confidence", a.confidence},
+                       {"n", a.n},
+                       {"mean_off", a.mean_off},
+                       {"mean_on", a.mean_on},
+                       {"difference",
+                        {{"mean", a.mean_difference},
+                         {"sd", json_optional(a.sd_difference)},
+                         {"ci", interval_json(a.t_test ? std::optional(a.t_test->ci) : std::nullopt)}}},
+                       {"t_test", t_test},
+                       {"t_test_unavailable", a.t_test ? Json(nullptr) : Json(a.t_test_unavailable)},
+                       {"relative", estimate_json(a.relative)},
+                       {"per_process", per_process_json},
+                       {"wilcoxon", wilcoxon},
+                       {"significant", a.significant()},
+                       {"verdict", paired_verdict(a, o.unit)}};
+  out << json_document(report);
 }
 
 }  // namespace mpimon

@@ -171,10 +171,12 @@ TEST(WorkloadReport, FindsTheTaggedLineAmongOtherOutput) {
 
 TEST(WorkloadReport, RejectsBadReports) {
   EXPECT_EQ(error_of([] { find_workload_report("mpimon-workload: {\"seconds\": 1}\n", "launch 2"); }),
-            "launch 2: workload report without a valid 'comm_share'");
+            "launch 2: workload report: 'comm_share' is missing");
+  EXPECT_EQ(error_of([] { find_workload_report("mpimon-workload: {\"seconds\": \"1\"}\n", "launch 2"); }),
+            "launch 2: workload report: 'seconds' is not a finite number");
   EXPECT_NE(error_of([] {
               find_workload_report("mpimon-workload: {oops\n", "launch 2");
-            }).find("launch 2: workload report is not JSON"),
+            }).find("launch 2: workload report: not JSON: syntax error"),
             std::string::npos);
   EXPECT_EQ(error_of([] {
               find_workload_report(

@@ -303,16 +303,16 @@ TEST(AppGate, VerdictsAndExitCodes) {
   EXPECT_NEAR(*report.rows[1].low, -0.0029923, 5e-7);
   EXPECT_NEAR(*report.rows[1].high, 0.0229923, 5e-7);
   EXPECT_EQ(report.rows[2].verdict, Verdict::inconclusive);
-  EXPECT_EQ(report.exit_code, kAppGateAbove);  // above wins over inconclusive
+  EXPECT_EQ(report.exit_code, kExitAppGateAbove);  // above wins over inconclusive
   EXPECT_EQ(judge_app_overhead({pass}, 0.10, false).exit_code, 0);
-  EXPECT_EQ(judge_app_overhead({pass, open}, 0.10, false).exit_code, kAppGateInconclusive);
+  EXPECT_EQ(judge_app_overhead({pass, open}, 0.10, false).exit_code, kExitAppGateInconclusive);
   EXPECT_EQ(judge_app_overhead({pass, open}, 0.10, true).exit_code, 0);
   // A 2 % limit: the pass row's interval [-0.3 %, +2.3 %] reaches it without excluding 0.
   EXPECT_EQ(judge_app_overhead({pass}, 0.02, false).rows[0].cost, CostVerdict::inconclusive);
   // A limit of 20 %: the above row's cost is established and over it; a 30 % limit falls inside
   // its interval: a cost that may exceed the limit fails too.
   EXPECT_EQ(judge_app_overhead({above}, 0.30, false).rows[0].cost, CostVerdict::nonzero);
-  EXPECT_EQ(judge_app_overhead({above}, 0.30, false).exit_code, kAppGateAbove);
+  EXPECT_EQ(judge_app_overhead({above}, 0.30, false).exit_code, kExitAppGateAbove);
 }
 
 TEST(AppGate, Reports) {

@@ -1,5 +1,6 @@
 #include <gtest/gtest.h>
 
+#include "mpimon/results/arms.hpp"
 #include "mpimon/results/overhead.hpp"
 #include "test_util.hpp"
 
@@ -117,6 +118,20 @@ TEST(InjectedCost, AveragesDelayPairsAndInterleavedLaunches) {
   const auto cost = injected_cost({with_spin("off", 1, 0.5), with_spin("delay10", 1, 10.5), with_spin("delay10", 2, 30),
                                    with_spin("interleaved-delay10", 3, 12), failed});
   EXPECT_EQ(cost, (std::map<std::pair<std::string, std::uint32_t>, double>{{{"shared", 4}, 11.0}}));
+}
+
+// The arms as docs/overhead.md names them.
+TEST(Arms, NamesOfTheLaunchesAndComparisons) {
+  EXPECT_EQ(calibration_arm(5, 0), "delay5");
+  EXPECT_EQ(calibration_arm(5, 3), "loops3");
+  EXPECT_EQ(calibration_arm(0, 0), "");
+  EXPECT_EQ(interleaved_arm(kArmCounting), "interleaved-counting");
+  EXPECT_TRUE(is_interleaved_arm("interleaved-delay5"));
+  EXPECT_FALSE(is_interleaved_arm("delay5"));
+  EXPECT_EQ(switched_by("interleaved-delay5"), "delay5");
+  EXPECT_EQ(comparison_title("mpit_off", "pairs"), "monitoring loaded, stopped through MPI_T, vs off");
+  EXPECT_EQ(comparison_title("counting", "interleaved"), "monitoring's counting on vs stopped (interleaved blocks)");
+  EXPECT_EQ(comparison_title("delay5", "pairs"), "");
 }
 
 TEST(LaunchClocks, NamesTheClockOfEachLaunch) {

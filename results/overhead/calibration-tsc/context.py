@@ -10,9 +10,14 @@ import csv
 import itertools
 import os
 import re
+import sys
 
 import numpy as np
 from scipy import stats
+
+# The one reader of results files (analysis/scripts/mpimon_results.py).
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "../../../analysis/scripts"))
+from mpimon_results import launches, read_configuration  # noqa: E402
 
 CELLS = (("send", 0), ("send", 64), ("alltoall", 0), ("alltoall", 64))
 
@@ -29,23 +34,20 @@ def block_states(count):
 
 
 def extract(ns):
-    import h5py
-    with h5py.File(f"cal{ns}.h5", "r") as f, open(f"cal{ns}ns-interleaved.csv", "w", newline="") as out:
+    path = f"cal{ns}.h5"
+    design = read_configuration(path)[0]["design"]  # "both (blocks of 50 iterations, ABBA)"
+    block = int(re.search(r"blocks of (\d+) iterations", design).group(1))
+    with open(f"cal{ns}ns-interleaved.csv", "w", newline="") as out:
         w = csv.writer(out)
         w.writerow(["launch", "op", "size", "recovered_ns"])
-        design = f["configuration"].attrs["design"]  # "both (blocks of 50 iterations, ABBA)"
-        block = int(re.search(r"blocks of (\d+) iterations", design).group(1))
-        for name, g in f["launches"].items():
-            if not g.attrs["arm"].startswith("interleaved") or g.attrs["status"] != "ok":
+        for name, attrs, benchmarks in launches(path):
+            if not attrs["arm"].startswith("interleaved") or attrs["status"] != "ok":
                 continue
-            ops = [o.decode() if isinstance(o, bytes) else o for o in g["ops"][()]]
-            bounds, samples = g["samples_indptr"][()], g["samples"][()]
-            for i, (op, size) in enumerate(zip(ops, g["sizes"][()])):
-                x = samples[bounds[i]:bounds[i + 1]]
+            for op, size, x in benchmarks:
                 blocks = [iqm(x[k * block:(k + 1) * block]) for k in range(len(x) // block)]
                 on = [b for b, s in zip(blocks, block_states(len(blocks))) if s]
                 off = [b for b, s in zip(blocks, block_states(len(blocks))) if not s]
-                w.writerow([name, op, int(size), f"{np.mean(on) - np.mean(off):.4f}"])
+                w.writerow([name, op, size, f"{np.mean(on) - np.mean(off):.4f}"])
 
 
 def ci(values):

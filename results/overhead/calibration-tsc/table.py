@@ -8,20 +8,24 @@
 # last column also counts the CIs that meet the range from the mean to the maximum.
 import csv
 import os
+import sys
 
 import numpy as np
+
+# The one reader of results files (analysis/scripts/mpimon_results.py).
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "../../../analysis/scripts"))
+from mpimon_results import launches  # noqa: E402
 
 CELLS = (("send", "0"), ("send", "64"), ("alltoall", "0"), ("alltoall", "64"))
 
 
 def extract_delivered(ns):
-    import h5py
-    with h5py.File(f"cal{ns}.h5", "r") as f, open(f"cal{ns}ns-delivered.csv", "w", newline="") as out:
+    with open(f"cal{ns}ns-delivered.csv", "w", newline="") as out:
         w = csv.writer(out)
         w.writerow(["launch", "arm", "ranks_ns"])
-        for name, g in f["launches"].items():
-            if g.attrs["arm"] != "off" and g.attrs["status"] == "ok" and "spin_ranks_ns" in g.attrs:
-                w.writerow([name, g.attrs["arm"], g.attrs["spin_ranks_ns"]])
+        for name, attrs, _ in launches(f"cal{ns}.h5"):
+            if attrs["arm"] != "off" and attrs["status"] == "ok" and "spin_ranks_ns" in attrs:
+                w.writerow([name, attrs["arm"], attrs["spin_ranks_ns"]])
 
 
 def delivered(ns):

@@ -5,10 +5,10 @@
 import csv, sys
 
 cells = list(csv.DictReader(open(sys.argv[1] if len(sys.argv) > 1 else "costs-analysis.csv")))
-columns = [("pairs", "on", "on − off: the whole cost (pairs)"),
-           ("pairs", "mpit_off", "mpit_off − off: loaded, stopped through MPI_T (pairs)"),
-           ("pairs", "counting", "on − mpit_off: the counting (pairs)"),
-           ("interleaved", "counting", "the counting, switched per block (interleaved)")]
+# The comparisons and their titles come from the CSV (mpimon's one table of arms): the launch-pair
+# design's first, each design's in the order the CSV lists them.
+columns = sorted(dict.fromkeys((r["design"], r["arm"], r["comparison"]) for r in cells if r.get("comparison")),
+                 key=lambda c: c[0] != "pairs")
 
 
 def cell(design, arm, op, size):
@@ -26,7 +26,7 @@ def cell(design, arm, op, size):
 
 print("| operation | size (B) | " + " | ".join(c[2] for c in columns) + " |")
 print("|---|---:|" + "---|" * len(columns))
-ops = list(dict.fromkeys(r["op"] for r in sorted(cells, key=lambda r: ["send", "bcast", "alltoall", "put", "get"].index(r["op"].split("_")[0]))))
+ops = list(dict.fromkeys(r["op"] for r in cells))
 sizes = sorted({int(r["size"]) for r in cells})
 for op in ops:
     for size in sizes:

@@ -29,10 +29,15 @@ struct Arm {
   bool monitoring = false;                    ///< monitoring on, its dumps merged; else off
   std::vector<std::string> launcher_options;  ///< e.g. --rankfile FILE --report-bindings
   std::string description;                    ///< provenance: what the arm is (a rankfile: its text)
+  std::vector<std::pair<std::string, std::string>> environment{};  ///< exported to the ranks
 };
 
 /// `bench app`'s arms: monitoring off (the base of the comparison), then on.
 std::vector<Arm> monitoring_arms();
+/// `bench app --preload LIB`: monitoring on in both arms, LIB preloaded into the ranks of the
+/// second (what a library such as libmpimon-collect.so costs a monitored run). Throws an input
+/// Error when LIB is not a file.
+std::vector<Arm> preload_arms(const std::string& library);
 
 /// `bench placement`'s arms: A and B, the processes placed by `rankfile_a` and `rankfile_b`
 /// (`--rankfile FILE`, absolute, with --report-bindings so that each launch records where its
@@ -85,6 +90,9 @@ struct Planned {
 
 /// Every launch of the sweep, arms shuffled within each pair from the seed.
 std::vector<Planned> plan(const AppSweep& s);
+/// A usage error when the sweep plans no launch, naming the applications that need a square number
+/// of processes (the usual cause: --np without one).
+void check_launches_planned(const AppSweep& s);
 
 /// Runs the planned launches not yet in `results`; stops at the first that fails (a configuration
 /// that fails once fails every time; --resume retries) unless s.keep_going. Returns the failed

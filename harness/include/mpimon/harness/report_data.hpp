@@ -14,4 +14,9 @@ namespace mpimon::harness {
 /// show on the run's Open MPI (id, meaning, why, link), as `mpimon show` lists them.
 std::string run_facts_json(const MatrixFile& file, const std::string& dump);
 
+/// What a JSON input of `mpimon report` is: "validate" for `mpimon validate --json` output (an
+/// object with `cases`), "place" for `mpimon place --json` output (format `mpimon-placement`).
+/// Anything else is an input error naming the file.
+std::string report_json_kind(const std::string& path);
+
 }  // namespace mpimon::harness

@@ -5,9 +5,11 @@
 
 #include <mpi.h>
 
+#include <array>
 #include <cstdint>
 #include <string>
 #include <utility>
+#include <variant>
 #include <vector>
 
 #include "mpimon/models/decomposition.hpp"
@@ -29,6 +31,9 @@ struct WorkloadOptions {
   std::uint64_t scramble = 0;  ///< stencil: seed of a rank order that does not follow the grid; 0 none
 };
 
+/// A further member of a workload's report: a count, a number or a grid of three.
+using Detail = std::variant<std::int64_t, std::uint64_t, double, std::array<int, 3>>;
+
 /// A workload's outcome. Times and counts cover the timed loop only.
 struct WorkloadReport {
   std::string workload, problem_class;
@@ -43,8 +48,8 @@ struct WorkloadReport {
   double check_value = 0, tolerance = 0;
   bool passed = false;
   std::string failure;  ///< why the check failed, when check_value alone does not say it
-  /// Further JSON members, (key, raw JSON value): grid, process grid, options.
-  std::vector<std::pair<std::string, std::string>> details;
+  /// Further members of the JSON report: grid, process grid, options.
+  std::vector<std::pair<std::string, Detail>> details;
 };
 
 /// Runs a workload on `comm` (every rank); the report is complete on rank 0 only. Throws

@@ -7,12 +7,14 @@
 #include <cstdint>
 #include <map>
 #include <optional>
+#include <ostream>
 #include <regex>
 #include <set>
 #include <string>
 #include <vector>
 
 #include "mpimon/matrices/prof.hpp"
+#include "mpimon/results/arms.hpp"
 #include "mpimon/results/stats.hpp"
 
 namespace mpimon {
@@ -76,16 +78,18 @@ struct AppLaunchRecord {
 /// report and no bindings (they hold the machine's paths and host).
 AppLaunchRecord compact(const AppLaunchRecord& launch);
 
-/// The launches of a `mpimon show --launches-csv` file of application results. The CSV carries the
-/// external and internal traffic only: the other classes read as 0 (Table 1 uses these two).
-/// Errors name path:line.
+/// `mpimon show --launches-csv` of application results: one line per launch, its key, status,
+/// times, communication share and the point-to-point totals of its dumps (docs/apps.md).
+void write_app_launches_csv(const std::vector<AppLaunchRecord>& launches, std::ostream& out);
+/// The launches of such a file. The CSV carries the external and internal traffic only: the other
+/// classes read as 0 (Table 1 uses these two). Errors name path:line.
 std::vector<AppLaunchRecord> read_app_launches_csv(const std::string& path);
 
 /// The two arms a table compares: `base` is the "off" column of the analysis, `other` the "on"
 /// one; differences are other - base, relative ones other / base - 1.
 struct ArmPair {
-  std::string base = "off";
-  std::string other = "on";
+  std::string base{kArmOff};
+  std::string other{kArmOn};
 };
 /// The arms of a results file's configuration (its "arms", "BASE,OTHER"); off,on when it has none.
 /// Throws mpimon::Error (format) on a list that does not name two arms.

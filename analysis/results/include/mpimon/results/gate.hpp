@@ -12,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include "mpimon/base/exit_codes.hpp"
 #include "mpimon/results/apps.hpp"
 #include "mpimon/results/stats.hpp"
 
@@ -163,7 +164,15 @@ struct GateReport {
 
 /// `mpimon gate`'s exit codes (docs/gate.md). A regression wins; then the rows that could not be
 /// judged, each with its own code unless accepted; `ok` only when every row was judged (or accepted).
-enum class GateExit { ok = 0, instructions = 3, timing = 4, both = 5, rerecord = 6, missing = 7, unstable = 8 };
+enum class GateExit {
+  ok = kExitOk,
+  instructions = kExitGateInstructions,
+  timing = kExitGateTiming,
+  both = kExitGateBoth,
+  rerecord = kExitGateRerecord,
+  missing = kExitGateMissing,
+  unstable = kExitGateUnstable
+};
 /// The exit code of a report; a timing regression counts only once confirmed.
 int gate_exit_code(const GateReport& report, const std::set<Verdict>& accepted);
 
@@ -182,8 +191,6 @@ void write_junit(const std::string& name, const std::vector<std::pair<std::strin
 // ---- The gate for applications: `mpimon bench app --fail-above PCT` ---------------------------
 
 /// Exit codes of `mpimon bench app --fail-above` (docs/gate.md), apart from the gate's 3 to 5.
-inline constexpr int kAppGateAbove = 6;
-inline constexpr int kAppGateInconclusive = 7;
 
 /// One application at one process count, judged against the limit.
 struct AppGateRow {
@@ -208,8 +215,8 @@ struct AppGateReport {
 /// Each row's relative overhead interval against `fail_above`: `pass` when the whole interval
 /// lies below it; `regression` when the interval excludes no cost and reaches the limit (a cost
 /// is established, and may exceed the limit); `inconclusive` when it spans both no cost and the
-/// limit, or there is none (one pair). Exit code kAppGateAbove if any row is above, else
-/// kAppGateInconclusive if any is inconclusive (0 with `allow_inconclusive`), else 0. The pairs
+/// limit, or there is none (one pair). Exit code kExitAppGateAbove if any row is above, else
+/// kExitAppGateInconclusive if any is inconclusive (0 with `allow_inconclusive`), else 0. The pairs
 /// estimate is for a half-width of fail_above / 2, the widest that can never span both.
 AppGateReport judge_app_overhead(const std::vector<AppRow>& rows, double fail_above, bool allow_inconclusive);
 void write_app_gate_json(const AppGateReport& report, std::ostream& out);

@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <map>
 #include <optional>
+#include <ostream>
 #include <set>
 #include <string>
 #include <string_view>
@@ -106,6 +107,9 @@ LaunchRecord compact(const LaunchRecord& launch);
 /// saying what it lacks.
 void mark_compact_results(const std::string& path);
 
+/// `mpimon show --launches-csv`: one line per launch and benchmark, the launch's key, status and
+/// sample summary (docs/overhead.md); read back by read_launches_csv.
+void write_launches_csv(const std::vector<LaunchRecord>& launches, std::ostream& out);
 /// The launches of a `mpimon show --launches-csv` file, as compact records. Errors name path:line.
 std::vector<LaunchRecord> read_launches_csv(const std::string& path);
 
