@@ -15,7 +15,7 @@ Open MPI 5.0 and runs, in it:
   validate  (default) 'ctest -L validation -LE suite' and 'mpimon validate --json' (the suite's
             cases, label suite, run once, by the latter); results with the
             Open MPI version in BUILD/ompi5/ (ctest.log, ctest.xml, validate.json, validate.txt,
-            ompi_info.txt); ci/test.sh counts ctest.xml and validate.txt, each with its
+            ompi_info.txt); ci/test.sh counts ctest.xml and validate.json, each with its
             command's own exit code (saved in ctest.exit and validate.exit)
   bench     'mpimon bench overhead' with a small grid on the host (its Open MPI) and in the
             chroot (Open MPI 5), and both analyses side by side in BUILD/ompi-versions/
@@ -103,14 +103,15 @@ stage_build() {
 
 run_validation() {
   local status=0 ctest_status=0
-  # ci/test.sh counts these results (ctest.xml and validate.txt, each with its command's exit code
+  # ci/test.sh counts these results (ctest.xml and validate.json, each with its command's exit code
   # in ctest.exit and validate.exit): none may be left from an earlier run.
-  rm -f "$out/ctest.xml" "$out/ctest.exit" "$out/validate.txt" "$out/validate.exit" "$out/build/ctest.xml"
+  rm -f "$out/ctest.xml" "$out/ctest.exit" "$out/validate.txt" "$out/validate.json" "$out/validate.exit" \
+    "$out/build/ctest.xml" "$out/build/validate.json"
   # The suite's cases (label suite) are what mpimon validate runs below: each runs once.
   step "ompi5: ctest -L validation -LE suite (Open MPI 5)"
   in_root "cd $inner_build && ctest -j \$MPIMON_JOBS -L validation -LE suite --output-on-failure --timeout 600 --output-junit $inner_build/ctest.xml" \
     >"$out/ctest.log" 2>&1 || ctest_status=$?
-  # ctest's own verdict, kept whole: ci/summary.sh counts the report with it (a non-zero exit code
+  # ctest's own verdict, kept whole: ci/summary.py counts the report with it (a non-zero exit code
   # with no failed test in the report is a failure too).
   echo "$ctest_status" >"$out/ctest.exit"
   ((ctest_status == 0)) || status=1

@@ -17,13 +17,16 @@
 # skip is expected by name in ci/expected-skips.txt: under CI=true one that is not, or an entry that
 # did not skip, fails the run (docs/cli.md, "The test command's verdict").
 source "$(dirname "$0")/common.sh"
-source "$repo/ci/summary.sh"
+# The counts of every stage, kept in a state file of this run (ci/summary.py).
+export MPIMON_SUMMARY=$build/summary.jsonl
+mkdir -p "$build" && rm -f "$MPIMON_SUMMARY"
+summary() { /usr/bin/python3 "$repo/ci/summary.py" "$@"; }
 
 step "dependencies"
 "$repo/ci/install-deps.sh"
 
 step "build ($build)"
-configure_and_build "$build" -DMPIMON_WERROR=ON || { count_failed "build" "the build failed"; print_summary; exit 1; }
+configure_and_build "$build" -DMPIMON_WERROR=ON || { summary failed build "the build failed"; summary print; exit 1; }
 # The Debian 13 root first: cli.cluster_ompi5 (main tests) runs Open MPI 5 from it across emulated
 # nodes. A root that cannot be made shows there as a skip with the reason (a failure under CI=true)
 # and in the ompi5 stage below.
@@ -34,16 +37,14 @@ rm -f "$build/ctest.xml"
 ctest_status=0
 (cd "$build" && ctest -j "$jobs" --output-on-failure --timeout 600 --output-junit "$build/ctest.xml" |
   tee "$build/ctest.log") || ctest_status=$?
-count_junit main "$build/ctest.xml" "$ctest_status"
-# HDF5 prints its error stack unless silenced: a leak means an error path is not ours.
-if grep -q "HDF5-DIAG" "$build/ctest.log"; then count_failed "main" "HDF5-DIAG printed during tests"; fi
+summary junit main "$build/ctest.xml" "$ctest_status"
 
 # The overhead regression gate against this repository's baseline (docs/gate.md), each measure
 # counted on its own: the instruction counts must match (every other verdict fails); the timing is
 # judged where the baseline was recorded, elsewhere it is a skip saying re-record. Reports next
 # to the build.
 step "overhead regression gate (mpimon gate)"
-gate_stage "$build/cli/mpimon" "$repo/results/gate/baseline.json" "$build"
+summary gate "$build/cli/mpimon" "$repo/results/gate/baseline.json" "$build"
 
 sanitized=${build}-sanitize
 step "sanitizer build ($sanitized): address,undefined, tests without MPI"
@@ -54,9 +55,9 @@ if build_flags="-O1 -g1 -DNDEBUG" configure_and_build "$sanitized" -DMPIMON_ENAB
   ctest_status=0
   (cd "$sanitized" && ctest -j "$jobs" --output-on-failure -L "unit|cli" --output-junit "$sanitized/ctest.xml") ||
     ctest_status=$?
-  count_junit sanitizer "$sanitized/ctest.xml" "$ctest_status"
+  summary junit sanitizer "$sanitized/ctest.xml" "$ctest_status"
 else
-  count_failed "sanitizer build" "the build failed"
+  summary failed "sanitizer build" "the build failed"
 fi
 
 fuzz_seconds=${MPIMON_FUZZ_SECONDS:-60}
@@ -64,18 +65,18 @@ if [ "$fuzz_seconds" -gt 0 ]; then
   step "fuzzing the readers for ${fuzz_seconds}s"
   fuzz_status=0
   "$repo/ci/fuzz.sh" "$fuzz_seconds" || fuzz_status=$?
-  count_status "fuzz" "$fuzz_status"
+  summary status fuzz "$fuzz_status"
 else
-  count_skipped "fuzz" "MPIMON_FUZZ_SECONDS=0"
+  summary skipped fuzz "MPIMON_FUZZ_SECONDS=0"
 fi
 
 step "validation against Open MPI 5.0 (Debian 13 chroot): ci/ompi5.sh validate"
-ompi5_stage "$repo/ci/ompi5.sh" "$build"
+summary ompi5 "$repo/ci/ompi5.sh" "$build"
 
 step "the Debian package in a clean Debian 12 root: ci/debian-package.sh test"
-debian_package_stage "$repo/ci/debian-package.sh" "$build"
+summary debian-package "$repo/ci/debian-package.sh" "$build"
 
 step "summary"
 echo "time per step (minutes:seconds):"
 print_step_times
-print_summary
+summary print
