@@ -6,7 +6,6 @@
 #include <filesystem>
 #include <map>
 #include <optional>
-#include <set>
 #include <sstream>
 
 #include "cli_support.hpp"
@@ -29,7 +28,7 @@ namespace {
 // difference lines of a defective or failing run (the rest are counted; --json has them all).
 void print_case_lines(const CaseResult& r) {
   constexpr std::size_t kShown = 5;
-  if (!r.defect.empty() && r.outcome != Outcome::holds && r.outcome != Outcome::unreachable) {
+  if (!r.defect.empty() && r.outcome != Outcome::holds && !outcome_unchecked(r.outcome)) {
     std::printf("    defect %s: %s (%s)\n", r.defect.c_str(), known_defect(r.defect).meaning.c_str(),
                 defect_link(r.defect).c_str());
   }
@@ -52,10 +51,11 @@ void print_case_lines(const CaseResult& r) {
 }
 
 // The closing counts: exact runs, runs showing a known defect of the MPI library (by id), runs
-// whose subject this MPI library cannot reach (nothing checked; shown only when there are some),
-// failing runs. Returns how many runs checked something.
+// not checked (whose subject this MPI library cannot reach, or left out for a component ompi_info
+// does not list; shown only when there are some), failing runs. Returns how many runs checked
+// something.
 std::size_t print_counts(const std::vector<std::pair<Selection, CaseResult>>& results) {
-  std::size_t exact = 0, unreachable = 0, failing = 0;
+  std::size_t exact = 0, unreachable = 0, left_out = 0, failing = 0;
   std::map<std::string, std::size_t> defects;
   for (const auto& [s, r] : results) {
     if (r.outcome == Outcome::holds)
@@ -64,6 +64,8 @@ std::size_t print_counts(const std::vector<std::pair<Selection, CaseResult>>& re
       ++defects[r.defect];
     else if (r.outcome == Outcome::unreachable)
       ++unreachable;
+    else if (r.outcome == Outcome::left_out)
+      ++left_out;
     else
       ++failing;
   }
@@ -81,11 +83,19 @@ std::size_t print_counts(const std::vector<std::pair<Selection, CaseResult>>& re
     defective += n;
     ids += (ids.empty() ? ": " : ", ") + id + " (" + std::to_string(n) + ")";
   }
-  const std::string unchecked =
-      unreachable == 0 ? "" : ", " + std::to_string(unreachable) + " not checked (not reachable on this MPI library)";
+  std::string unchecked;
+  if (unreachable + left_out > 0) {
+    const std::string not_reachable = "not reachable on this MPI library",
+                      not_installed = "needing a component ompi_info does not list";
+    const std::string why = left_out == 0      ? not_reachable
+                            : unreachable == 0 ? not_installed
+                                               : std::to_string(unreachable) + " " + not_reachable + ", " +
+                                                     std::to_string(left_out) + " " + not_installed;
+    unchecked = ", " + std::to_string(unreachable + left_out) + " not checked (" + why + ")";
+  }
   std::printf("%zu runs: %zu exact, %zu showing a known defect of the MPI library%s%s, %zu failing\n", results.size(),
               exact, defective, ids.c_str(), unchecked.c_str(), failing);
-  return results.size() - unreachable;
+  return results.size() - unreachable - left_out;
 }
 
 }  // namespace
@@ -98,9 +108,11 @@ int validate_command(const std::string& name, const std::vector<std::string>& ar
               "Runs the validation suite: MPI programs that keep a ledger of what they send run under\n"
               "mpirun with Open MPI's monitoring on, and what the monitoring recorded must equal the ledger\n"
               "exactly. Prints what holds, what does not and why; known defects of the monitoring are\n"
-              "reported as such, with what they mean for your numbers (docs/defects.md). Ends with the\n"
-              "counts of runs exact, showing a known defect (by id) and failing. Exit code 0 when every\n"
-              "case holds or shows its pinned defect exactly, 1 otherwise."};
+              "reported as such, with what they mean for your numbers (docs/defects.md). A case needing a\n"
+              "component ompi_info does not list is not run: reported \"not checked\" with the reason. Ends\n"
+              "with the counts of runs exact, showing a known defect (by id), not checked and failing.\n"
+              "Exit code 0 when every run holds, shows its pinned defect exactly or is not checked, 1\n"
+              "otherwise, 77 when nothing was checked at all."};
   return run_command(cmd, [&] {
     po::options_description options("Options");
     std::vector<std::string> patterns;
@@ -129,11 +141,7 @@ int validate_command(const std::string& name, const std::vector<std::string>& ar
       for (const auto& c : validation_cases()) std::printf("%-34s %s\n", c.name.c_str(), c.description.c_str());
       return kExitOk;
     }
-    std::set<std::string> absent;
-    auto selection = select_cases(patterns, nps, modes, installed_components, absent);
-    for (const auto& a : absent) {
-      std::fprintf(stderr, "note: cases that need %s are left out: ompi_info does not list it\n", a.c_str());
-    }
+    auto selection = select_cases(patterns, nps, modes, installed_components);
     if (vm.count("list-runs")) {
       for (const auto& s : selection) std::printf("%s %d %d\n", s.c->name.c_str(), s.np, s.mode);
       return kExitOk;
@@ -156,7 +164,9 @@ int validate_command(const std::string& name, const std::vector<std::string>& ar
     for (std::size_t i = 0; i < selection.size(); ++i) {
       const Selection& s = selection[i];
       if (stderr_is_terminal()) std::fprintf(stderr, "\r[%zu/%zu] %s ", i + 1, selection.size(), s.c->name.c_str());
-      CaseResult r = run_case(*s.c, s.np, s.mode, suite);
+      CaseResult r = s.left_out.empty()
+                         ? run_case(*s.c, s.np, s.mode, suite)
+                         : CaseResult{s.c->name, s.np, s.mode, Outcome::left_out, s.left_out, {}, s.c->defect, 0};
       if (stderr_is_terminal()) std::fprintf(stderr, "\r\033[K");
       std::printf("%-34s %3d %4d  %-15s %s\n", r.name.c_str(), r.np, r.mode, outcome_name(r.outcome),
                   r.summary.c_str());
@@ -173,7 +183,7 @@ int validate_command(const std::string& name, const std::vector<std::string>& ar
     }
     const std::size_t checked = print_counts(results);
     if (unexpected != 0) return kExitFailure;
-    // Nothing checked (every run not reachable here): CTest's skip, not a pass.
+    // Nothing checked (every run not reachable here or left out): CTest's skip, not a pass.
     if (checked > 0 || results.empty()) return kExitOk;
     std::printf("skipped: %s\n", results.front().second.summary.c_str());
     return kExitNothingChecked;

@@ -241,6 +241,24 @@ expect_contains "$out" "failed: v: validation.mpit.flush_free.mode1.np1 skipped,
 out=$(summary "printf '118 of 119 runs as expected\n' >old.json; s validate v old.json")
 expect_contains "$out" "no validation results in old.json" "an unreadable report is named"
 expect_contains "$out" "rc=1" "an unreadable report fails (and the command goes on to its summary)"
+# Cases whose component ompi_info does not list (a stub ompi_info without osc/pt2pt): the real
+# command reports them not checked, by name, and the manifest must name them.
+mkdir -p fakebin
+printf '#!/bin/sh\necho mca:pml:monitoring:version:\\"component:4.1.4\\"\necho mca:osc:rdma:version:\\"component:4.1.4\\"\n' \
+  >fakebin/ompi_info
+chmod +x fakebin/ompi_info
+PATH=$work/fakebin:$PATH "$mpimon" validate --case 'rma.*.put.fence' --np 3 --mode 2 --programs "$work" --launcher false \
+  --json left.json >left.txt 2>&1
+expect_contains "$(cat left.txt)" "rma.pt2pt.put.fence" "validate: the case left out is listed"
+printf 'v validation.rma.pt2pt.*  no osc/pt2pt\n' >left-skips.txt
+out=$(MPIMON_EXPECTED_SKIPS=left-skips.txt CI=true summary s validate v left.json 1)
+expect_contains "$out" "v: skipped (expected: no osc/pt2pt): validation.rma.pt2pt.put.fence.mode2.np3: not checked: needs osc:pt2pt, which ompi_info does not list" \
+  "validate: a case left out for its component is an expected skip by name"
+expect_contains "$out" "0 passed, 1 failed, 1 skipped" "validate: the case left out is counted"
+out=$(CI=true summary s validate v left.json 1)
+expect_contains "$out" "failed: v: validation.rma.pt2pt.put.fence.mode2.np3 skipped, which ci/expected-skips.txt does not expect" \
+  "validate: a case left out that the manifest does not name fails under CI=true"
+
 # The Open MPI 5 stage, a stub ci/ompi5.sh exiting STATUS after writing what the real one leaves in
 # BUILD/ompi5 (RESULTS=yes: REPORT, a crafted project's run, as its CTest report, with CTEST_EXIT,
 # by default that run's own exit code, in ctest.exit; validate's report with FAILING failing runs

@@ -14,12 +14,13 @@ namespace mpimon::harness {
 
 namespace {
 
-constexpr std::array<Named<Outcome>, 6> kOutcomeNames{{{Outcome::holds, "holds"},
+constexpr std::array<Named<Outcome>, 7> kOutcomeNames{{{Outcome::holds, "holds"},
                                                        {Outcome::fails, "FAILS"},
                                                        {Outcome::defect_present, "defect present"},
                                                        {Outcome::defect_fixed, "DEFECT FIXED"},
                                                        {Outcome::error, "ERROR"},
-                                                       {Outcome::unreachable, "not reachable"}}};
+                                                       {Outcome::unreachable, "not reachable"},
+                                                       {Outcome::left_out, "not checked"}}};
 
 bool is_segmentation_fault(const std::string& output) {
   return output.find("signal 11") != std::string::npos || output.find("Segmentation fault") != std::string::npos;
@@ -214,8 +215,8 @@ bool defect_expected(const ValidationCase& c, const std::string& series) {
 
 const char* outcome_name(Outcome o) { return to_name(kOutcomeNames, o); }
 
-bool outcome_expected(Outcome o) {
-  return o == Outcome::holds || o == Outcome::defect_present || o == Outcome::unreachable;
-}
+bool outcome_expected(Outcome o) { return o == Outcome::holds || o == Outcome::defect_present || outcome_unchecked(o); }
+
+bool outcome_unchecked(Outcome o) { return o == Outcome::unreachable || o == Outcome::left_out; }
 
 }  // namespace mpimon::harness

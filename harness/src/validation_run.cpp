@@ -43,26 +43,30 @@ const std::map<std::string, std::string>& installed_components() {
 }
 
 std::vector<Selection> select_cases(const std::vector<std::string>& patterns, const std::vector<int>& nps,
-                                    const std::vector<int>& modes, const ComponentsProbe& components,
-                                    std::set<std::string>& absent) {
+                                    const std::vector<int>& modes, const ComponentsProbe& components) {
   std::vector<Selection> out;
+  std::vector<bool> matched(patterns.size(), false);
   for (const auto& c : validation_cases()) {
     bool wanted = patterns.empty();
-    for (const auto& p : patterns) wanted |= fnmatch(p.c_str(), c.name.c_str(), 0) == 0;
+    for (std::size_t i = 0; i < patterns.size(); ++i) {
+      if (fnmatch(patterns[i].c_str(), c.name.c_str(), 0) == 0) wanted = matched[i] = true;
+    }
     if (!wanted) continue;
+    std::string left_out;
     if (!c.required_component.empty()) {
       // Without ompi_info at all, run the case: its failure then says what is wrong.
       const auto& listed = components();
-      if (!listed.empty() && !listed.count(c.required_component)) {
-        absent.insert(c.required_component);
-        continue;
-      }
+      if (!listed.empty() && !listed.count(c.required_component))
+        left_out = "needs " + c.required_component + ", which ompi_info does not list";
     }
     for (int np : nps.empty() ? c.process_counts : nps) {
-      for (int mode : modes.empty() ? c.modes : modes) out.push_back({&c, np, mode});
+      for (int mode : modes.empty() ? c.modes : modes) out.push_back({&c, np, mode, left_out});
     }
   }
-  if (out.empty()) throw Error(Error::Kind::usage, "no validation case matches (see --list)");
+  for (std::size_t i = 0; i < patterns.size(); ++i) {
+    if (!matched[i])
+      throw Error(Error::Kind::usage, "--case '" + patterns[i] + "' matches no validation case (see --list)");
+  }
   return out;
 }
 
