@@ -81,7 +81,8 @@ void write_ctest_script(std::ostream& out, const std::vector<Selection>& selecti
     out << "add_test([=[" << name << "]=] [=[" << self << "]=] validate --case [=[" << s.c->name << "]=] --np " << s.np
         << " --mode " << s.mode << " --programs [=[" << programs << "]=])\n";
     out << "set_tests_properties([=[" << name << "]=] PROPERTIES LABELS [=[validation;mpi;suite"
-        << (s.c->defect.empty() ? "" : ";defect") << "]=] PROCESSORS " << s.np << " TIMEOUT 300 SKIP_RETURN_CODE 77)\n";
+        << (s.c->defect.empty() ? "" : ";defect") << "]=] PROCESSORS " << s.np
+        << " TIMEOUT 300 SKIP_RETURN_CODE 77 FAIL_REGULAR_EXPRESSION HDF5-DIAG)\n";
   }
 }
 

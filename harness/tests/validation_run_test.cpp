@@ -73,7 +73,8 @@ TEST(ValidationRun, CTestRegistrationRunsOneCaseWithItsLabels) {
             "add_test([=[validation.defect.persistent_send.mode2.np2]=] [=[/p/bin/mpimon]=] validate --case "
             "[=[defect.persistent_send]=] --np 2 --mode 2 --programs [=[/p/libexec/mpimon]=])\n"
             "set_tests_properties([=[validation.defect.persistent_send.mode2.np2]=] PROPERTIES LABELS "
-            "[=[validation;mpi;suite;defect]=] PROCESSORS 2 TIMEOUT 300 SKIP_RETURN_CODE 77)\n");
+            "[=[validation;mpi;suite;defect]=] PROCESSORS 2 TIMEOUT 300 SKIP_RETURN_CODE 77 FAIL_REGULAR_EXPRESSION "
+            "HDF5-DIAG)\n");
 }
 
 TEST(ValidationRun, MonitoringComponentsWithTheirVersions) {

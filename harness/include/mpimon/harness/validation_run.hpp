@@ -40,7 +40,8 @@ std::string test_name(const Selection& s);
 
 /// CTest registrations (read at test time through TEST_INCLUDE_FILES): one test per run, running
 /// `self validate` on it with the programs of `programs` (a run left out there is a skip with its
-/// reason, exit 77, which the CI's list of expected skips must name).
+/// reason, exit 77, which the CI's list of expected skips must name); HDF5's error stack in its
+/// output fails it, as every test of the project (cmake/test_guard.cmake).
 void write_ctest_script(std::ostream& out, const std::vector<Selection>& selection, const std::string& self,
                         const std::string& programs);
 
