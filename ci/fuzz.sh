@@ -13,8 +13,9 @@
 #                                 what libFuzzer finds; kept between runs so they add up (delete
 #                                 it to start over). The seeds in the repository are never written to.
 #   build-fuzz/crashes/TARGET/    reproducers of any crash, leak, UB report or timeout
-#   build-fuzz/upstream/TARGET/   inputs that crash inside libhdf5 itself, with their reports: a
-#                                 defect of Debian 12's libhdf5, not a failure (docs/fuzzing.md)
+#   build-fuzz/upstream/TARGET/   inputs on which libhdf5 itself crashes or hangs (ci/fuzz_triage.sh),
+#                                 with their reports: a defect of Debian 12's libhdf5, not a failure
+#                                 (docs/fuzzing.md)
 #   build-fuzz/fuzz-TARGET.log    libFuzzer's output of the last run
 #
 # Every target runs even if an earlier one crashed; exits non-zero if any regression input
@@ -83,9 +84,9 @@ for t in "${targets[@]}"; do
 
   dict=()
   [[ -f $fuzz_src/$t.dict ]] && dict=(-dict="$fuzz_src/$t.dict")
-  # One process (no -jobs/-workers): the machine has 2 cores and is shared. A crash inside libhdf5
-  # (crash_origin) is set aside in $upstream/ and the fuzzing goes on for the time left; any
-  # other crash stops the target and fails the run.
+  # One process (no -jobs/-workers): the machine has 2 cores and is shared. A fault of libhdf5's
+  # own (triage) is set aside in $upstream/ and the fuzzing goes on for the time left; any other
+  # crash stops the target and fails the run.
   deadline=$((SECONDS + per_target))
   target_runs=0 status=0
   while :; do
@@ -99,19 +100,19 @@ for t in "${targets[@]}"; do
     finished=$(sed -n 's/^Done [0-9]* runs in \([0-9]*\) second.*/\1/p' "$log" | tail -n1)
     ((status == 0)) && [[ -n $finished ]] && break
     artifact=$(sed -n 's/.*Test unit written to \(.*\)$/\1/p' "$log" | tail -n1)
-    [[ $(crash_origin "$log") == libhdf5 && -f $artifact ]] || break
-    # Set aside only when libhdf5 alone fails on the same bytes (h5dump under memcheck): a crash
-    # inside libhdf5 may still be a buffer of ours too small for what we asked it to write.
-    plain=$(plain_hdf5_fails "$artifact")
-    if [[ -z $plain ]]; then
-      echo "fuzz: $t: a crash inside libhdf5 that a plain h5dump of the same bytes does not show: ours" >&2
+    [[ -f $artifact ]] || break
+    # Set aside only when the fault is libhdf5's own on these bytes (ci/fuzz_triage.sh): inside
+    # libhdf5, in memory mpimon did not allocate, and where libhdf5 alone fails on them too.
+    verdict=$(triage "$log" "$artifact")
+    if [[ $verdict != upstream:* ]]; then
+      echo "fuzz: $t: ${verdict#ours: }: ours" >&2
       break
     fi
     mkdir -p "$upstream"
     mv "$artifact" "$upstream/"
     cp "$log" "$upstream/$(basename "$artifact").log"
     upstream_crashes=$((upstream_crashes + 1))
-    echo "fuzz: $t: a crash inside libhdf5 after ${runs:-?} runs, not ours ($plain; docs/fuzzing.md): set aside in $upstream/$(basename "$artifact")"
+    echo "fuzz: $t: a fault of libhdf5 after ${runs:-?} runs, not ours (${verdict#upstream: }; docs/fuzzing.md): set aside in $upstream/$(basename "$artifact")"
     ((SECONDS < deadline)) || { status=0; break; }
   done
   if ((status != 0)); then

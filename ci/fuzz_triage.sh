@@ -1,51 +1,123 @@
-# Sourced by ci/fuzz.sh (and its test, ci/tests/fuzz_triage_test.sh): where a sanitizer report
-# says a crash happened.
-#
-# crash_origin LOG: prints "libhdf5" when the first frame of the first report in LOG, once the
-# frames of the sanitizers (interceptors such as memcpy: names in __), of libFuzzer (a timeout's
-# alarm) and of libc (its memcpy, a signal's trampoline) are skipped, is inside libhdf5; "ours"
-# otherwise, including when LOG holds no stack at all (a crash that cannot be placed is ours).
+# Sourced by ci/fuzz.sh (and its test, ci/tests/fuzz_triage_test.sh): whether a crash or hang the
+# fuzzers found is libhdf5's own fault on the input (set aside as upstream) or ours (a failure).
 # Raw HDF5 bytes reach libhdf5's parser before any code of mpimon: Debian 12's libhdf5 1.10.8 has
-# memory errors on corrupted files that no caller can guard against (docs/fuzzing.md).
+# memory errors and endless loops on corrupted files that no caller can guard against
+# (docs/fuzzing.md). The excuse is tied to the fault: triage says "upstream" only when
+#   1. the first frame of the sanitizer's report (past the sanitizers, libFuzzer and libc) is
+#      inside libhdf5 (crash_origin),
+#   2. the memory it names was not allocated (or freed) by mpimon: its allocation stack reaches no
+#      frame of mpimon before a frame of libhdf5 (mpimon_allocation), and
+#   3. libhdf5 alone, without any code of mpimon, fails on the same bytes in the same place: the
+#      first libhdf5 function of the report's stack is in the stack of a plain reader's failure
+#      (plain_hdf5_report): h5dump under valgrind's memcheck (an invalid access), h5dump or h5py
+#      reading every attribute and dataset (ci/h5_read_everything.py; h5dump stops at the first
+#      broken object) killed by a signal or, for a hang, still running after $PLAIN_HDF5_SECONDS
+#      s (default 60, six times the fuzzers' timeout; no valgrind there, whose slowdown would look
+#      like a hang). The stacks come from gdb (ci/install-deps.sh installs it).
+# Anything else is ours, including a report without a stack, a libhdf5 frame without a function
+# name, and a plain reader failing somewhere else on the file.
+
+# Frames to look past: the sanitizers' interceptors and runtime (names in __), libFuzzer, the
+# allocators, the C and C++ runtime libraries.
+readonly fuzz_runtime_frame=' in (__|fuzzer::|operator new|operator delete|malloc|calloc|realloc|free|std::)|[(/]lib(c|stdc\+\+|m|gcc_s)\.so|sysdeps/'
+readonly fuzz_libhdf5_frame='[(/]libhdf5[^/ ]*\.so'
+
+# first_report_stack LOG: the frames of the first report's first stack in LOG (libFuzzer,
+# AddressSanitizer, LeakSanitizer or UndefinedBehaviorSanitizer).
+first_report_stack() {
+  awk '/ERROR: (AddressSanitizer|LeakSanitizer|libFuzzer)|runtime error:/ { report = 1 }
+       report && /^ *#[0-9]+ 0x/ { print; seen = 1; next }
+       seen { exit }' "$1"
+}
+
+# crash_origin LOG: "libhdf5" when the first frame of the first report's stack, past the runtime
+# frames, is inside libhdf5; "ours" otherwise, including when LOG holds no stack at all.
 crash_origin() {
-  awk '
-    /ERROR: (AddressSanitizer|LeakSanitizer|libFuzzer)|runtime error:/ { report = 1 }
-    report && /^ *#[0-9]+ 0x/ {
-      if ($0 ~ / in (__|fuzzer::|operator new|malloc|calloc|realloc|free)/) next
-      if ($0 ~ /[(\/]libc\.so|sysdeps\//) next
-      if ($0 ~ /[(\/]libhdf5[^\/ ]*\.so/) { print "libhdf5" } else { print "ours" }
-      found = 1
-      exit
+  first_report_stack "$1" | grep -vE "$fuzz_runtime_frame" | head -1 | grep -qE "$fuzz_libhdf5_frame" &&
+    echo libhdf5 || echo ours
+}
+
+# first_libhdf5_function LOG: the name of the first function inside libhdf5 in the first report's
+# stack ("H5HG_read"); nothing when libhdf5's frames there have no name.
+first_libhdf5_function() {
+  first_report_stack "$1" | grep -E "$fuzz_libhdf5_frame" | sed -n 's/^ *#[0-9]* 0x[0-9a-f]* in \([A-Za-z0-9_]*\) .*/\1/p' |
+    head -1
+}
+
+# mpimon_allocation LOG: the frame of mpimon that allocated (or freed) the memory the first report
+# names, when its allocation or free stack reaches one before any frame of libhdf5: that buffer is
+# ours, whoever overflowed it. Nothing otherwise.
+mpimon_allocation() {
+  awk -v runtime="$fuzz_runtime_frame" -v hdf5="$fuzz_libhdf5_frame" '
+    /ERROR: (AddressSanitizer|LeakSanitizer|libFuzzer)|runtime error:/ { report++ }
+    report == 1 && /(allocated|freed) by thread/ { stack = 1; decided = 0; next }
+    stack && /^ *#[0-9]+ 0x/ {
+      if (decided || $0 ~ runtime) next
+      decided = 1
+      if ($0 !~ hdf5) { sub(/^ */, ""); print; exit }
+      next
     }
-    END { if (!found) print "ours" }
+    stack && !/^ *#/ { stack = 0 }
   ' "$1"
 }
 
-# plain_hdf5_fails INPUT: libhdf5 alone, without any code of mpimon, on the same bytes: prints why
-# when h5dump of the whole file under valgrind's memcheck makes an invalid access (exit 99), is
-# killed by a signal, or runs over 120 s; or when h5py reading every attribute and dataset it can
-# (ci/h5_read_everything.py: h5dump stops at the first broken object, mpimon's reader may go on to
-# another) is killed by a signal or runs over $PLAIN_HDF5_SECONDS s (default 60, six times the
-# fuzzers' timeout); nothing when both read the file or refuse it cleanly.
-# ci/fuzz.sh sets a crash or hang inside libhdf5 aside only when this prints something.
-plain_hdf5_fails() {
-  local rc log
+# plain_hdf5_report INPUT [hang]: libhdf5 alone on INPUT. Prints one block per reader that failed,
+# "== WHAT" and the stack of the failure; nothing when every reader read the file or refused it
+# cleanly. Without "hang": h5dump under memcheck (invalid accesses, even without a crash), then h5dump
+# and h5py under gdb (killed by a signal); with "hang": h5dump and h5py under gdb, each stopped after
+# $PLAIN_HDF5_SECONDS s, the stack where it was then.
+plain_hdf5_report() {
+  local input=$1 hang=${2:-} seconds=${PLAIN_HDF5_SECONDS:-60} log
   log=$(mktemp)
-  timeout 120 valgrind -q --error-exitcode=99 h5dump "$1" >/dev/null 2>"$log"
-  rc=$?
-  case $rc in
-    99) echo "h5dump under memcheck: $(grep -m1 -E 'Invalid|uninitialised|Jump' "$log" | sed 's/^==[0-9]*== //')" ;;
-    124) echo "h5dump runs over 120 s" ;;
-    *) ((rc > 128)) && echo "h5dump killed by signal $((rc - 128))" ;;
-  esac
+  if [ -z "$hang" ]; then
+    timeout 120 valgrind -q --error-exitcode=99 h5dump "$input" >/dev/null 2>"$log"
+    if grep -qE '^==[0-9]+== (Invalid|Conditional|Use of uninit|Process terminating)' "$log"; then
+      echo "== h5dump under memcheck: $(grep -m1 -E '^==[0-9]+== (Invalid|Conditional|Use of uninit|Process terminating)' "$log" | sed 's/^==[0-9]*== //')"
+      sed -n 's/^==[0-9]*== *//p' "$log"
+    fi
+  fi
+  local reader
+  for reader in "h5dump:h5dump $input" "h5py reading every attribute and dataset:/usr/bin/python3 $(dirname "${BASH_SOURCE[0]}")/h5_read_everything.py $input"; do
+    # shellcheck disable=SC2086 # the reader's command line, split on purpose
+    timeout -s INT "$seconds" gdb -q -batch -ex run -ex bt --args ${reader#*:} >"$log" 2>&1 </dev/null
+    if grep -q '^Program received signal SIGINT' "$log"; then
+      [ -n "$hang" ] && { echo "== ${reader%%:*} runs over $seconds s"; grep '^#' "$log"; }
+    elif grep -q '^Program received signal' "$log"; then
+      echo "== ${reader%%:*} killed by $(grep -m1 '^Program received signal' "$log" | sed 's/^Program received signal \([A-Z]*\).*/\1/')"
+      grep '^#' "$log"
+    fi
+  done
   rm -f "$log"
-  ((rc == 99 || rc == 124 || rc > 128)) && return 0
-  local seconds=${PLAIN_HDF5_SECONDS:-60}
-  timeout "$seconds" /usr/bin/python3 "$(dirname "${BASH_SOURCE[0]}")/h5_read_everything.py" "$1" >/dev/null 2>&1
-  rc=$?
-  case $rc in
-    124) echo "h5py reading every attribute and dataset runs over $seconds s" ;;
-    *) ((rc > 128)) && echo "h5py reading every attribute and dataset killed by signal $((rc - 128))" ;;
-  esac
-  return 0
+}
+
+# triage LOG INPUT: "upstream: WHY" when the crash or hang LOG reports on INPUT is libhdf5's own
+# fault (the three conditions above), else "ours: WHY".
+triage() {
+  local kind=""
+  grep -q 'ERROR: libFuzzer: timeout' "$1" && kind=hang
+  triage_with "$1" "$(plain_hdf5_report "$2" $kind)" "$kind"
+}
+
+# triage_with LOG PLAIN_REPORT [hang]: triage's verdict on LOG given plain_hdf5_report's of its input.
+triage_with() {
+  local log=$1 plain=$2 kind=${3:-} function allocation
+  if [ "$(crash_origin "$log")" != libhdf5 ]; then
+    echo "ours: the report's first frame is not inside libhdf5"
+    return
+  fi
+  allocation=$(mpimon_allocation "$log")
+  if [ -n "$allocation" ]; then
+    echo "ours: the memory was allocated or freed by mpimon ($allocation)"
+    return
+  fi
+  function=$(first_libhdf5_function "$log")
+  if [ -z "$function" ]; then
+    echo "ours: no libhdf5 function named in the report's stack to find in a plain reader's"
+  elif [ -z "$plain" ]; then
+    echo "ours: libhdf5 alone reads the same bytes without ${kind:-a crash} (h5dump, h5py)"
+  elif grep -E '^#|^(at|by) 0x' <<<"$plain" | grep -qw -- "$function"; then
+    echo "upstream: libhdf5 alone fails in $function on the same bytes ($(grep -m1 '^== ' <<<"$plain" | cut -c4-))"
+  else
+    echo "ours: libhdf5 alone fails on the same bytes, but not in $function ($(grep -m1 '^== ' <<<"$plain" | cut -c4-))"
+  fi
 }

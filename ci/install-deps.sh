@@ -19,6 +19,7 @@ packages=(
   python3-matplotlib python3-h5py python3-numpy  # mpimon plot (analysis/scripts/*.py)
   time                               # peak memory in bench/merge/run.sh
   valgrind                           # callgrind: mpimon gate's instruction counts (callgrind.h)
+  gdb                                # the fuzz triage's stacks of libhdf5 alone (ci/fuzz_triage.sh)
   hpcc                               # a real third-party MPI application for mpimon bench app
   chromium                           # headless browser: the report tests open REPORT.html (docs/report.md)
   libscotch-dev scotch               # Scotch: mpimon place --method scotch (library), scotch_gmap/gmtst cross-checks
