@@ -6,7 +6,8 @@
 # - mpimon plot redraws Fig. 1, Fig. 2 and Fig. 3 byte for byte as committed, and their pixels are
 #   not uniform; likewise the measured placements' Fig. 4a and Fig. 5. The committed figures were drawn by the code under test: the byte comparison pins
 #   drift, not truth. The truth side is check_figure_data.py: the values each figure plots (read
-#   back from the figure objects) against the results files read with h5py alone;
+#   back from the figure objects) against values recomputed with numpy from the results files'
+#   per-launch records (h5py alone), never from the /analysis mpimon wrote;
 # - mpimon report of the compact files opens in headless Chromium without console error, and the
 #   Table 1 it shows equals the committed table1.csv.
 # Usage: redraw_results_test.sh MPIMON SOURCE_DIR
@@ -61,6 +62,19 @@ run env MPLBACKEND=Agg "$python" "$here/check_figure_data.py" "$src/analysis/scr
 expect_eq "$rc" 0 "the plotted values vs the results files: $out"
 [ "$(grep -c "the plotted values are the file's" <<<"$out")" -eq "$(ls np2 apps | grep -c '\.png$')" ] ||
   fail "not every figure drawn had its values checked: $out"
+# That check recomputes Fig. 1 and Fig. 2 from the launches, not from the file's /analysis (which
+# mpimon wrote): a file whose /analysis is wrong (relative and per-process overheads and their CIs
+# scaled by 1.5) draws figures the check refuses.
+cp "$overhead/np2-compact.h5" wrong-analysis.h5
+"$python" -c "import h5py, sys
+with h5py.File(sys.argv[1], 'r+') as f:
+    for column in ('relative', 'relative_ci_low', 'relative_ci_high', 'per_process_ns', 'per_process_ci_low_ns',
+                   'per_process_ci_high_ns'):
+        f['analysis'][column][...] = 1.5 * f['analysis'][column][()]" wrong-analysis.h5
+run env MPLBACKEND=Agg "$python" "$here/check_figure_data.py" "$src/analysis/scripts/plot_overhead.py" \
+  wrong-analysis.h5 "$apps/fig3-compact.h5"
+expect_eq "$rc" 1 "a wrong /analysis: the plotted values are refused ($out)"
+expect_contains "$out" "FAIL: fig1" "a wrong /analysis: Fig. 1 named"
 
 # Across the network (results/overhead/network): interleaved-design compact files, which keep each
 # block's interquartile mean; their analysis equals the CSV made from the raw files (every sample),
