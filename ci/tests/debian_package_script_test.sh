@@ -7,15 +7,15 @@ set -u
 script=$1/ci/debian-package.sh
 source "$1/cli/tests/test_lib.sh"
 
-out=$(bash "$script" --help) || fail "--help exits non-zero"
-grep -q "Exit codes" <<<"$out" || fail "--help does not document the exit codes"
-grep -q "apt-get install ./mpimon_VERSION_amd64.deb" <<<"$out" || fail "--help does not say how the package is installed"
+check && out=$(bash "$script" --help) || fail "--help exits non-zero"
+check && grep -q "Exit codes" <<<"$out" || fail "--help does not document the exit codes"
+check && grep -q "apt-get install ./mpimon_VERSION_amd64.deb" <<<"$out" || fail "--help does not say how the package is installed"
 
 # The mirror is ci/chroot.sh's, parsed as cli.ompi5_script tests; here its override and its error.
 expect_eq "$(MPIMON_DEBIAN_MIRROR=http://set.invalid/debian bash "$script" mirror)" "http://set.invalid/debian" "MPIMON_DEBIAN_MIRROR"
 mkdir -p "$work/noapt"
-MPIMON_APT_DIR=$work/noapt bash "$script" mirror >/dev/null 2>"$work/err" && fail "no sources: exit code 0"
-grep -q "debian-package: no Debian mirror" "$work/err" || fail "no sources: message: $(cat "$work/err")"
+check && MPIMON_APT_DIR=$work/noapt bash "$script" mirror >/dev/null 2>"$work/err" && fail "no sources: exit code 0"
+check && grep -q "debian-package: no Debian mirror" "$work/err" || fail "no sources: message: $(cat "$work/err")"
 
 # Skipped on request: exit code 3 and the reason saved for ci/test.sh, before anything is built.
 mkdir -p "$work/build" && touch "$work/build/CMakeCache.txt"
@@ -26,11 +26,11 @@ expect_eq "$(cat "$work/build/debian-package/skipped.txt" 2>/dev/null)" "MPIMON_
 # A directory that is not a configured build: named, exit 1, nothing made.
 MPIMON_BUILD_DIR=$work/empty bash "$script" build >/dev/null 2>"$work/err"
 expect_eq "$?" 1 "not a build directory: exit code"
-grep -q "$work/empty is not a configured build directory" "$work/err" || fail "not a build directory: message: $(cat "$work/err")"
-[ -e "$work/empty" ] && fail "not a build directory: $work/empty made"
+check && grep -q "$work/empty is not a configured build directory" "$work/err" || fail "not a build directory: message: $(cat "$work/err")"
+check && [ -e "$work/empty" ] && fail "not a build directory: $work/empty made"
 
 bash "$script" bogus >/dev/null 2>"$work/err"
 expect_eq "$?" 2 "unknown argument"
-grep -q "unknown argument 'bogus'" "$work/err" || fail "unknown argument: message: $(cat "$work/err")"
+check && grep -q "unknown argument 'bogus'" "$work/err" || fail "unknown argument: message: $(cat "$work/err")"
 
 finish "debian-package script"

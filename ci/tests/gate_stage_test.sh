@@ -45,7 +45,7 @@ out=$(stage other.json 1)
 expect_contains "$out" "0 passed, 1 failed, 1 skipped" "injected cost: counts ($(cat stage.out))"
 expect_contains "$out" "failed: gate: instructions: REGRESSION (mpimon gate exit code 3" "injected cost: named in the summary"
 expect_contains "$out" "rc=1" "injected cost: the summary fails"
-python3 -c "import json,sys; r=json.load(open(sys.argv[1])); sys.exit(0 if r['exit_code'] == 3 and all(x['verdict'] == 'REGRESSION' for x in r['instructions']) else 1)" \
+check && python3 -c "import json,sys; r=json.load(open(sys.argv[1])); sys.exit(0 if r['exit_code'] == 3 and all(x['verdict'] == 'REGRESSION' for x in r['instructions']) else 1)" \
   gate-instructions.json || fail "the instruction report does not show the regression: $(cat gate-instructions.json)"
 
 out=$(stage extra.json 0)

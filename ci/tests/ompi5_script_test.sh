@@ -6,8 +6,8 @@ set -u
 script=$1/ci/ompi5.sh
 source "$1/cli/tests/test_lib.sh"
 
-out=$(bash "$script" --help) || fail "--help exits non-zero"
-grep -q "Exit codes" <<<"$out" || fail "--help does not document the exit codes"
+check && out=$(bash "$script" --help) || fail "--help exits non-zero"
+check && grep -q "Exit codes" <<<"$out" || fail "--help does not document the exit codes"
 
 # deb822: the security stanza comes first and must be passed over.
 mkdir -p "$work/apt1/sources.list.d"
@@ -23,8 +23,8 @@ expect_eq "$(MPIMON_APT_DIR=$work/apt2 bash "$script" mirror)" "http://one.inval
 
 # No source at all: a clear error, no guess.
 mkdir -p "$work/apt3"
-MPIMON_APT_DIR=$work/apt3 bash "$script" mirror >/dev/null 2>"$work/err" && fail "no sources: exit code 0"
-grep -q "no Debian mirror" "$work/err" || fail "no sources: message: $(cat "$work/err")"
+check && MPIMON_APT_DIR=$work/apt3 bash "$script" mirror >/dev/null 2>"$work/err" && fail "no sources: exit code 0"
+check && grep -q "no Debian mirror" "$work/err" || fail "no sources: message: $(cat "$work/err")"
 
 # Skipped on request: exit code 3 and the reason saved for ci/test.sh.
 MPIMON_SKIP_OMPI5=1 MPIMON_BUILD_DIR=$work/build bash "$script" validate >/dev/null 2>&1

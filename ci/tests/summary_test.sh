@@ -10,7 +10,8 @@
 #   component ompi_info does not list, are skips by name through the manifest), the Open MPI 5
 #   stage (a stub ci/ompi5.sh), the Debian package stage (a stub ci/debian-package.sh), the gate's
 #   exit codes and its timing counted as passed only when cells were decided (a stub mpimon gate);
-# - a test script that skips after a check fails instead (cli/tests/test_lib.sh).
+# - a test script that skips after a check fails instead (cli/tests/test_lib.sh), and every test
+#   script counts its checks (ci/check_test_scripts.py).
 # Usage: summary_test.sh REPO MPIMON CMAKE CTEST
 set -u
 repo=$1 mpimon=$2 cmake=$3 ctest=$4
@@ -47,7 +48,7 @@ add_test(NAME gtest_skip COMMAND sh -c "printf 'x_test.cpp:3: Skipped\\nTreeMatc
 set_tests_properties(gtest_skip PROPERTIES SKIP_REGULAR_EXPRESSION "\\[  SKIPPED \\]")
 EOF
 printf '#!/bin/sh\nexit 0\n' >tools/mpimon-fake-tool && chmod +x tools/mpimon-fake-tool
-"$cmake" -S project -B crafted >configure.log 2>&1 || fail "configuring the crafted project: $(cat configure.log)"
+check && "$cmake" -S project -B crafted >configure.log 2>&1 || fail "configuring the crafted project: $(cat configure.log)"
 cat >expected.txt <<'EOF'
 # a comment, then the crafted project's one expected skip
 main known_skip  it skips everywhere
@@ -84,7 +85,7 @@ check_counts green "$out"
 # A fixture made to fail: its dependent did not run. JUnit calls it skipped, CTest calls it Not Run.
 run_crafted fixture SETUP_STATUS=1
 expect_eq "$(cat fixture.rc)" 8 "fixture: ctest's exit code"
-grep -q 'skipped message="Fixture dependency failed"' fixture.xml ||
+check && grep -q 'skipped message="Fixture dependency failed"' fixture.xml ||
   fail "fixture: the JUnit report no longer calls the dependent skipped (the case this guards is gone): $(cat fixture.xml)"
 out=$(summary s junit main fixture.xml "$(cat fixture.rc)")
 expect_contains "$out" "3 passed, 2 failed, 2 skipped" "fixture: counts"
@@ -124,7 +125,7 @@ out=$(MPIMON_EXPECTED_SKIPS=stale.txt CI=true summary s junit main green.xml 0)
 expect_contains "$out" "failed: main: ci/expected-skips.txt expects gone.* to skip (a test that was renamed), it did not" \
   "stale entry, CI=true: named"
 expect_contains "$out" "rc=1" "stale entry, CI=true: red"
-grep -q "another stage" <<<"$out" && fail "stale entry: an entry of another stage was checked: $out"
+check && grep -q "another stage" <<<"$out" && fail "stale entry: an entry of another stage was checked: $out"
 out=$(MPIMON_EXPECTED_SKIPS=stale.txt summary s junit main green.xml 0)
 expect_contains "$out" "main: note: ci/expected-skips.txt expects gone.* to skip" "stale entry outside CI: reported"
 expect_contains "$out" "rc=0" "stale entry outside CI: not a failure"
@@ -146,8 +147,8 @@ expect_contains "$out" "rc=1" "nothing but skips fails: nothing passed"
 # The real expected-skips list: every line is STAGE TEST REASON, for a stage ci/test.sh counts.
 while read -r stage pattern reason; do
   [[ -z $stage || $stage == \#* ]] && continue
-  [[ $stage =~ ^(main|sanitizer|ompi5|gate)$ ]] || fail "ci/expected-skips.txt: unknown stage '$stage'"
-  [ -n "$reason" ] || fail "ci/expected-skips.txt: $pattern has no reason"
+  check && [[ $stage =~ ^(main|sanitizer|ompi5|gate)$ ]] || fail "ci/expected-skips.txt: unknown stage '$stage'"
+  check && [ -n "$reason" ] || fail "ci/expected-skips.txt: $pattern has no reason"
 done <"$repo/ci/expected-skips.txt"
 
 # The gate, one check per measure (stage gate, tests instructions and timing), through a stub
@@ -347,11 +348,13 @@ out=$(summary s passed x \; s debian-package ./debian-package.sh build)
 expect_contains "$out" "debian-package: skipped: no Debian mirror in /etc/apt" "debian-package outside CI: the reason"
 expect_contains "$out" "rc=0" "debian-package outside CI: a skip is not a failure"
 
-# A test script's skip: decided before anything is checked; after a check it is a failure.
+# A test script's skip: decided before anything is checked; after a check, passed or failed, an
+# expect_* or a plain condition counted by check, it is a failure.
 # shellcheck disable=SC2016 # the scripts' own variables
 for script in 'skip_test "no tool"' 'expect_eq 1 1 "a check"; skip_test "no tool"' \
   'expect_eq 1 2 "a failed check"; skip_test "no tool"' 'skip_part "a part"; finish t' \
-  'expect_eq 1 2 "a failed check"; skip_part "a part"; finish t'; do
+  'expect_eq 1 2 "a failed check"; skip_part "a part"; finish t' \
+  'check && [ 1 = 1 ] || fail "a plain check that passed"; skip_test "no tool"'; do
   rc=$(bash -c "source '$repo/cli/tests/test_lib.sh'; $script" >/dev/null 2>&1; echo $?)
   case $script in
     skip_test*) expect_eq "$rc" 77 "test_lib: [$script]" ;;
@@ -359,6 +362,23 @@ for script in 'skip_test "no tool"' 'expect_eq 1 1 "a check"; skip_test "no tool
     *) expect_eq "$rc" 1 "test_lib: [$script]" ;;
   esac
 done
+
+# A plain condition that calls fail without going through check is found (it would pass unseen
+# before a skip), and --fix counts it.
+printf '%s\n' 'source "$1/cli/tests/test_lib.sh"' '[ 1 = 1 ] || fail "a plain check"' \
+  'if grep -q x <<<"y"; then fail "an if"; fi' 'skip_test "no tool"' >plain.sh
+run /usr/bin/python3 "$repo/ci/check_test_scripts.py" plain.sh
+expect_eq "$rc" 1 "a plain check: found"
+expect_contains "$out" "plain.sh:2: a condition not counted (start it with check &&)" "a plain check: named"
+expect_contains "$out" "plain.sh:3: a condition not counted" "a plain if: named"
+expect_eq "$(bash plain.sh "$repo" >/dev/null 2>&1; echo $?)" 77 "a plain check before skip_test is not seen: skipped"
+run /usr/bin/python3 "$repo/ci/check_test_scripts.py" --fix plain.sh
+expect_eq "$(sed -n 2p plain.sh)" 'check && [ 1 = 1 ] || fail "a plain check"' "--fix counts it"
+expect_eq "$(bash plain.sh "$repo" >/dev/null 2>&1; echo $?)" 1 "counted, the check before skip_test refuses the skip"
+# Every test script of the repository counts its checks.
+scripts=$(grep -l 'test_lib.sh' "$repo"/*/tests/*.sh)
+run /usr/bin/python3 "$repo/ci/check_test_scripts.py" $scripts
+expect_eq "$rc" 0 "the test scripts count every check: $out"
 
 # ci/test.sh itself: CTest's exit code to the summary, the stages through it, the summary last.
 expect_eq "$(tail -1 "$repo/ci/test.sh")" "summary print" "ci/test.sh ends with the summary"

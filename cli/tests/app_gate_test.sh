@@ -75,6 +75,6 @@ run "$mpimon" bench app --workload cg --time-regex 'x' -o x.h5
 expect_eq "$rc" 2 "--time-regex with a workload: usage error"
 run "$mpimon" bench app --np 1 --json x.json -o x.h5 -- ./fake_app.sh "$ring"
 expect_eq "$rc" 2 "--json without --fail-above: usage error"
-[ -e x.h5 ] && fail "a usage error left a results file"
+check && [ -e x.h5 ] && fail "a usage error left a results file"
 
 finish "app gate"

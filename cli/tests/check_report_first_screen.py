@@ -3,12 +3,14 @@
 against the HDF5 file read with h5py, brute-force sums and docs/defects.md, never against mpimon's
 own numbers:
 
-    check_report_first_screen.py DOM.html FIRST_SCREEN.png RUN.h5 DEFECTS.md NODE_SIZE EXPECTED_DEFECT...
+    check_report_first_screen.py DOM.html FIRST_SCREEN.png RUN.h5 DEFECTS.md NODE_SIZE PLACE.json EXPECTED_DEFECT...
 
 - the run's summary (processes, classes), its matrix, its placement, the defects and the details
   come in that order; the summary's class totals are the file's;
 - the placement compares with packed the traffic between nodes that a brute-force sum over the
-  matrix gives for packed (rank r on node r // NODE_SIZE), and the chosen mapping's is lower;
+  matrix gives for packed (rank r on node r // NODE_SIZE), and gives the chosen mapping's as the
+  same sum for the mapping of the method PLACE.json (mpimon place --json) chose: rank r on node
+  mapping[r] // NODE_SIZE; it is lower than packed's;
 - unfolded: exactly EXPECTED_DEFECT...; every defect of docs/defects.md's table inside one closed
   <details>; communicator records without collective traffic folded into one line with their count;
 - the first screen (a screenshot of the top of the page) shows the matrix: many pixels of the
@@ -73,15 +75,34 @@ def check_summary(dom, n, classes):
         fail(f"summary classes {shown}, the file has {wanted}")
 
 
-def check_placement(dom, traffic, node_size):
+def between_nodes(traffic, node):
+    """Bytes sent between ranks on different nodes: node[r] is rank r's node."""
+    return int(traffic[node[:, None] != node[None, :]].sum())
+
+
+def chosen_nodes(place_json, node_size):
+    """Each rank's node under the mapping of the method place.json chose (its leaf // NODE_SIZE)."""
+    import json
+    import numpy as np
+    place = json.load(open(place_json, encoding="utf-8"))
+    topology = place["topology"]
+    if topology["leaves"] // topology["nodes"] != node_size:
+        fail(f"{place_json}: {topology['leaves']} leaves on {topology['nodes']} nodes, not {node_size} per node")
+    chosen = [m for m in place["methods"] if m["method"] == place["chosen"]]
+    if len(chosen) != 1 or "mapping" not in chosen[0]:
+        fail(f"{place_json}: no mapping of the chosen method {place['chosen']!r}")
+    return np.array(chosen[0]["mapping"]) // node_size
+
+
+def check_placement(dom, traffic, node_size, place_json):
     import numpy as np
     section = re.search(r'id="placement-section-0">(.*?)</section>', dom, re.S)
     if not section:
         fail("no placement section")
     if 'class="placement' not in section.group(1) or "main-svg" not in section.group(1):
         fail("the placement section has no chart")
-    node = np.arange(traffic.shape[0]) // node_size
-    packed = int(traffic[node[:, None] != node[None, :]].sum())
+    packed = between_nodes(traffic, np.arange(traffic.shape[0]) // node_size)
+    chosen = between_nodes(traffic, chosen_nodes(place_json, node_size))
     verdict = text_of(re.search(r'class="verdict">(.*?)</p>', section.group(1), re.S).group(1))
     change = re.search(r"traffic between nodes -\d+ % \(([\d,]+) → ([\d,]+) bytes\)", verdict)
     if not change:
@@ -89,6 +110,9 @@ def check_placement(dom, traffic, node_size):
     before, after = (int(x.replace(",", "")) for x in change.groups())
     if before != packed:
         fail(f"packed's traffic between nodes: page {before}, brute force over the matrix {packed}")
+    if after != chosen:
+        fail(f"the chosen mapping's traffic between nodes: page {after}, brute force over the matrix and "
+             f"the mapping of place --json {chosen}")
     if not after < before:
         fail(f"the chosen mapping does not lower the traffic between nodes: {verdict}")
 
@@ -139,15 +163,15 @@ def check_first_screen(png, traffic):
 
 
 def main():
-    dom_path, png, h5, defects_md, node_size = sys.argv[1:6]
-    expected = sys.argv[6:]
+    dom_path, png, h5, defects_md, node_size, place_json = sys.argv[1:7]
+    expected = sys.argv[7:]
     dom = open(dom_path, encoding="utf-8").read()
     if 'data-render="ok"' not in dom:
         fail("the page did not finish drawing (body data-render is not ok)")
     n, classes, traffic, idle = read_run(h5)
     check_order(dom)
     check_summary(dom, n, classes)
-    check_placement(dom, traffic, int(node_size))
+    check_placement(dom, traffic, int(node_size), place_json)
     check_defects(dom, defects_md, expected)
     check_communicators(dom, idle)
     seen = check_first_screen(png, traffic)

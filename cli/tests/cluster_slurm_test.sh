@@ -126,7 +126,7 @@ for seed in 1 2 3 4 5 6; do
     awk '{ print $1, substr($2, 5) * 4 + $3 * 2 + $4 }')" "$(cat "m$seed")" "seed $seed: the rankfile names the mapping's leaves"
 done
 expect_eq "$moved" 1 "some mapping puts a rank elsewhere than srun's block distribution"
-[ "$bound" -ge 1 ] || fail "no seed gave one map_cpu list: the cores were never checked"
+check && [ "$bound" -ge 1 ] || fail "no seed gave one map_cpu list: the cores were never checked"
 
 # --- down: no daemon, namespace or file of either cluster is left.
 for c in "$name" "$second"; do
@@ -135,6 +135,6 @@ for c in "$name" "$second"; do
   expect_contains "$out" "of the cluster outside its namespaces" "down $c: says it stopped munged"
   expect_eq "$(daemons "$c")" "" "down $c: no process of the cluster left"
   expect_eq "$(ip netns list | grep -c "^mpimon[.]$c[.]")" 0 "down $c: no namespace left"
-  [ ! -e "/run/mpimon/cluster/$c" ] || fail "down $c: /run/mpimon/cluster/$c left"
+  check && [ ! -e "/run/mpimon/cluster/$c" ] || fail "down $c: /run/mpimon/cluster/$c left"
 done
 finish cluster_slurm

@@ -33,17 +33,17 @@ value() {  # value FILE OP FIELD: a number from the JSON report's instruction ro
 }
 
 # The baseline and the passing run both load the library with 0 loops: its forwarding cost is in both.
-"$mpimon" gate "${common[@]}" --on-env MPIMON_GATE_INJECT_LOOPS=0 --update-baseline --baseline base.json \
+check && "$mpimon" gate "${common[@]}" --on-env MPIMON_GATE_INJECT_LOOPS=0 --update-baseline --baseline base.json \
   >record.out 2>record.err || fail "recording the baseline: $(tail -5 record.err)"
-grep -q '"valgrind": "valgrind-' base.json || fail "no valgrind version in the baseline"
-grep -q '"open_mpi": ' base.json || fail "no Open MPI version in the baseline"
+check && grep -q '"valgrind": "valgrind-' base.json || fail "no valgrind version in the baseline"
+check && grep -q '"open_mpi": ' base.json || fail "no Open MPI version in the baseline"
 
 "$mpimon" gate "${common[@]}" --on-env MPIMON_GATE_INJECT_LOOPS=0 --baseline base.json --json pass.json \
   --junit pass.xml >pass.out 2>pass.err
 rc=$?
-[ $rc -eq 0 ] || fail "the unchanged build failed the gate (exit $rc): $(cat pass.out)"
-grep -q "no confirmed regression" pass.out || fail "no pass verdict: $(tail -3 pass.out)"
-python3 - pass.xml <<'PY' || fail "JUnit report of the passing run"
+check && [ $rc -eq 0 ] || fail "the unchanged build failed the gate (exit $rc): $(cat pass.out)"
+check && grep -q "no confirmed regression" pass.out || fail "no pass verdict: $(tail -3 pass.out)"
+check && python3 - pass.xml <<'PY' || fail "JUnit report of the passing run"
 import sys, xml.etree.ElementTree as ET
 root = ET.parse(sys.argv[1]).getroot()
 suite = root.find("testsuite")
@@ -53,15 +53,15 @@ PY
 "$mpimon" gate "${common[@]}" --on-env MPIMON_GATE_INJECT_LOOPS=$loops --baseline base.json --json fail.json \
   --junit fail.xml >fail.out 2>fail.err
 rc=$?
-[ $rc -eq 3 ] || fail "the injected cost did not fail the gate with exit code 3 (exit $rc): $(cat fail.out)"
+check && [ $rc -eq 3 ] || fail "the injected cost did not fail the gate with exit code 3 (exit $rc): $(cat fail.out)"
 for op in ${ops//,/ }; do
   base=$(value fail.json $op baseline_per_op)
   now=$(value fail.json $op now_per_op)
-  [ "$(python3 -c "print(int($now - $base))")" -eq $((2 * loops * records[$op])) ] ||
+  check && [ "$(python3 -c "print(int($now - $base))")" -eq $((2 * loops * records[$op])) ] ||
     fail "$op: expected exactly $((2 * loops * records[$op])) more instructions per operation, baseline $base now $now"
-  [ "$(value fail.json $op verdict)" = REGRESSION ] || fail "$op not reported as a regression"
+  check && [ "$(value fail.json $op verdict)" = REGRESSION ] || fail "$op not reported as a regression"
 done
-python3 - fail.xml <<'PY' || fail "JUnit report of the failing run"
+check && python3 - fail.xml <<'PY' || fail "JUnit report of the failing run"
 import sys, xml.etree.ElementTree as ET
 suite = ET.parse(sys.argv[1]).getroot().find("testsuite")
 assert suite.get("failures") == "6", ET.tostring(suite)
@@ -74,16 +74,16 @@ sed 's/"valgrind": "valgrind-[^"]*"/"valgrind": "valgrind-0.0"/' base.json >othe
 "$mpimon" gate "${common[@]}" --on-env MPIMON_GATE_INJECT_LOOPS=0 --baseline other.json --json o.json \
   --junit o.xml >other.out 2>&1
 rc=$?
-[ $rc -eq 6 ] || fail "a baseline from another build: exit $rc, expected 6: $(tail -3 other.out)"
-grep -q "baseline from another build: re-record" other.out || fail "no re-record notice: $(cat other.out)"
-grep -q "re-record it on this machine with --update-baseline" other.out || fail "no advice: $(cat other.out)"
-"$mpimon" gate "${common[@]}" --on-env MPIMON_GATE_INJECT_LOOPS=0 --baseline other.json --accept rerecord \
+check && [ $rc -eq 6 ] || fail "a baseline from another build: exit $rc, expected 6: $(tail -3 other.out)"
+check && grep -q "baseline from another build: re-record" other.out || fail "no re-record notice: $(cat other.out)"
+check && grep -q "re-record it on this machine with --update-baseline" other.out || fail "no advice: $(cat other.out)"
+check && "$mpimon" gate "${common[@]}" --on-env MPIMON_GATE_INJECT_LOOPS=0 --baseline other.json --accept rerecord \
   --json o2.json --junit o2.xml >other2.out 2>&1 || fail "--accept rerecord: $(tail -3 other2.out)"
 
 # An operation of the baseline that this run does not measure (a copy of send renamed "scan"):
 # exit 7, the operation named; --accept missing passes. (Measuring fewer operations instead would
 # also change the libraries loaded, hence a re-record.)
-python3 - base.json extra.json <<'PY' || fail "writing a baseline with an extra operation"
+check && python3 - base.json extra.json <<'PY' || fail "writing a baseline with an extra operation"
 import json, sys
 b = json.load(open(sys.argv[1]))
 ops = b["instructions"]["operations"]
@@ -94,27 +94,30 @@ PY
 "$mpimon" gate "${common[@]}" --on-env MPIMON_GATE_INJECT_LOOPS=0 --baseline extra.json \
   --json m.json --junit m.xml >miss.out 2>&1
 rc=$?
-[ $rc -eq 7 ] || fail "an operation of the baseline not measured: exit $rc, expected 7: $(tail -3 miss.out)"
-[ "$(value m.json scan verdict)" = missing ] || fail "scan: not reported as missing: $(cat miss.out)"
-"$mpimon" gate "${common[@]}" --on-env MPIMON_GATE_INJECT_LOOPS=0 --baseline extra.json \
+check && [ $rc -eq 7 ] || fail "an operation of the baseline not measured: exit $rc, expected 7: $(tail -3 miss.out)"
+check && [ "$(value m.json scan verdict)" = missing ] || fail "scan: not reported as missing: $(cat miss.out)"
+check && "$mpimon" gate "${common[@]}" --on-env MPIMON_GATE_INJECT_LOOPS=0 --baseline extra.json \
   --accept missing --json m2.json --junit m2.xml >miss2.out 2>&1 || fail "--accept missing: $(tail -3 miss2.out)"
 "$mpimon" gate --accept everything >usage2.out 2>&1
-[ $? -eq 2 ] && grep -q "accept.*rerecord, missing and unstable" usage2.out || fail "a bad --accept: $(cat usage2.out)"
+rc=$?
+check && [ $rc -eq 2 ] && grep -q "accept.*rerecord, missing and unstable" usage2.out || fail "a bad --accept: $(cat usage2.out)"
 
 # Bad input: the file is named, the exit code is 1, no report is written.
 echo '{"format": "something else"}' >bad.json
 "$mpimon" gate "${common[@]}" --baseline bad.json --json bad-report.json >bad.out 2>&1
 rc=$?
-[ $rc -eq 1 ] || fail "bad baseline: exit $rc"
-grep -q "bad.json: not an mpimon-gate-baseline file" bad.out || fail "bad baseline message: $(cat bad.out)"
+check && [ $rc -eq 1 ] || fail "bad baseline: exit $rc"
+check && grep -q "bad.json: not an mpimon-gate-baseline file" bad.out || fail "bad baseline message: $(cat bad.out)"
 printf '{"format": "mpimon-gate-baseline",\n "format_version": 1,\n "instructions": [' >broken.json
-"$mpimon" gate "${common[@]}" --baseline broken.json >broken.out 2>&1 && fail "a truncated baseline was accepted"
-grep -q "broken.json:3:" broken.out || fail "truncated baseline: no file:line: $(cat broken.out)"
+check && "$mpimon" gate "${common[@]}" --baseline broken.json >broken.out 2>&1 && fail "a truncated baseline was accepted"
+check && grep -q "broken.json:3:" broken.out || fail "truncated baseline: no file:line: $(cat broken.out)"
 "$mpimon" gate "${common[@]}" --baseline missing.json >missing.out 2>&1
-[ $? -eq 1 ] && grep -q "missing.json: no baseline: record one with --update-baseline" missing.out ||
+rc=$?
+check && [ $rc -eq 1 ] && grep -q "missing.json: no baseline: record one with --update-baseline" missing.out ||
   fail "missing baseline: $(cat missing.out)"
-[ ! -e bad-report.json ] && [ ! -e gate-report.json ] || fail "a report was written after an error"
+check && [ ! -e bad-report.json ] && [ ! -e gate-report.json ] || fail "a report was written after an error"
 "$mpimon" gate --measure nothing >usage.out 2>&1
-[ $? -eq 2 ] || fail "a bad --measure is not a usage error"
+rc=$?
+check && [ $rc -eq 2 ] || fail "a bad --measure is not a usage error"
 
 finish gate

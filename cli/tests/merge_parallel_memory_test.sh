@@ -35,7 +35,7 @@ peak_of_rank_zero() {
   expect_eq "$rc" 0 "np $1: exit code ($err)"
   expect_contains "$out" "dump big: $n processes, 16 of $n ranks present" "np $1: the merge saw the whole world"
   peak=$(tail -1 rss.0 2>/dev/null)
-  [ -n "$peak" ] || fail "np $1: no peak memory recorded"
+  check && [ -n "$peak" ] || fail "np $1: no peak memory recorded"
 }
 peak_of_rank_zero 2
 at2=${peak:-0}
@@ -43,6 +43,6 @@ peak_of_rank_zero 8
 at8=${peak:-0}
 bound=$((at2 + 2 * 8 * n / 1024))
 echo "rank 0's peak RSS: $at2 KB at 2 processes, $at8 KB at 8 (bound $bound KB)"
-[ "$at8" -le "$bound" ] ||
+check && [ "$at8" -le "$bound" ] ||
   fail "rank 0's peak at 8 processes ($at8 KB) exceeds its peak at 2 plus two member lists ($bound KB)"
 finish merge_parallel_memory

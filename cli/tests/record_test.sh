@@ -14,7 +14,7 @@ source "$(dirname "${BASH_SOURCE[0]}")/test_lib.sh"
 class_totals() { awk -v c="$2" '$1 == c { print $2, $3; exit }' <<<"$1"; }
 # A root attribute of an HDF5 file as h5dump (an independent reader) prints it: its strings, one a line.
 root_attribute() { h5dump -a "/$2" "$1" 2>/dev/null | sed -n '/DATA {/,/}/p' | grep -o '"[^"]*"' | tr -d '"'; }
-no_private_directory_left() { [ -z "$(ls -A | grep '^\.mpimon-record-')" ] || fail "$1: private dump directory left behind"; }
+no_private_directory_left() { check && [ -z "$(ls -A | grep '^\.mpimon-record-')" ] || fail "$1: private dump directory left behind"; }
 
 # --- The demo ring at np 4, dumps kept. validation/programs/demo_ring.cpp: each rank sends one
 # MPI_Sendrecv message of 4096 doubles to its right neighbour in each of 10 steps.
@@ -27,20 +27,20 @@ expect_contains "$out" "dump mpimon-demo-ring" "ring: show summary"
 expect_contains "$out" "processes: 4 (4 rank files present)" "ring: ranks"
 expect_eq "$(class_totals "$out" external)" "40 1310720" "ring: external messages and bytes (4 ranks x 10 x 32768 B)"
 internal=$(class_totals "$out" internal)
-[ "${internal%% *}" -gt 0 ] 2>/dev/null || fail "ring: mode 2 tells the collectives' messages apart: internal $internal"
-for r in 0 1 2 3; do [ -s "kept/mpimon-demo-ring.$r.prof" ] || fail "ring: dump of rank $r not kept"; done
+check && [ "${internal%% *}" -gt 0 ] 2>/dev/null || fail "ring: mode 2 tells the collectives' messages apart: internal $internal"
+for r in 0 1 2 3; do check && [ -s "kept/mpimon-demo-ring.$r.prof" ] || fail "ring: dump of rank $r not kept"; done
 # The merged file equals an independent merge of the kept dumps, matrix by matrix.
-"$merge" -q -o independent.h5 kept/mpimon-demo-ring.*.prof || fail "independent merge"
+check && "$merge" -q -o independent.h5 kept/mpimon-demo-ring.*.prof || fail "independent merge"
 mkdir recorded_mat independent_mat
-"$mpimon" export mat --compat profile2mat ring.h5 -o recorded_mat >/dev/null || fail "export recorded"
-"$mpimon" export mat --compat profile2mat independent.h5 -o independent_mat >/dev/null || fail "export independent"
-diff -r recorded_mat independent_mat >/dev/null || fail "recorded file differs from a merge of its kept dumps"
-[ -n "$(ls recorded_mat)" ] || fail "export wrote no matrix"
+check && "$mpimon" export mat --compat profile2mat ring.h5 -o recorded_mat >/dev/null || fail "export recorded"
+check && "$mpimon" export mat --compat profile2mat independent.h5 -o independent_mat >/dev/null || fail "export independent"
+check && diff -r recorded_mat independent_mat >/dev/null || fail "recorded file differs from a merge of its kept dumps"
+check && [ -n "$(ls recorded_mat)" ] || fail "export wrote no matrix"
 if [ -n "${PROFILE2MAT:-}" ] && [ -x "${PROFILE2MAT:-}" ]; then
   mkdir peer && cat kept/mpimon-demo-ring.{0,1,2,3}.prof >peer/mpimon-demo-ring.prof
-  (cd peer && "$PROFILE2MAT" mpimon-demo-ring.prof >/dev/null) || fail "profile2mat"
+  check && (cd peer && "$PROFILE2MAT" mpimon-demo-ring.prof >/dev/null) || fail "profile2mat"
   rm peer/mpimon-demo-ring.prof
-  diff -r peer recorded_mat >/dev/null || fail "recorded file differs from Open MPI's profile2mat on the dumps"
+  check && diff -r peer recorded_mat >/dev/null || fail "recorded file differs from Open MPI's profile2mat on the dumps"
 else
   skip_part "profile2mat not installed (package openmpi-bin): the recorded file against Open MPI's own merge"
 fi
@@ -49,19 +49,19 @@ fi
 # and ompi_info (Open MPI's own tools) say.
 expected_release=$(mpirun --version | sed -n '1s/.*(Open MPI) \([0-9][0-9.a-z]*\).*/\1/p')
 expected_components=$(ompi_info --parsable | sed -n 's/^mca:\(coll\|osc\|pml\):monitoring:version:.*/\1/p' | sort -u)
-[ -n "$expected_release" ] && [ -n "$expected_components" ] || fail "mpirun --version or ompi_info said nothing"
+check && [ -n "$expected_release" ] && [ -n "$expected_components" ] || fail "mpirun --version or ompi_info said nothing"
 expect_eq "$(root_attribute ring.h5 open_mpi_version)" "$expected_release" "ring: open_mpi_version attribute"
 expect_eq "$(root_attribute ring.h5 monitoring_components)" "$expected_components" "ring: monitoring_components"
 expect_contains "$out" "Open MPI $expected_release, monitoring components: $(echo $expected_components | sed 's/ /, /g')" \
   "ring: show names the run's Open MPI"
-[[ "$out" == *"version not recorded"* ]] && fail "ring: show says the version is not recorded"
-[[ "$out" == *"osc-list-disables-monitoring"* ]] && fail "ring: osc monitoring was loaded, yet show warns it was not"
+check && [[ "$out" == *"version not recorded"* ]] && fail "ring: show says the version is not recorded"
+check && [[ "$out" == *"osc-list-disables-monitoring"* ]] && fail "ring: osc monitoring was loaded, yet show warns it was not"
 
 # --- Without --keep-dumps: the private directory is removed; the default output is named after
 # the application; mode 1 counts every message as external.
 run "$mpimon" record --np 2 --mode 1 -- "$ring"
 expect_eq "$rc" 0 "default output: exit code ($err)"
-[ -s mpimon-demo-ring.h5 ] || fail "default output file mpimon-demo-ring.h5 not written"
+check && [ -s mpimon-demo-ring.h5 ] || fail "default output file mpimon-demo-ring.h5 not written"
 expect_contains "$err" "--mca pml_monitoring_enable 1" "the launch line says the mode"
 expect_eq "$(class_totals "$out" internal)" "0 0" "mode 1: nothing internal"
 no_private_directory_left "default output"
@@ -104,7 +104,7 @@ expect_contains "$err" "already holds mpimon-demo-ring.RANK.prof dumps" "earlier
 run "$mpimon" record --np 2 -o off.h5 --mca pml_monitoring_filename=x -- "$ring"
 expect_eq "$rc" 2 "--mca of a parameter record sets"
 expect_contains "$err" "is set by mpimon record" "record's own parameters"
-[ -e off.h5 ] && fail "a refused run wrote its output"
+check && [ -e off.h5 ] && fail "a refused run wrote its output"
 no_private_directory_left "refused runs"
 # An osc (or coll) list without monitoring: the run goes on, with a warning of what is missing.
 # (coll=^monitoring is not run here: with pml monitoring on, the ring crashes in Open MPI 4.1.4.)
@@ -136,11 +136,11 @@ expect_eq "$rc" 5 "the application's exit code is passed on"
 expect_contains "$err" "the application failed (exit code 5)" "failure said"
 expect_contains "$err" "failed.h5 holds what the ranks recorded until then" "what was recorded is kept, and said so"
 expect_contains "$err" "rank 1 wrote no dump (of 3): they ended before MPI_Finalize" "missing rank of a failed run"
-[ -s failed.h5 ] || fail "a failed application's dumps were not merged"
+check && [ -s failed.h5 ] || fail "a failed application's dumps were not merged"
 run "$mpimon" record --np 2 -o nothing.h5 -- sh -c 'exit 7'
 expect_eq "$rc" 7 "a failure before any dump: exit code passed on"
 expect_contains "$err" "nothing recorded: no rank wrote its dump" "nothing recorded said"
-[ -e nothing.h5 ] && fail "nothing recorded, yet an output file"
+check && [ -e nothing.h5 ] && fail "nothing recorded, yet an output file"
 no_private_directory_left "failed runs"
 
 # --- Usage.

@@ -22,14 +22,14 @@ expect_eq "$rc" 0 "mpimon-merge: $err"
 run "$mpimon" plot m.h5 -o figs
 expect_eq "$rc" 0 "mpimon plot m.h5: $err"
 for view in external internal coll combined pml pmpi pml_vs_pmpi; do
-  for ext in png svg; do [ -s "figs/mode2_sample_bytes_$view.$ext" ] || fail "no figs/mode2_sample_bytes_$view.$ext"; done
+  for ext in png svg; do check && [ -s "figs/mode2_sample_bytes_$view.$ext" ] || fail "no figs/mode2_sample_bytes_$view.$ext"; done
 done
 run "$python" "$here/check_report.py" image figs/*.png
 expect_eq "$rc" 0 "PNG pixels: $out"
 run "$mpimon" plot m.h5 --metric count --classes external -o figs
 expect_eq "$rc" 0 "plot --metric count --classes external: $err"
-[ -s figs/mode2_sample_count_external.png ] || fail "no count figure"
-[ -e figs/mode2_sample_count_internal.png ] && fail "--classes external drew internal"
+check && [ -s figs/mode2_sample_count_external.png ] || fail "no count figure"
+check && [ -e figs/mode2_sample_count_internal.png ] && fail "--classes external drew internal"
 run "$mpimon" plot m.h5 --metric size -o figs
 expect_eq "$rc" 2 "bad --metric exit code"
 expect_contains "$err" "--metric must be bytes or count" "bad --metric message"
@@ -40,24 +40,24 @@ expect_contains "$err" "unknown class 'bogus'" "bad --classes message"
 # report: one file, nothing fetched at view time.
 run "$mpimon" report m.h5 -o report.html
 expect_eq "$rc" 0 "mpimon report: $err"
-grep -qE '<script[^>]+src=|<link[^>]+href=' report.html && fail "the report loads something from outside"
+check && grep -qE '<script[^>]+src=|<link[^>]+href=' report.html && fail "the report loads something from outside"
 run "$mpimon" report missing.h5 -o bad.html
 expect_eq "$rc" 1 "report of a missing file exit code"
-[ -e bad.html ] && fail "a failed report left bad.html"
+check && [ -e bad.html ] && fail "a failed report left bad.html"
 
 browse() {  # browse ARGS...: headless Chromium on $page (report.html), console messages on stderr
   timeout 120 "$chromium" --headless --no-sandbox --disable-gpu --no-first-run --user-data-dir="$work/profile" \
     --enable-logging=stderr --v=0 --virtual-time-budget=15000 "$@" "file://$work/${page:-report.html}"
 }
 browse --dump-dom >dom.html 2>console.log
-[ -s dom.html ] || fail "chromium wrote no DOM: $(tail -5 console.log)"
-if grep -E 'CONSOLE' console.log | grep -qiE 'error|uncaught'; then
+check && [ -s dom.html ] || fail "chromium wrote no DOM: $(tail -5 console.log)"
+if check && grep -E 'CONSOLE' console.log | grep -qiE 'error|uncaught'; then
   fail "console errors: $(grep CONSOLE console.log | head -5)"
 fi
 run "$python" "$here/check_report.py" dom dom.html m.h5
 expect_eq "$rc" 0 "page vs file: $out"
 browse --screenshot="$work/shot.png" --window-size=1300,1400 >/dev/null 2>&1
-[ -s shot.png ] || fail "no screenshot"
+check && [ -s shot.png ] || fail "no screenshot"
 run "$python" "$here/check_report.py" image shot.png
 expect_eq "$rc" 0 "screenshot: $out"
 
@@ -73,7 +73,7 @@ run "$mpimon" report hot.h5 -o hot.html
 expect_eq "$rc" 0 "mpimon report hot.h5: $err"
 rm -rf "$work/profile"
 page=hot.html browse --dump-dom >hot_dom.html 2>console.log
-[ -s hot_dom.html ] || fail "chromium wrote no DOM of the hot-pair report: $(tail -5 console.log)"
+check && [ -s hot_dom.html ] || fail "chromium wrote no DOM of the hot-pair report: $(tail -5 console.log)"
 run "$python" "$here/check_report_heatmap.py" check hot_dom.html
 expect_eq "$rc" 0 "hot-pair heatmap: $out"
 echo "$out"

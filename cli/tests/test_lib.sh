@@ -3,21 +3,27 @@
 # `finish NAME` prints the verdict and exits 1 if anything failed, else 77 (CTest's
 # SKIP_RETURN_CODE for these tests) if a part could not run for a missing prerequisite
 # (`skip_part REASON`): a test that did not check everything is reported as skipped, never passed.
-# `skip_test REASON` skips the whole test (77) and is refused once anything was checked: a skip is
-# decided before the first assertion, so a failure already recorded can never end as a skip.
+# `skip_test REASON` skips the whole test (77) and is refused once anything was checked (`check`
+# counts every check, passed or failed): a skip is decided before the first assertion, so a check
+# already made can never end as a skip.
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 cd "$work" || exit 1
 failures=0 checks=0
 skipped_parts=()
 
+# check: counts one check. Every check goes through it, so that skip_test sees the ones that passed:
+# the expect_* below, and every plain condition that calls fail, which starts with it:
+#   check && [ -s out.h5 ] || fail "no output"
+#   if check && grep -qi nan <<<"$out"; then fail "NaN printed: $out"; fi
+# (ci/check_test_scripts.py, run by cli.ci_summary, finds a condition that does not).
+check() { checks=$((checks + 1)); }
 fail() { echo "FAIL: $*"; failures=$((failures + 1)); }
-expect_eq() { checks=$((checks + 1)); [ "$1" == "$2" ] || fail "$3: expected [$2], got [$1]"; }
-expect_contains() { checks=$((checks + 1)); grep -qF -- "$2" <<<"$1" || fail "$3: [$2] not found in: $1"; }
+expect_eq() { check && [ "$1" == "$2" ] || fail "$3: expected [$2], got [$1]"; }
+expect_contains() { check && grep -qF -- "$2" <<<"$1" || fail "$3: [$2] not found in: $1"; }
 # expect_near ACTUAL EXPECTED TOLERANCE WHAT
 expect_near() {
-  checks=$((checks + 1))
-  awk -v a="$1" -v e="$2" -v t="$3" 'BEGIN { d = a - e; if (d < 0) d = -d; exit !(a != "" && d <= t) }' ||
+  check && awk -v a="$1" -v e="$2" -v t="$3" 'BEGIN { d = a - e; if (d < 0) d = -d; exit !(a != "" && d <= t) }' ||
     fail "$4: expected $2 ± $3, got [$1]"
 }
 
@@ -42,7 +48,7 @@ run() {
 # messages of 4096 doubles from each rank r to r+1 mod 4: every rank's dump in DIR, and Open MPI's
 # own dump lines ("E RANK PEER BYTES bytes COUNT msgs sent") hold exactly those 4 pairs.
 expect_ring_dumps() {
-  for r in 0 1 2 3; do [ -s "$1/mpimon-demo-ring.$r.prof" ] || fail "$2: no dump of rank $r"; done
+  for r in 0 1 2 3; do check && [ -s "$1/mpimon-demo-ring.$r.prof" ] || fail "$2: no dump of rank $r"; done
   expect_eq "$(cat "$1"/mpimon-demo-ring.*.prof | awk -F'\t' '$1 == "E" { print $2, $3, $4, $5 }' | sort | tr '\n' ';')" \
     "0 1 327680 bytes 10 msgs sent;1 2 327680 bytes 10 msgs sent;2 3 327680 bytes 10 msgs sent;3 0 327680 bytes 10 msgs sent;" \
     "$2: the ranks' dumps hold the ring's messages, and only them"
