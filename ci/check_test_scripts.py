@@ -248,6 +248,9 @@ def unguarded(src):
     toks = tokens(src)
     found = []
     for k in command_positions(toks):
+        if toks[k].text == "check" and k + 1 < len(toks) and toks[k + 1].text == "(":
+            found.append((toks[k].line, None))  # a function of the script's own would hide the counter
+            continue
         if toks[k].text != "fail" or (k + 1 < len(toks) and toks[k + 1].text == "("):  # not fail() itself
             continue
         g = guard(toks, k)
@@ -279,7 +282,8 @@ def main(argv):
             open(path, "w", encoding="utf-8").write(src)
             found = [f for f in found if f[1] is None]
         for line, offset in found:
-            why = "a fail no condition leads to" if offset is None else "a condition not counted (start it with check &&)"
+            why = ("a fail no condition leads to, or a function named check (test_lib.sh's counter)" if offset is None
+                   else "a condition not counted (start it with check &&)")
             print(f"{path}:{line}: {why}")
         bad += len(found)
     return 1 if bad else 0

@@ -25,9 +25,9 @@ cp "$data/v1/mode2_sample.h5" "$fixtures/m.h5"
 prof=$data/real/mode1_sample.0.prof
 printf 'off,on\n1,2\n2,3\n3,5\n' >"$fixtures/pairs.csv"
 
-# check EXPECTED_CODE WORDS... -- ARGS...: runs mpimon ARGS (mpimon-merge when ARGS starts with
+# expect_answer EXPECTED_CODE WORDS... -- ARGS...: runs mpimon ARGS (mpimon-merge when ARGS starts with
 # "merge:") in an empty directory; the exit code, each of WORDS in stderr, nothing left behind.
-check() {
+expect_answer() {
   local code=$1 words=() dir
   shift
   while [ "$1" != "--" ]; do words+=("$1"); shift; done
@@ -81,12 +81,12 @@ for c in "${commands[@]}"; do
     [ "$c $option" = "stats paired --unit" ] && continue  # "" is documented: no unit
     if [[ $default =~ ^-?[0-9]+(\.[0-9]+)?$ ]]; then
       for bad in x -1 ""; do
-        check 2 "$option" -- "${words[@]}" ${input:+"$input"} "$option" "$bad"
+        expect_answer 2 "$option" -- "${words[@]}" ${input:+"$input"} "$option" "$bad"
         swept=$((swept + 1))
       done
     elif [ "$option" != "--mca" ] && [ "$option" != "--env" ] && [ "$option" != "--on-env" ]; then
       # An empty value: never accepted silently.
-      check 2 "$option" -- "${words[@]}" ${input:+"$input"} "$option" ""
+      expect_answer 2 "$option" -- "${words[@]}" ${input:+"$input"} "$option" ""
       swept=$((swept + 1))
     fi
   done < <("$mpimon" "${words[@]}" --help | help_options)
@@ -94,47 +94,47 @@ done
 check && [ "$swept" -gt 100 ] || fail "only $swept bad values swept: the --help parsing is broken"
 
 # --- 2. By hand.
-check 2 "--np" "'x' is not a whole number from 1" -- bench overhead --np x
-check 2 "--np" "'0' is not a whole number from 1" -- bench overhead --np 2,0
-check 2 "--sizes" "'x' is not a whole number from 0 to 2147483647" -- bench overhead --sizes 1,x -o o.h5
-check 2 "--np" -- bench app --np 2,,4 -- true
-check 2 "--pairs" -- bench overhead --pairs 0
-check 2 "--pairs" -- bench app --pairs 0 -- true
-check 2 "--iterations" -- bench overhead --iterations 0
-check 2 "--runs" -- gate --runs 0
-check 2 "--count" -- gate --count 0
-check 2 "--ops" "unknown operation 'nope'" -- bench overhead --ops send,nope
-check 2 "--arms" -- bench overhead --arms nope
-check 2 "--transport" -- bench overhead --transport nope
-check 2 "--measure" "instructions, timing or both" -- gate --measure nothing
-check 2 "--accept" "rerecord, missing and unstable" -- gate --accept everything
-check 2 "--layout" "auto, dense or csr" -- merge: --layout diagonal x.0.prof
-check 2 "no input" -- merge:
-check 2 "--classes" -- export treematch "$fixtures/m.h5" --classes nope
-check 2 "--metric" -- export treematch "$fixtures/m.h5" --metric nope
-check 2 "--compat" -- export mat "$fixtures/m.h5" --compat nope
-check 2 "--confidence" -- stats paired "$fixtures/pairs.csv" --confidence 1.5
-check 2 "--processes" -- stats paired "$fixtures/pairs.csv" --processes 0
-check 2 "--op" -- model collective --op nope --algorithm linear --np 2 --count 1
-check 2 "--algorithm" -- model collective --op bcast --algorithm nope --np 2 --count 1
-check 2 "--np" -- model collective --op bcast --algorithm linear --np 0 --count 1
-check 2 "--root" -- model collective --op bcast --algorithm binomial --np 4 --root 4 --count 1
-check 2 "--mode" -- model collective --op bcast --algorithm binomial --np 4 --count 1 --mode 3
-check 2 "--open-mpi" "4.1, 5.0" -- model collective --op bcast --algorithm binomial --np 4 --count 1 --open-mpi 6.0
-check 2 "--algorithm" "sparbit is not in Open MPI 4.1" -- model collective --op allgather --algorithm sparbit --np 4 --count 1
-check 2 "--case" -- validate --case no_such_case
-check 2 "missing input argument" -- show
-check 2 "missing input argument" -- stats paired
-check 2 "unrecognised option" -- show "$fixtures/m.h5" --frobnicate
+expect_answer 2 "--np" "'x' is not a whole number from 1" -- bench overhead --np x
+expect_answer 2 "--np" "'0' is not a whole number from 1" -- bench overhead --np 2,0
+expect_answer 2 "--sizes" "'x' is not a whole number from 0 to 2147483647" -- bench overhead --sizes 1,x -o o.h5
+expect_answer 2 "--np" -- bench app --np 2,,4 -- true
+expect_answer 2 "--pairs" -- bench overhead --pairs 0
+expect_answer 2 "--pairs" -- bench app --pairs 0 -- true
+expect_answer 2 "--iterations" -- bench overhead --iterations 0
+expect_answer 2 "--runs" -- gate --runs 0
+expect_answer 2 "--count" -- gate --count 0
+expect_answer 2 "--ops" "unknown operation 'nope'" -- bench overhead --ops send,nope
+expect_answer 2 "--arms" -- bench overhead --arms nope
+expect_answer 2 "--transport" -- bench overhead --transport nope
+expect_answer 2 "--measure" "instructions, timing or both" -- gate --measure nothing
+expect_answer 2 "--accept" "rerecord, missing and unstable" -- gate --accept everything
+expect_answer 2 "--layout" "auto, dense or csr" -- merge: --layout diagonal x.0.prof
+expect_answer 2 "no input" -- merge:
+expect_answer 2 "--classes" -- export treematch "$fixtures/m.h5" --classes nope
+expect_answer 2 "--metric" -- export treematch "$fixtures/m.h5" --metric nope
+expect_answer 2 "--compat" -- export mat "$fixtures/m.h5" --compat nope
+expect_answer 2 "--confidence" -- stats paired "$fixtures/pairs.csv" --confidence 1.5
+expect_answer 2 "--processes" -- stats paired "$fixtures/pairs.csv" --processes 0
+expect_answer 2 "--op" -- model collective --op nope --algorithm linear --np 2 --count 1
+expect_answer 2 "--algorithm" -- model collective --op bcast --algorithm nope --np 2 --count 1
+expect_answer 2 "--np" -- model collective --op bcast --algorithm linear --np 0 --count 1
+expect_answer 2 "--root" -- model collective --op bcast --algorithm binomial --np 4 --root 4 --count 1
+expect_answer 2 "--mode" -- model collective --op bcast --algorithm binomial --np 4 --count 1 --mode 3
+expect_answer 2 "--open-mpi" "4.1, 5.0" -- model collective --op bcast --algorithm binomial --np 4 --count 1 --open-mpi 6.0
+expect_answer 2 "--algorithm" "sparbit is not in Open MPI 4.1" -- model collective --op allgather --algorithm sparbit --np 4 --count 1
+expect_answer 2 "--case" -- validate --case no_such_case
+expect_answer 2 "missing input argument" -- show
+expect_answer 2 "missing input argument" -- stats paired
+expect_answer 2 "unrecognised option" -- show "$fixtures/m.h5" --frobnicate
 # Missing files and folders: exit 1, the path named.
-check 1 "missing.h5" -- show missing.h5
-check 1 "missing.h5" -- export mat missing.h5
-check 1 "missing.csv" -- stats paired missing.csv
-check 1 "missing.0.prof" -- merge: missing.0.prof
-check 1 "no/such/dir" "does not exist" -- export mat "$fixtures/m.h5" -o no/such/dir
-check 1 "no/such/dir" "does not exist" -- export treematch "$fixtures/m.h5" -o no/such/dir/t.txt
-check 1 "no/such/dir" "does not exist" -- merge: -o no/such/dir/m.h5 "$prof"
-check 1 "missing.json" "--update-baseline" -- gate --baseline missing.json --measure instructions --probe /bin/true
+expect_answer 1 "missing.h5" -- show missing.h5
+expect_answer 1 "missing.h5" -- export mat missing.h5
+expect_answer 1 "missing.csv" -- stats paired missing.csv
+expect_answer 1 "missing.0.prof" -- merge: missing.0.prof
+expect_answer 1 "no/such/dir" "does not exist" -- export mat "$fixtures/m.h5" -o no/such/dir
+expect_answer 1 "no/such/dir" "does not exist" -- export treematch "$fixtures/m.h5" -o no/such/dir/t.txt
+expect_answer 1 "no/such/dir" "does not exist" -- merge: -o no/such/dir/m.h5 "$prof"
+expect_answer 1 "missing.json" "--update-baseline" -- gate --baseline missing.json --measure instructions --probe /bin/true
 
 # --- 3. Every number and list an option takes: COMMAND | OPTION | KIND | ARGS the command needs.
 # KIND says what is refused besides x, -3, empty and too large: pos (0 too), nat (0 accepted),
@@ -274,7 +274,7 @@ while IFS='|' read -r c option kind extra; do
   [ "$c" = merge ] && program=("merge:") && words=()
   while IFS=$'\t' read -r bad word; do
     rm -f "$work/launched"
-    PATH=$work/bin:$PATH check 2 "$option" ${word:+"$word"} -- "${program[@]}" "${words[@]}" "$option" "$bad" "${more[@]}"
+    PATH=$work/bin:$PATH expect_answer 2 "$option" ${word:+"$word"} -- "${program[@]}" "${words[@]}" "$option" "$bad" "${more[@]}"
     check && [ ! -e "$work/launched" ] || fail "$c $option '$bad': something was launched"
     rows=$((rows + 1))
   done < <(bad_values "$kind")

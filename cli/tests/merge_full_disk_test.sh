@@ -28,8 +28,8 @@ check && "$merge" -q --layout dense -o fits.h5 prof || fail "the merge outside t
 size=$(stat -c %s fits.h5 2>/dev/null || echo 0)
 check && [ "$size" -gt $((256 * 1024)) ] || fail "the merged file ($size bytes) would fit in the 256 KB tmpfs"
 
-# check WHAT: the merge failed cleanly, with the message, and left nothing.
-check() {
+# expect_clean_failure WHAT: the merge failed cleanly, with the message, and left nothing.
+expect_clean_failure() {
   expect_contains "$err" "full/out.h5" "$1: the message names the file"
   expect_contains "$err" "no space left on device" "$1: the message gives the reason"
   check && [ -z "$(ls -A full)" ] || fail "$1: left in the tmpfs: $(ls -A full)"
@@ -39,7 +39,7 @@ check() {
 
 # check_exit_codes WHAT NP: no process exited 0. Each process's wrapper records its exit code: 1,
 # or 143 when the launcher's SIGTERM ended it; none when its SIGKILL, which follows the SIGTERM
-# closely, ended the wrapper too (then the process was killed as well: check finds none running).
+# closely, ended the wrapper too (then the process was killed as well: expect_clean_failure finds none running).
 check_exit_codes() {
   local r code
   for ((r = 0; r < $2; r++)); do
@@ -51,8 +51,7 @@ check_exit_codes() {
 
 run timeout 120 "$merge" -q --layout dense -o "$work/full/out.h5" prof
 expect_eq "$rc" 1 "serial: exit code ($err)"
-check serial
-
+expect_clean_failure serial
 for np in 1 2 3; do
   rm -f rc.*
   run timeout 120 "$mpiexec" -n $np bash -c 'trap : TERM; "$0" "$@"; echo $? >rc.$OMPI_COMM_WORLD_RANK' \
@@ -60,7 +59,7 @@ for np in 1 2 3; do
   expect_eq "$rc" 1 "np $np: exit code of mpirun ($err)"
   [ $np -eq 1 ] || expect_contains "$err" " of $np; the merge is aborted" "np $np: the message names the process"
   check_exit_codes "np $np" $np
-  check "np $np"
+  expect_clean_failure "np $np"
 done
 # One process alone fails: process 2's file size limit (RLIMIT_FSIZE, its writes then fail with
 # EFBIG), every process an MPI-IO aggregator (Open MPI's OMPIO), so that it writes past its limit
