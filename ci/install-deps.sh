@@ -28,6 +28,7 @@ packages=(
   iproute2 util-linux libcap2-bin    # ip, tc, unshare, setpriv, capsh: mpimon cluster (docs/cluster.md) and its tests
   slurmctld slurmd slurm-client munge  # mpimon cluster up --slurm: Slurm on the emulated nodes, and its tests
   python3-scipy                      # Delaunay meshes of results/placement/instances.py (scale.sh, kahip.sh)
+  debootstrap                        # the Debian roots of ci/ompi5.sh and ci/debian-package.sh (ci/test.sh prepares both at once)
 )
 if [ "${1:-}" = "--list" ]; then
   printf '%s\n' "${packages[@]}"

@@ -26,13 +26,32 @@ summary() { /usr/bin/python3 "$repo/ci/summary.py" "$@"; }
 step "dependencies"
 "$repo/ci/install-deps.sh"
 
+# The two Debian roots (debootstrap and apt: the network and the disk more than the processors) are
+# prepared in the background while the builds below use the processors; each is waited for where
+# it is needed, its output printed then. An interrupted test command stops them (they clean up).
+declare -A background_pid=()
+start_background() {  # start_background NAME COMMAND...: output in $build/NAME.log
+  "${@:2}" >"$build/$1.log" 2>&1 &
+  background_pid[$1]=$!
+}
+wait_background() {  # wait_background NAME: its output, and its exit code
+  local status=0
+  wait "${background_pid[$1]}" || status=$?
+  unset "background_pid[$1]"
+  cat "$build/$1.log"
+  return $status
+}
+trap 'for pid in "${background_pid[@]}"; do kill "$pid" 2>/dev/null; wait "$pid" 2>/dev/null; done' EXIT
+start_background ompi5-root "$repo/ci/ompi5.sh" root
+start_background debian12-root "$repo/ci/debian-package.sh" prepare
+
 step "build ($build)"
 configure_and_build "$build" -DMPIMON_WERROR=ON || { summary failed build "the build failed"; summary print; exit 1; }
-# The Debian 13 root first: cli.cluster_ompi5 (main tests) runs Open MPI 5 from it across emulated
-# nodes. A root that cannot be made shows there as a skip with the reason (a failure under CI=true)
-# and in the ompi5 stage below.
-step "the Debian 13 root with Open MPI 5: ci/ompi5.sh root"
-"$repo/ci/ompi5.sh" root || echo "ci/ompi5.sh root failed: counted by the ompi5 stage"
+# The Debian 13 root before the tests: cli.cluster_ompi5 (main tests) runs Open MPI 5 from it across
+# emulated nodes. A root that cannot be made shows there as a skip with the reason (a failure under
+# CI=true) and in the ompi5 stage below.
+step "the Debian 13 root with Open MPI 5 (ci/ompi5.sh root, since the dependencies, in the background)"
+wait_background ompi5-root || echo "ci/ompi5.sh root failed: counted by the ompi5 stage"
 step "tests"
 rm -f "$build/ctest.xml"
 ctest_status=0
@@ -77,6 +96,8 @@ fi
 step "validation against Open MPI 5.0 (Debian 13 chroot): ci/ompi5.sh validate"
 summary ompi5 "$repo/ci/ompi5.sh" "$build"
 
+step "the clean Debian 12 root (ci/debian-package.sh prepare, since the dependencies, in the background)"
+wait_background debian12-root || echo "ci/debian-package.sh prepare failed: counted by the Debian package stage"
 step "the Debian package in a clean Debian 12 root: ci/debian-package.sh test"
 summary debian-package "$repo/ci/debian-package.sh" "$build"
 
