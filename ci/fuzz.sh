@@ -43,7 +43,8 @@ per_target=$((duration / ${#targets[@]}))
 # Only the analysis library and the fuzzers are built; the MPI parts and tests are not needed.
 # As many jobs as ci/common.sh uses (MPIMON_JOBS, default: every core).
 mkdir -p "$build"
-CC=clang CXX=clang++ cmake -S "$root" -B "$build" -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+# Unity build (each target's sources compiled in batches), as the test command's other builds.
+CC=clang CXX=clang++ cmake -S "$root" -B "$build" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_UNITY_BUILD=ON \
   -DMPIMON_ENABLE_FUZZING=ON -DMPIMON_SANITIZER=address,undefined \
   -DMPIMON_ENABLE_TESTING=OFF -DMPIMON_ENABLE_MPI=OFF >"$build/configure.log" 2>&1 \
   || { cat "$build/configure.log" >&2; echo "fuzz: configure failed (clang missing? run ci/install-deps.sh)" >&2; exit 1; }

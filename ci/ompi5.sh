@@ -96,7 +96,7 @@ stage_build() {
   step "ompi5: building mpimon ($target) against Open MPI 5 ($out/build, seen as $inner_build in the root)"
   in_root "set -e; cmake -S $inner_src -B $inner_build -DCMAKE_BUILD_TYPE=RelWithDebInfo \
     '-DCMAKE_CXX_FLAGS_RELWITHDEBINFO=$ci_flags' '-DCMAKE_C_FLAGS_RELWITHDEBINFO=$ci_flags' \
-    -DMPIMON_WERROR=ON -DCMAKE_CXX_COMPILER_LAUNCHER=ccache -DCMAKE_C_COMPILER_LAUNCHER=ccache \
+    -DMPIMON_WERROR=ON -DCMAKE_UNITY_BUILD=ON -DCMAKE_CXX_COMPILER_LAUNCHER=ccache -DCMAKE_C_COMPILER_LAUNCHER=ccache \
     >$inner_build/configure.log 2>&1 || { cat $inner_build/configure.log; exit 1; }
     cmake --build $inner_build --target $target -j \$MPIMON_JOBS"
 }

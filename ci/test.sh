@@ -46,7 +46,8 @@ start_background ompi5-root "$repo/ci/ompi5.sh" root
 start_background debian12-root "$repo/ci/debian-package.sh" prepare
 
 step "build ($build)"
-configure_and_build "$build" -DMPIMON_WERROR=ON || { summary failed build "the build failed"; summary print; exit 1; }
+unity_build=ON configure_and_build "$build" -DMPIMON_WERROR=ON ||
+  { summary failed build "the build failed"; summary print; exit 1; }
 # The Debian 13 root before the tests: cli.cluster_ompi5 (main tests) runs Open MPI 5 from it across
 # emulated nodes. A root that cannot be made shows there as a skip with the reason (a failure under
 # CI=true) and in the ompi5 stage below.
@@ -70,7 +71,7 @@ sanitized=${build}-sanitize
 step "sanitizer build ($sanitized): address,undefined, tests without MPI"
 rm -f "$sanitized/ctest.xml"
 # -O1: half the compile time of -O2 under the sanitizers, and what they are usually run with.
-if build_flags="-O1 -g1 -DNDEBUG" configure_and_build "$sanitized" -DMPIMON_ENABLE_MPI=OFF \
+if build_flags="-O1 -g1 -DNDEBUG" unity_build=ON configure_and_build "$sanitized" -DMPIMON_ENABLE_MPI=OFF \
   -DMPIMON_SANITIZER=address,undefined; then
   ctest_status=0
   # Not the tests labelled repository: they run no program of this build (scripts, docs, the CTest

@@ -20,8 +20,6 @@ std::string fixed(std::optional<double> v, const char* format) {
   return buf;
 }
 
-std::string num(std::optional<double> v) { return csv_number(v); }
-
 template <typename T, typename F>
 std::optional<double> field(const std::optional<T>& o, F f) {
   return o ? std::optional<double>(f(*o)) : std::nullopt;
@@ -116,19 +114,20 @@ void write_app_csv(const std::vector<AppRow>& rows, std::ostream& out, const Arm
       return a.relative && a.relative->ci ? std::optional(high ? a.relative->ci->high : a.relative->ci->low)
                                           : std::nullopt;
     };
-    out << r.app << ',' << r.np << ',' << a.n << ',' << r.time_source << ',' << num(a.mean_off) << ','
-        << num(r.off_median) << ',' << num(a.mean_on) << ',' << num(r.on_median) << ',' << num(r.messages_per_process)
-        << ',' << num(r.external_per_process) << ',' << num(r.bytes_per_process) << ',' << num(r.messages_per_second)
-        << ',' << num(a.mean_difference) << ',' << num(field(t, [](const StudentTTest& x) { return x.ci.low; })) << ','
-        << num(field(t, [](const StudentTTest& x) { return x.ci.high; })) << ','
-        << num(field(a.relative, [](const Estimate& e) { return e.value; })) << ',' << num(rel_ci(false)) << ','
-        << num(rel_ci(true)) << ',' << num(field(t, [](const StudentTTest& x) { return x.t; })) << ','
-        << num(field(t, [](const StudentTTest& x) { return x.df; })) << ','
-        << num(field(t, [](const StudentTTest& x) { return x.p_value; })) << ','
-        << num(field(a.wilcoxon, [](const WilcoxonSignedRank& w) { return w.v; })) << ','
-        << num(field(a.wilcoxon, [](const WilcoxonSignedRank& w) { return w.p_value; })) << ','
-        << (a.significant() ? 1 : 0) << ',' << num(r.comm_share) << ',' << cost_verdict_name(decision.verdict) << ','
-        << (decision.pairs_needed ? std::to_string(*decision.pairs_needed) : "") << '\n';
+    out << r.app << ',' << r.np << ',' << a.n << ',' << r.time_source << ',' << csv_number(a.mean_off) << ','
+        << csv_number(r.off_median) << ',' << csv_number(a.mean_on) << ',' << csv_number(r.on_median) << ','
+        << csv_number(r.messages_per_process) << ',' << csv_number(r.external_per_process) << ','
+        << csv_number(r.bytes_per_process) << ',' << csv_number(r.messages_per_second) << ','
+        << csv_number(a.mean_difference) << ',' << csv_number(field(t, [](const StudentTTest& x) { return x.ci.low; }))
+        << ',' << csv_number(field(t, [](const StudentTTest& x) { return x.ci.high; })) << ','
+        << csv_number(field(a.relative, [](const Estimate& e) { return e.value; })) << ',' << csv_number(rel_ci(false))
+        << ',' << csv_number(rel_ci(true)) << ',' << csv_number(field(t, [](const StudentTTest& x) { return x.t; }))
+        << ',' << csv_number(field(t, [](const StudentTTest& x) { return x.df; })) << ','
+        << csv_number(field(t, [](const StudentTTest& x) { return x.p_value; })) << ','
+        << csv_number(field(a.wilcoxon, [](const WilcoxonSignedRank& w) { return w.v; })) << ','
+        << csv_number(field(a.wilcoxon, [](const WilcoxonSignedRank& w) { return w.p_value; })) << ','
+        << (a.significant() ? 1 : 0) << ',' << csv_number(r.comm_share) << ',' << cost_verdict_name(decision.verdict)
+        << ',' << (decision.pairs_needed ? std::to_string(*decision.pairs_needed) : "") << '\n';
   }
 }
 

@@ -45,9 +45,9 @@ int judge_and_report(const std::vector<AppRow>& rows, const std::map<std::string
   report.provenance = configuration;
   std::printf("\ngate: overhead limit %g %%%s\n", fail_above, allow_inconclusive ? " (inconclusive allowed)" : "");
   for (const auto& r : report.rows) {
-    const char* word = r.verdict == Verdict::pass         ? "pass"
-                       : r.verdict == Verdict::regression ? "ABOVE"
-                                                          : "inconclusive";
+    const char* word = r.verdict == mpimon::Verdict::pass         ? "pass"
+                       : r.verdict == mpimon::Verdict::regression ? "ABOVE"
+                                                                  : "inconclusive";
     std::printf("  %-12s %s np %u: %s\n", word, r.app.c_str(), r.np, r.note.c_str());
   }
   if (!json.empty()) write_file_atomically(json, [&](std::ostream& o) { write_app_gate_json(report, o); });

@@ -17,8 +17,6 @@ std::string format_ns(double v) {
   return buf;
 }
 
-std::string num(std::optional<double> v) { return csv_number(v); }
-
 }  // namespace
 
 std::string cost_words(CostVerdict verdict, double threshold) {
@@ -131,17 +129,19 @@ void write_analysis_csv(const std::vector<OverheadCell>& cells, std::ostream& ou
       rel_high = a.relative->ci->high;
     }
     out << c.transport << ',' << c.arm << ',' << c.op << ',' << c.np << ',' << c.size << ',' << a.n << ','
-        << num(a.mean_off) << ',' << num(a.mean_on) << ',' << num(a.mean_difference) << ','
-        << num(t ? std::optional(t->ci.low) : std::nullopt) << ',' << num(t ? std::optional(t->ci.high) : std::nullopt)
-        << ',' << num(t ? std::optional(t->t) : std::nullopt) << ',' << num(t ? std::optional(t->df) : std::nullopt)
-        << ',' << num(t ? std::optional(t->p_value) : std::nullopt) << ',' << num(c.p_adjusted) << ','
-        << num(c.per_process.value) << ','
-        << num(c.per_process.ci ? std::optional(c.per_process.ci->low) : std::nullopt) << ','
-        << num(c.per_process.ci ? std::optional(c.per_process.ci->high) : std::nullopt) << ','
-        << num(a.relative ? std::optional(a.relative->value) : std::nullopt) << ',' << num(rel_low) << ','
-        << num(rel_high) << ',' << num(a.wilcoxon ? std::optional(a.wilcoxon->v) : std::nullopt) << ','
-        << num(a.wilcoxon ? std::optional(a.wilcoxon->p_value) : std::nullopt) << ',' << (a.significant() ? 1 : 0)
-        << ',' << cost_verdict_name(decision.verdict) << ','
+        << csv_number(a.mean_off) << ',' << csv_number(a.mean_on) << ',' << csv_number(a.mean_difference) << ','
+        << csv_number(t ? std::optional(t->ci.low) : std::nullopt) << ','
+        << csv_number(t ? std::optional(t->ci.high) : std::nullopt) << ','
+        << csv_number(t ? std::optional(t->t) : std::nullopt) << ','
+        << csv_number(t ? std::optional(t->df) : std::nullopt) << ','
+        << csv_number(t ? std::optional(t->p_value) : std::nullopt) << ',' << csv_number(c.p_adjusted) << ','
+        << csv_number(c.per_process.value) << ','
+        << csv_number(c.per_process.ci ? std::optional(c.per_process.ci->low) : std::nullopt) << ','
+        << csv_number(c.per_process.ci ? std::optional(c.per_process.ci->high) : std::nullopt) << ','
+        << csv_number(a.relative ? std::optional(a.relative->value) : std::nullopt) << ',' << csv_number(rel_low) << ','
+        << csv_number(rel_high) << ',' << csv_number(a.wilcoxon ? std::optional(a.wilcoxon->v) : std::nullopt) << ','
+        << csv_number(a.wilcoxon ? std::optional(a.wilcoxon->p_value) : std::nullopt) << ','
+        << (a.significant() ? 1 : 0) << ',' << cost_verdict_name(decision.verdict) << ','
         << (decision.pairs_needed ? std::to_string(*decision.pairs_needed) : "") << ',' << c.design << ','
         << csv_quoted(std::string(comparison_title(c.arm, c.design))) << '\n';
   }

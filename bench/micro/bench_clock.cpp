@@ -51,22 +51,22 @@ std::string fixed(double v, int digits) {
 // (offset larger than a round trip) break a <= b <= c. Collective; true on rank 0 when every
 // round trip was consistent (the verdict is broadcast).
 bool counters_agree(int rank, int np) {
-  constexpr int kRounds = 10, kTag = 7301;
+  constexpr int kRounds = 10, kClockTag = 7301;
   int ok = 1;
   for (int peer = 1; peer < np; ++peer) {
     for (int round = 0; round < kRounds; ++round) {
       std::uint64_t b = 0;
       if (rank == 0) {
         const std::uint64_t a = mpimon_tsc_read();
-        check(MPI_Send(&a, 1, MPI_UINT64_T, peer, kTag, MPI_COMM_WORLD), "MPI_Send");
-        check(MPI_Recv(&b, 1, MPI_UINT64_T, peer, kTag, MPI_COMM_WORLD, MPI_STATUS_IGNORE), "MPI_Recv");
+        check(MPI_Send(&a, 1, MPI_UINT64_T, peer, kClockTag, MPI_COMM_WORLD), "MPI_Send");
+        check(MPI_Recv(&b, 1, MPI_UINT64_T, peer, kClockTag, MPI_COMM_WORLD, MPI_STATUS_IGNORE), "MPI_Recv");
         const std::uint64_t c = mpimon_tsc_read();
         if (!(a <= b && b <= c)) ok = 0;
       } else if (rank == peer) {
         std::uint64_t a = 0;
-        check(MPI_Recv(&a, 1, MPI_UINT64_T, 0, kTag, MPI_COMM_WORLD, MPI_STATUS_IGNORE), "MPI_Recv");
+        check(MPI_Recv(&a, 1, MPI_UINT64_T, 0, kClockTag, MPI_COMM_WORLD, MPI_STATUS_IGNORE), "MPI_Recv");
         b = mpimon_tsc_read();
-        check(MPI_Send(&b, 1, MPI_UINT64_T, 0, kTag, MPI_COMM_WORLD), "MPI_Send");
+        check(MPI_Send(&b, 1, MPI_UINT64_T, 0, kClockTag, MPI_COMM_WORLD), "MPI_Send");
       }
     }
   }

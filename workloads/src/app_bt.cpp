@@ -34,7 +34,7 @@ constexpr int kFaceTag = 220;                         // + direction()
 /// The number of a direction along an axis, 0 to 5: 2 axis + (1 for +1).
 constexpr std::size_t direction(int axis, int step) { return static_cast<std::size_t>(2 * axis + (step > 0 ? 1 : 0)); }
 
-ProblemSize class_size(const std::string& c) {
+ProblemSize bt_class_size(const std::string& c) {
   if (c == "small") return {{24, 24, 24}, 5, 5};
   if (c == "medium") return {{64, 64, 64}, 5, 20};
   return {{162, 162, 162}, 5, 200};  // NAS BT class C's grid and iterations
@@ -326,7 +326,7 @@ class Bt {
 }  // namespace
 
 WorkloadReport run_bt(Traffic& traffic, const WorkloadOptions& o) {
-  const auto [grid, vars, iterations] = resolve_size(class_size(o.problem_class), o);
+  const auto [grid, vars, iterations] = resolve_size(bt_class_size(o.problem_class), o);
   Bt bt(traffic, o, grid, vars);
   WorkloadReport r = run_timed_loop(traffic, iterations, [&](int) { bt.iterate(); });
   check_max_error(traffic, r, "sine_mode", bt.max_error(iterations), 1e-9);

@@ -25,7 +25,7 @@ using mpimon::Vec3;
 constexpr double kDiagonal = 4.0, kCoupling = 1.0;  // D = 4 I, L and U couple with -1: stable sweeps
 constexpr int kForwardEast = 100, kForwardSouth = 101, kBackwardWest = 102, kBackwardNorth = 103;
 
-ProblemSize class_size(const std::string& c) {
+ProblemSize lu_class_size(const std::string& c) {
   if (c == "small") return {{24, 24, 24}, 5, 10};
   if (c == "medium") return {{64, 64, 64}, 5, 40};
   return {{162, 162, 162}, 5, 250};  // NAS LU class C's grid and iterations
@@ -219,7 +219,7 @@ class Lu {
 }  // namespace
 
 WorkloadReport run_lu(Traffic& traffic, const WorkloadOptions& o) {
-  const auto [grid, vars, iterations] = resolve_size(class_size(o.problem_class), o);
+  const auto [grid, vars, iterations] = resolve_size(lu_class_size(o.problem_class), o);
   Lu lu(traffic, o, grid, vars);
   WorkloadReport r = run_timed_loop(traffic, iterations, [&](int t) { lu.iterate(t); });
   check_max_error(traffic, r, "known_solution", lu.max_error(iterations), 1e-9);

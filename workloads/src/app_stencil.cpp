@@ -17,7 +17,7 @@ namespace {
 
 using mpimon::Vec3;
 
-ProblemSize class_size(const std::string& c) {
+ProblemSize stencil_class_size(const std::string& c) {
   if (c == "small") return {{32, 32, 32}, 4, 20};
   if (c == "medium") return {{96, 96, 96}, 8, 40};
   return {{256, 256, 256}, 40, 100};  // large: 10.7 GB over all ranks
@@ -152,7 +152,7 @@ class Stencil {
 
 WorkloadReport run_stencil(Traffic& traffic, const WorkloadOptions& o) {
   if (o.points != 7 && o.points != 27) throw std::invalid_argument("--points must be 7 or 27");
-  const auto [grid, vars, iterations] = resolve_size(class_size(o.problem_class), o);
+  const auto [grid, vars, iterations] = resolve_size(stencil_class_size(o.problem_class), o);
   Stencil stencil(traffic, o, grid, vars);
   WorkloadReport r = run_timed_loop(traffic, iterations, [&](int) { stencil.iterate(); });
   check_max_error(traffic, r, "plane_wave", stencil.max_error(iterations), 1e-9);

@@ -250,7 +250,7 @@ void write_launch(hid_t g, const AppLaunchRecord& l) {
   }
 }
 
-AppLaunchRecord read_launch(hid_t g, const std::string& where) {
+AppLaunchRecord read_app_launch(hid_t g, const std::string& where) {
   AppLaunchRecord l;
   auto integer = [&](const char* name) { return h5::read_uint_attribute(g, name, where).at(0); };
   l.key.app = h5::read_string_attribute(g, "app", where);
@@ -281,7 +281,7 @@ AppLaunchRecord read_launch(hid_t g, const std::string& where) {
 }  // namespace
 
 std::vector<AppLaunchRecord> AppResults::launches() const {
-  return results_detail::read_launches<AppLaunchRecord>(path_, read_launch);
+  return results_detail::read_launches<AppLaunchRecord>(path_, read_app_launch);
 }
 
 std::set<AppLaunchKey> AppResults::completed() const { return results_detail::completed_keys(launches()); }

@@ -215,7 +215,7 @@ LaunchRecord read_compact_benchmarks(hid_t group, const std::string& where, Laun
   return r;
 }
 
-LaunchRecord read_launch(hid_t group, const std::string& where) {
+LaunchRecord read_overhead_launch(hid_t group, const std::string& where) {
   LaunchRecord r;
   r.key.transport = h5::read_string_attribute(group, "transport", where);
   results_detail::read_launch_identity(group, where, r);
@@ -247,7 +247,7 @@ LaunchRecord read_launch(hid_t group, const std::string& where) {
 }  // namespace
 
 std::vector<LaunchRecord> OverheadResults::launches() const {
-  return results_detail::read_launches<LaunchRecord>(path_, read_launch);
+  return results_detail::read_launches<LaunchRecord>(path_, read_overhead_launch);
 }
 
 std::set<LaunchKey> OverheadResults::completed() const { return results_detail::completed_keys(launches()); }
