@@ -22,7 +22,7 @@
 namespace mpimon {
 namespace {
 
-SparseMatrix dense(std::uint32_t n, const std::vector<std::uint64_t>& values) {
+SparseMatrix square_matrix(std::uint32_t n, const std::vector<std::uint64_t>& values) {
   return SparseMatrix::from_dense(n, n, values);
 }
 
@@ -36,7 +36,7 @@ TreeTopology tree(const std::string& tleaf, const std::vector<std::string>& link
 // at 8 Mbit/s = 1 s, plus 100 x the path's latency, two links of 50 us: 100 x 100 us = 10 ms.
 TEST(TimeModel, TwoRanksOneLink) {
   const TreeTopology t = tree("tleaf 1 2 1", {"8mbit,50us"});
-  const TimeTraffic traffic = time_traffic(dense(2, {0, 1000000, 0, 0}), dense(2, {0, 100, 0, 0}));
+  const TimeTraffic traffic = time_traffic(square_matrix(2, {0, 1000000, 0, 0}), square_matrix(2, {0, 100, 0, 0}));
   ASSERT_EQ(traffic.flows.size(), 1u);
   EXPECT_EQ(traffic.flows[0].rendezvous, 0u);  // mean size 10 kB < 64 KiB
   const TimePrediction p = predict_time(traffic, t, {0, 1});
@@ -59,7 +59,7 @@ TEST(TimeModel, RendezvousFromTheHistogram) {
   h.counts.assign(kHistogramBuckets, 0);
   h.counts[21] = 4, h.counts[7] = 6;
   const std::uint64_t bytes = 4 * 1048576 + 600;
-  const TimeTraffic traffic = time_traffic(dense(2, {0, bytes, 0, 0}), dense(2, {0, 10, 0, 0}), &h);
+  const TimeTraffic traffic = time_traffic(square_matrix(2, {0, bytes, 0, 0}), square_matrix(2, {0, 10, 0, 0}), &h);
   ASSERT_EQ(traffic.flows.size(), 1u);
   EXPECT_EQ(traffic.flows[0].rendezvous, 4u);
   const TimePrediction p = predict_time(traffic, t, {0, 1});
@@ -67,7 +67,7 @@ TEST(TimeModel, RendezvousFromTheHistogram) {
   EXPECT_NEAR(p.bandwidth_seconds, bytes * 8 / 1e9, 1e-15);
   // Without the histogram the mean size (419 kB) makes all 10 rendezvous: 10 x 60 us.
   EXPECT_NEAR(
-      predict_time(time_traffic(dense(2, {0, bytes, 0, 0}), dense(2, {0, 10, 0, 0})), t, {0, 1}).latency_seconds,
+      predict_time(time_traffic(square_matrix(2, {0, bytes, 0, 0}), square_matrix(2, {0, 10, 0, 0})), t, {0, 1}).latency_seconds,
       600e-6, 1e-15);
 }
 
@@ -80,17 +80,17 @@ TEST(TimeModel, TwoFlowsShareALink) {
   std::vector<std::uint64_t> b(16, 0), m(16, 0);
   b[0 * 4 + 2] = 1000000, m[0 * 4 + 2] = 1;
   const Mapping packed{0, 1, 2, 3};
-  EXPECT_NEAR(predict_time(time_traffic(dense(4, b), dense(4, m)), t, packed).seconds, 1.0, 1e-12);
+  EXPECT_NEAR(predict_time(time_traffic(square_matrix(4, b), square_matrix(4, m)), t, packed).seconds, 1.0, 1e-12);
   b[1 * 4 + 3] = 1000000, m[1 * 4 + 3] = 1;
-  const TimePrediction two = predict_time(time_traffic(dense(4, b), dense(4, m)), t, packed);
+  const TimePrediction two = predict_time(time_traffic(square_matrix(4, b), square_matrix(4, m)), t, packed);
   EXPECT_NEAR(two.seconds, 2.0, 1e-12);
   EXPECT_EQ(two.busiest_level, 0u);
   EXPECT_DOUBLE_EQ(two.busiest_bytes, 2e6);
   b[2 * 4 + 0] = 1000000, m[2 * 4 + 0] = 1;
-  EXPECT_NEAR(predict_time(time_traffic(dense(4, b), dense(4, m)), t, packed).seconds, 2.0, 1e-12);
+  EXPECT_NEAR(predict_time(time_traffic(square_matrix(4, b), square_matrix(4, m)), t, packed).seconds, 2.0, 1e-12);
   // Ranks 0 and 2 on node 0, 1 and 3 on node 1 (leaves 0, 2, 1, 3): 0 -> 2 and 2 -> 0 stay inside
   // node 0, 1 -> 3 inside node 1, on the free cores' links: 0 s.
-  EXPECT_NEAR(predict_time(time_traffic(dense(4, b), dense(4, m)), t, {0, 2, 1, 3}).seconds, 0.0, 1e-12);
+  EXPECT_NEAR(predict_time(time_traffic(square_matrix(4, b), square_matrix(4, m)), t, {0, 2, 1, 3}).seconds, 0.0, 1e-12);
 }
 
 // 2 nodes x 2 sockets x 2 cores (leaves 0-7): node links 80 Mbit/s (10^7 B/s), socket links
@@ -109,7 +109,7 @@ TEST(TimeModel, ATreeWithABusiestLink) {
   b[0 * 8 + 2] = 2000000, m[0 * 8 + 2] = 1;
   b[1 * 8 + 3] = 1000000, m[1 * 8 + 3] = 1;
   b[0 * 8 + 4] = 5000000, m[0 * 8 + 4] = 2;
-  const TimePrediction p = predict_time(time_traffic(dense(8, b), dense(8, m)), t, {0, 1, 2, 3, 4, 5, 6, 7});
+  const TimePrediction p = predict_time(time_traffic(square_matrix(8, b), square_matrix(8, m)), t, {0, 1, 2, 3, 4, 5, 6, 7});
   EXPECT_EQ(p.busiest_level, 1u);
   EXPECT_EQ(p.busiest_subtree, 0u);
   EXPECT_TRUE(p.busiest_up);
@@ -242,14 +242,14 @@ TEST_P(TimeOptimum, SearchReachesTheEnumeratedOptimum) {
     }
   }
   const TreeTopology t = tree(c.tleaf, c.links);
-  const TimeTraffic traffic = time_traffic(dense(n, b), dense(n, m));
+  const TimeTraffic traffic = time_traffic(square_matrix(n, b), square_matrix(n, m));
   for (std::uint64_t draw = 0; draw < 20; ++draw) {
     const Mapping sigma = random_mapping(n, t, draw);
     EXPECT_NEAR(predict_time(traffic, t, sigma).seconds, c.reference.time(n, b, m, sigma), 1e-9);
   }
   const double optimum = c.reference.optimum(n, b, m);
   EXPECT_LE(time_lower_bound(traffic, t).seconds, optimum * (1 + 1e-12));
-  const auto graph = fold_traffic(dense(n, b));
+  const auto graph = fold_traffic(square_matrix(n, b));
   PlacementRequest request;
   request.objective = Objective::time;
   request.time_limit = 5;
@@ -327,8 +327,8 @@ TEST(TimeObjective, ReductionTreeOptimum) {
   const TreeTopology t = tree("tleaf 2 4 100 4 1", {"8mbit,0us"});
   std::vector<std::uint64_t> b(256, 0), m(256, 0);
   for (std::uint32_t r = 1; r < 16; ++r) b[r * 16 + (r - 1) / 2] = 1000000, m[r * 16 + (r - 1) / 2] = 1;
-  const TimeTraffic traffic = time_traffic(dense(16, b), dense(16, m));
-  const auto graph = fold_traffic(dense(16, b));
+  const TimeTraffic traffic = time_traffic(square_matrix(16, b), square_matrix(16, m));
+  const auto graph = fold_traffic(square_matrix(16, b));
   PlacementRequest request;
   request.time_limit = 5;
   const auto by_cost = place(graph, graph, t, request, &traffic, &traffic);
@@ -384,7 +384,7 @@ TEST(TimeModel, ReportFields) {
 }
 
 TEST(TimeObjective, NeedsLinks) {
-  const auto graph = fold_traffic(dense(2, {0, 1, 0, 0}));
+  const auto graph = fold_traffic(square_matrix(2, {0, 1, 0, 0}));
   PlacementRequest request;
   request.objective = Objective::time;
   try {
