@@ -50,8 +50,10 @@ CC=clang CXX=clang++ cmake -S "$root" -B "$build" -DCMAKE_BUILD_TYPE=RelWithDebI
   || { cat "$build/configure.log" >&2; echo "fuzz: configure failed (clang missing? run ci/install-deps.sh)" >&2; exit 1; }
 build_targets=()
 for t in "${targets[@]}"; do build_targets+=("mpimon_${t}_fuzzer"); done
-cmake --build "$build" --target "${build_targets[@]}" -j "${MPIMON_JOBS:-$(nproc)}" \
-  || { echo "fuzz: build failed (libFuzzer runtime missing? run ci/install-deps.sh)" >&2; exit 1; }
+# The build's lines go to its log (shown on failure): CI keeps the end of a stage's output, the verdicts.
+cmake --build "$build" --target "${build_targets[@]}" -j "${MPIMON_JOBS:-$(nproc)}" >"$build/build.log" 2>&1 \
+  || { tail -n 60 "$build/build.log" >&2; echo "fuzz: build failed (libFuzzer runtime missing? run ci/install-deps.sh)" >&2; exit 1; }
+echo "fuzz: built ${build_targets[*]} (log: $build/build.log)"
 
 # Stack traces for UBSan too; ASan's defaults already stop at the first error and detect leaks.
 # An impossible allocation returns NULL, as malloc does outside ASan: libhdf5 asks for sizes read
