@@ -66,9 +66,9 @@ TEST(TimeModel, RendezvousFromTheHistogram) {
   EXPECT_NEAR(p.latency_seconds, 360e-6, 1e-15);
   EXPECT_NEAR(p.bandwidth_seconds, bytes * 8 / 1e9, 1e-15);
   // Without the histogram the mean size (419 kB) makes all 10 rendezvous: 10 x 60 us.
-  EXPECT_NEAR(
-      predict_time(time_traffic(square_matrix(2, {0, bytes, 0, 0}), square_matrix(2, {0, 10, 0, 0})), t, {0, 1}).latency_seconds,
-      600e-6, 1e-15);
+  EXPECT_NEAR(predict_time(time_traffic(square_matrix(2, {0, bytes, 0, 0}), square_matrix(2, {0, 10, 0, 0})), t, {0, 1})
+                  .latency_seconds,
+              600e-6, 1e-15);
 }
 
 // 2 nodes x 2 cores, the node links at 8 Mbit/s (10^6 bytes a second), the cores' links free.
@@ -90,7 +90,8 @@ TEST(TimeModel, TwoFlowsShareALink) {
   EXPECT_NEAR(predict_time(time_traffic(square_matrix(4, b), square_matrix(4, m)), t, packed).seconds, 2.0, 1e-12);
   // Ranks 0 and 2 on node 0, 1 and 3 on node 1 (leaves 0, 2, 1, 3): 0 -> 2 and 2 -> 0 stay inside
   // node 0, 1 -> 3 inside node 1, on the free cores' links: 0 s.
-  EXPECT_NEAR(predict_time(time_traffic(square_matrix(4, b), square_matrix(4, m)), t, {0, 2, 1, 3}).seconds, 0.0, 1e-12);
+  EXPECT_NEAR(predict_time(time_traffic(square_matrix(4, b), square_matrix(4, m)), t, {0, 2, 1, 3}).seconds, 0.0,
+              1e-12);
 }
 
 // 2 nodes x 2 sockets x 2 cores (leaves 0-7): node links 80 Mbit/s (10^7 B/s), socket links
@@ -109,7 +110,8 @@ TEST(TimeModel, ATreeWithABusiestLink) {
   b[0 * 8 + 2] = 2000000, m[0 * 8 + 2] = 1;
   b[1 * 8 + 3] = 1000000, m[1 * 8 + 3] = 1;
   b[0 * 8 + 4] = 5000000, m[0 * 8 + 4] = 2;
-  const TimePrediction p = predict_time(time_traffic(square_matrix(8, b), square_matrix(8, m)), t, {0, 1, 2, 3, 4, 5, 6, 7});
+  const TimePrediction p =
+      predict_time(time_traffic(square_matrix(8, b), square_matrix(8, m)), t, {0, 1, 2, 3, 4, 5, 6, 7});
   EXPECT_EQ(p.busiest_level, 1u);
   EXPECT_EQ(p.busiest_subtree, 0u);
   EXPECT_TRUE(p.busiest_up);
