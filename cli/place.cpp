@@ -110,9 +110,10 @@ int place_command(const std::string& name, const std::vector<std::string>& args)
     std::ostringstream table, json;
     print_table(table, rows, topo, o, compute.order, dump, chosen.method);
     if (!o.json.empty()) {
-      write_placement_json(json, rows, topo,
-                           {o.input, dump, compute.order, o.classes, o.evaluate_classes, o.metric, o.seed},
-                           chosen.method, request.objective);
+      write_placement_json(
+          json, rows, topo,
+          {o.input, dump, compute.order, o.classes, o.evaluate_classes, o.metric, o.seed, o.links_from}, chosen.method,
+          request.objective);
     }
     std::ostringstream mapping_text, rankfile, slurm_hosts;
     if (!o.mapping_out.empty()) write_mapping(mapping, topo, mapping_text);

@@ -364,12 +364,13 @@ TEST(TimeModel, ReportFields) {
   missing.unavailable = "no";
   missing.time_bound_seconds = 0.875;  // as place() sets it: on every row
   std::ostringstream out;
-  write_placement_json(out, {missing, row}, t, {"run.h5", "d", 4, "external", "external", "bytes", 1}, "refine",
-                       Objective::time);
+  write_placement_json(out, {missing, row}, t, {"run.h5", "d", 4, "external", "external", "bytes", 1, "--link"},
+                       "refine", Objective::time);
   const auto json = parse_json(out.str(), "report");
   EXPECT_EQ(json["objective"], "time");
   EXPECT_EQ(json["links"][0]["link"], "100mbit,50us");
   EXPECT_EQ(json["links"][1]["link"], "free");
+  EXPECT_EQ(json["links_source"], "--link");
   EXPECT_EQ(json["time_lower_bound_seconds"], 0.875);
   EXPECT_TRUE(json["methods"][0]["predicted_seconds"].is_null());
   const auto& r = json["methods"][1];

@@ -323,6 +323,7 @@ struct PlacementContext {
   std::string evaluate_classes;  ///< traffic every mapping is costed on (as given)
   std::string metric;            ///< bytes or count
   std::uint64_t seed = 1;        ///< the first seed of the random draws
+  std::string links_source;      ///< where the time model's links came from (--link, a probe's file, a cluster)
 };
 
 /// `mpimon place --json`: format "mpimon-placement" (docs/placement.md), every row with its
