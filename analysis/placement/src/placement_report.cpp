@@ -1,4 +1,6 @@
 // `mpimon place`'s JSON report (format mpimon-placement, docs/placement.md).
+#include <algorithm>
+
 #include "mpimon/json.hpp"
 #include "mpimon/placement/placement.hpp"
 #include "mpimon/placement/time_model.hpp"
@@ -18,7 +20,11 @@ Json time_fields(const std::vector<MethodResult>& rows, const TreeTopology& topo
                      {"bits_per_second", topo.links[l].bits_per_second},
                      {"latency_seconds", topo.links[l].latency_seconds}});
   }
+  // Under objective time, the row the hop-bytes objective would have chosen among these.
+  const bool any_ran =
+      std::any_of(rows.begin(), rows.end(), [](const MethodResult& r) { return r.unavailable.empty(); });
   return {{"objective", objective_name(objective)},
+          {"hop_bytes_choice", objective == Objective::time && any_ran ? Json(cheapest(rows).method) : Json()},
           {"links", links},
           {"links_source", timed && !links_source.empty() ? Json(links_source) : Json()},
           {"time_model", timed ? Json(kTimeModel) : Json()},

@@ -495,6 +495,7 @@ TEST(PlacementReport, JsonRowsAsTheFormatSays) {
   "chosen": "refine",
   "lower_bound": 5,
   "objective": "hop-bytes",
+  "hop_bytes_choice": null,
   "links": [],
   "links_source": null,
   "time_model": null,
