@@ -84,14 +84,43 @@ void print_time_verdict(std::ostream& out, const MethodResult& best, const TreeT
       << " of latency, rank " << best.predicted->latency_rank << ") (modelled).\n";
 }
 
+// Under objective time, which mapping was kept and what it was weighed against (predictions on the
+// traffic the mappings are computed from, as the choice is made).
+void print_time_choice(std::ostream& out, const std::vector<MethodResult>& rows, const MethodResult& kept) {
+  const MethodResult* fastest = nullptr;
+  for (const auto& r : rows) {
+    if (r.unavailable.empty() && (fastest == nullptr || r.computed_seconds < fastest->computed_seconds)) fastest = &r;
+  }
+  const MethodResult& by_cost = cheapest(rows);
+  const auto packed = std::find_if(rows.begin(), rows.end(),
+                                   [](const MethodResult& r) { return r.method == "packed" && r.unavailable.empty(); });
+  const auto named = [](const MethodResult& r) { return r.method + " (" + format_seconds(r.computed_seconds) + ")"; };
+  out << "Objective time kept " << named(kept);
+  if (&kept == &by_cost) {
+    out << ", the hop-bytes choice";
+    if (fastest->computed_seconds < kept.computed_seconds) {
+      out << ": the fastest, " << named(*fastest) << ", is within " << 100 * kTimeTolerance
+          << " %, a tie the cost decides";
+    } else {
+      out << ": no mapping is predicted faster";
+    }
+  } else {
+    out << " over the hop-bytes choice " << named(by_cost);
+  }
+  if (packed != rows.end() && &*packed != &kept) out << "; packed " << format_seconds(packed->computed_seconds);
+  out << " (predicted on the traffic the mappings are computed from; never a mapping predicted slower than the "
+         "hop-bytes choice or packed).\n";
+}
+
 // The chosen mapping against packed (ranks in order), in words: which is cheaper and by how much.
 void print_verdict(std::ostream& out, const std::vector<MethodResult>& rows, const TreeTopology& topo,
-                   const std::string& metric, const std::string& chosen) {
+                   const std::string& metric, const std::string& chosen, bool by_time) {
   const auto find = [&](const std::string& m) {
     return std::find_if(rows.begin(), rows.end(), [&](const MethodResult& r) { return r.method == m; });
   };
   const auto packed = find("packed"), best = find(chosen);
   if (best != rows.end()) print_time_verdict(out, *best, topo);
+  if (best != rows.end() && by_time) print_time_choice(out, rows, *best);
   if (packed == rows.end() || best == rows.end() || !packed->unavailable.empty()) return;
   if (chosen == "packed" || best->metrics.cost == packed->metrics.cost) {
     out << "Packed (ranks in order) is already the cheapest: no method lowers the modelled cost.\n";
@@ -187,7 +216,7 @@ void print_table(std::ostream& out, const std::vector<MethodResult>& rows, const
     out << "\n";
   }
   out << "\n";
-  print_verdict(out, rows, topo, o.metric, chosen);
+  print_verdict(out, rows, topo, o.metric, chosen, timed && o.objective == "time");
   out << "x packed, x random: the mapping's modelled cost divided by packed's (ranks in order) or random's; below 1 "
          "is cheaper.\nLk: traffic between different subtrees of level k (L0 = top).\n";
   if (!rows.empty()) {

@@ -7,6 +7,7 @@
 #include <filesystem>
 #include <fstream>
 #include <iostream>
+#include <optional>
 #include <sstream>
 
 #include "cli_support.hpp"
@@ -20,8 +21,10 @@
 #include "mpimon/matrices/matrix_file.hpp"
 #include "mpimon/matrices/matrix_view.hpp"
 #include "mpimon/placement/placement.hpp"
+#include "mpimon/placement/time_model.hpp"
 #include "mpimon/results/apps.hpp"
 #include "mpimon/results/overhead.hpp"
+#include "place_options.hpp"
 
 namespace mpimon::cli {
 
@@ -37,46 +40,68 @@ bool starts_with_hdf5_signature(const std::string& path) {
   return std::string(head, 8) == std::string("\x89HDF\r\n\x1a\n", 8);
 }
 
-// `mpimon place --json` of the dump on TOPOLOGY (every method, external and internal bytes): the
+// `mpimon place --json` of the dump on the machine of `machine` (--topology, --hostfile, and the time
+// model's links --link, --links or the cluster's; every method, external and internal bytes): the
 // report's placement section.
-std::string placement_json(const MatrixFile& file, const std::string& dump_name, const std::string& topology) {
+std::string placement_json(const MatrixFile& file, const std::string& dump_name, PlaceOptions machine) {
   const std::string dump = dump_name.empty() ? file.default_dump() : dump_name;
-  const TreeTopology topo = parse_topology(topology);
-  const AffinityGraph traffic =
-      fold_traffic(sum_classes(file, dump, {TrafficClass::external, TrafficClass::internal}, Metric::bytes));
-  const auto rows = place(traffic, traffic, topo, PlacementRequest{});
+  const TreeTopology topo = topology_of(machine);
+  const std::vector<TrafficClass> classes = {TrafficClass::external, TrafficClass::internal};
+  const AffinityGraph traffic = fold_traffic(sum_classes(file, dump, classes, Metric::bytes));
+  std::optional<TimeTraffic> flows;
+  if (has_links(topo)) flows = read_time_traffic(file, dump, classes);
+  const TimeTraffic* timed = flows ? &*flows : nullptr;
+  const auto rows = place(traffic, traffic, topo, PlacementRequest{}, timed, timed);
   std::ostringstream out;
-  write_placement_json(out, rows, topo,
-                       {file.path(), dump, traffic.order, "external,internal", "external,internal", "bytes", 1},
-                       cheapest(rows).method);
+  write_placement_json(
+      out, rows, topo,
+      {file.path(), dump, traffic.order, "external,internal", "external,internal", "bytes", 1, machine.links_from},
+      cheapest(rows).method);
   return out.str();
 }
 
 }  // namespace
 
 int report_command(const std::string& name, const std::vector<std::string>& args) {
-  Command cmd{name, "FILE... -o REPORT.html [--dump NAME] [--topology TOPO] [--title TEXT]",
+  Command cmd{name,
+              "FILE... -o REPORT.html [--dump NAME] [--topology TOPO] [--hostfile FILE] [--link RATE,LATENCY]...\n"
+              "       [--links FILE] [--title TEXT]",
               "Writes one self-contained HTML page (it opens from disk, no network: the charting library,\n"
               "plotly.js, is inlined) for the files given. It leads with the run of a matrices file: its summary\n"
               "(processes, classes, top talkers), its matrix (interactive heatmaps per class and metric), and,\n"
               "with --topology TOPO (as mpimon place takes it) or a placement result (mpimon place --json), the\n"
-              "chosen mapping's traffic between nodes and sockets against packed. Then the known defects of\n"
+              "chosen mapping's traffic between nodes and sockets against packed; with the links' rates\n"
+              "(--link, --links from mpimon probe, or --hostfile of an mpimon cluster) its predicted communication\n"
+              "time and the seconds it saves against packed. Then the known defects of\n"
               "Open MPI's monitoring that can affect the run (the others folded), message sizes, top talkers,\n"
               "communicators, and the other files: overhead results (Fig. 1, Fig. 2), application results\n"
               "(Table 1), mpimon validate --json reports. docs/report.md."};
   return run_command(cmd, [&] {
     po::options_description options("Options");
     std::vector<std::string> inputs;
-    std::string output, dump, title, topology;
+    std::string output, dump, title;
+    PlaceOptions machine;  // --topology, --hostfile and the links, as mpimon place reads them
     options.add_options()("output,o", po::value(&output)->required(), "the HTML file to write")(
         "dump", po::value(&dump), "matrices files: the dump to show (default: each file's only dump)")(
         "title", po::value(&title)->default_value("mpimon report"), "the page's title")(
-        "topology", po::value(&topology), "matrices files: place their ranks on this machine (as mpimon place)")(
+        "topology", po::value(&machine.topology),
+        "matrices files: place their ranks on this machine (as mpimon place)")(
+        "hostfile", po::value(&machine.hostfile),
+        "with --topology or alone: the hostfile of an mpimon cluster, whose nodes and links' rate place takes")(
+        "link", po::value(&machine.link)->composing(),
+        "RATE,LATENCY of the links below one level, top first, e.g. 100mbit,50us (as mpimon place): the "
+        "placement's predicted time")("links", po::value(&machine.links_file),
+                                      "the links file mpimon probe writes (as mpimon place --links)")(
         "input", po::value(&inputs)->required(), "input files");
     po::positional_options_description positional;
     positional.add("input", -1);
     po::variables_map vm;
     if (!parse_options(cmd, args, options, positional, vm)) return kExitOk;
+    const bool placing = !machine.topology.empty() || !machine.hostfile.empty();
+    if (!placing && (!machine.link.empty() || !machine.links_file.empty())) {
+      throw po::error(std::string(machine.link.empty() ? "--links" : "--link") +
+                      " gives the links of the machine the ranks are placed on: --topology (or --hostfile) too");
+    }
 
     std::vector<std::string> script_args;
     std::vector<TemporaryFile> views;  // the matrices files' views, gone afterwards and on Ctrl-C
@@ -100,16 +125,17 @@ int report_command(const std::string& name, const std::vector<std::string>& args
         views.push_back(script_input(run_facts_json(file, dump), "report"));
         script_args.insert(script_args.end(),
                            {"--matrices", views[views.size() - 2].path(), "--facts", views.back().path()});
-        if (!topology.empty()) {
-          views.push_back(script_input(placement_json(file, dump, topology), "report"));
+        if (placing) {
+          views.push_back(script_input(placement_json(file, dump, machine), "report"));
           script_args.insert(script_args.end(), {"--place", views.back().path()});
         }
       } else {
         raise_error(Error::Kind::input, input, "not an mpimon matrices, overhead or application results file");
       }
     }
-    if (!topology.empty() && script_args.end() == std::find(script_args.begin(), script_args.end(), "--matrices")) {
-      throw po::error("--topology places the ranks of a matrices file: none given");
+    if (placing && script_args.end() == std::find(script_args.begin(), script_args.end(), "--matrices")) {
+      throw po::error(std::string(machine.topology.empty() ? "--hostfile" : "--topology") +
+                      " places the ranks of a matrices file: none given");
     }
     AtomicOutput atomic(output);
     std::vector<std::string> page_args = {

@@ -185,6 +185,37 @@
     return "traffic between " + what + " " + change + " (" + format(before) + " → " + format(after) + " " + unit + ")";
   }
 
+  // "989 ms": three significant digits, in s, ms or µs.
+  function formatSeconds(seconds) {
+    const a = Math.abs(seconds);
+    if (a === 0) return "0 s";
+    if (a >= 1000) return format(Math.round(seconds)) + " s";
+    if (a >= 1) return seconds.toPrecision(3) + " s";
+    if (a >= 1e-3) return (seconds * 1e3).toPrecision(3) + " ms";
+    return (seconds * 1e6).toPrecision(3) + " µs";
+  }
+
+  // The time model's prediction for the chosen mapping against packed, or how to get one.
+  function predictionText(p, packed, chosen) {
+    const timed = (m) => m && typeof m.predicted_seconds === "number";
+    if (!timed(chosen) || !timed(packed)) {
+      return "No predicted time: this result has no links' rates. For the communication time each mapping would take " +
+        "and the seconds it saves, give them to mpimon place --json or mpimon report --topology: --link RATE,LATENCY " +
+        "once per level, top first (e.g. --link 10gbit,2us for the links between nodes), --links FILE as mpimon probe " +
+        "measures them on the machine, or --hostfile of an mpimon cluster (its links' rate).";
+    }
+    const c = chosen.predicted_seconds, k = packed.predicted_seconds;
+    const against = (k > 0 ? (c / k).toFixed(2) + " x packed (" + formatSeconds(k) + ")" : "packed " + formatSeconds(k));
+    const verdict = chosen.method === "packed" ? "packed is the chosen mapping"
+      : c === k ? "the same as packed (ranks in order): no time saved"
+        : c < k ? against + ": " + formatSeconds(k - c) + " saved per run of the recorded traffic"
+          : against + ": " + formatSeconds(c - k) + " more than packed per run of the recorded traffic";
+    const links = p.links.map((l) => "below level " + l.level + " " + l.link).join(", ");
+    return chosen.method + ": predicted communication time " + formatSeconds(c) + ", " + verdict +
+      " (modelled: a prediction, not a measurement; links " + links + (p.links_source ? ", from " + p.links_source : "") +
+      "; chosen for the least " + (p.objective === "time" ? "predicted time" : "modelled cost") + ").";
+  }
+
   function drawPlacement(p, index) {
     const topo = p.topology || {};
     const s = section("Placement on " + (topo.nodes || "?") + " node" + (topo.nodes === 1 ? "" : "s") + " ('" +
@@ -206,6 +237,7 @@
         " x packed (ranks in order), modelled: " +
         levels.map(([what, l]) => changeText(what, packed.crossing[l], chosen.crossing[l], unit)).join("; ") + "."));
     }
+    if (packed && chosen) s.appendChild(element("p", { class: "prediction" }, predictionText(p, packed, chosen)));
     if (packed && chosen && levels.length) {
       const chart = element("div", { class: "placement", id: "placement-" + index });
       s.appendChild(chart);
@@ -219,13 +251,18 @@
     }
     if (packed) {
       const cost = (m) => (m.draws > 1 ? m.cost_mean : m.cost);  // random: the mean over its draws
-      s.appendChild(table(["method", "cost", "x packed"], p.methods.map((m) =>
-        [m.method + (m.method === p.chosen ? " (chosen)" : "") + (m.draws > 1 ? " (mean of " + m.draws + " draws)" : ""),
-         Math.round(cost(m)), (cost(m) / packed.cost).toFixed(2) + " x"]), "methods"));
+      const timed = typeof packed.predicted_seconds === "number";
+      const predicted = (m) => typeof m.predicted_seconds !== "number" ? ["-", "-"]
+        : [formatSeconds(m.predicted_seconds),
+           packed.predicted_seconds > 0 ? (m.predicted_seconds / packed.predicted_seconds).toFixed(2) + " x" : "-"];
+      s.appendChild(table(["method", "cost", "x packed"].concat(timed ? ["predicted time", "t x packed"] : []),
+        p.methods.map((m) =>
+          [m.method + (m.method === p.chosen ? " (chosen)" : "") + (m.draws > 1 ? " (mean of " + m.draws + " draws)" : ""),
+           Math.round(cost(m)), (cost(m) / packed.cost).toFixed(2) + " x"].concat(timed ? predicted(m) : [])), "methods"));
     }
     p.unavailable.forEach(([m, why]) => s.appendChild(element("p", { class: "provenance" }, m + ": " + why)));
     s.appendChild(element("p", { class: "provenance" }, "Modelled, not measured (measure it with mpimon bench placement): " +
-      p.model + ". Traffic: " + p.classes + " " + p.metric + "."));
+      p.model + ". Traffic: " + p.classes + " " + p.metric + "." + (p.time_model ? " Time model: " + p.time_model + "." : "")));
   }
 
   // --- the known defects of Open MPI's monitoring: those that can affect this run, the rest folded --

@@ -111,14 +111,17 @@ def validate_section(path, report):
 
 def place_section(path, report):
     """A placement result (mpimon place --json, or `mpimon report --topology`): the chosen mapping's
-    traffic between nodes and sockets against packed, and each method's cost."""
+    traffic between nodes and sockets against packed, each method's cost, and, where the result has
+    the links (predicted_seconds), the predicted communication times."""
     if report.get("format") != "mpimon-placement" or "methods" not in report:
         sys.exit(f"{path}: not a placement result (mpimon place --json: format mpimon-placement)")
     methods = [m for m in report["methods"] if "cost" in m]
     return {"kind": "placement", "file": report.get("file", ""), "dump": report.get("dump", ""),
             "ranks": report.get("ranks"), "topology": report.get("topology", {}), "model": report.get("model", ""),
             "classes": report.get("classes", ""), "metric": report.get("metric", "bytes"),
-            "chosen": report.get("chosen", ""), "methods": methods,
+            "chosen": report.get("chosen", ""), "methods": methods, "objective": report.get("objective", "hop-bytes"),
+            "links": report.get("links", []), "links_source": report.get("links_source"),
+            "time_model": report.get("time_model"),
             "unavailable": [[m["method"], m["unavailable"]] for m in report["methods"] if "unavailable" in m]}
 
 

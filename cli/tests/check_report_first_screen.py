@@ -4,6 +4,8 @@ against the HDF5 file read with h5py, brute-force sums and docs/defects.md, neve
 own numbers:
 
     check_report_first_screen.py DOM.html FIRST_SCREEN.png RUN.h5 DEFECTS.md NODE_SIZE PLACE.json EXPECTED_DEFECT...
+    check_report_first_screen.py prediction DOM.html RUN.h5 AxBxC RATE_BPS LATENCY_S [PLACE.json]
+    check_report_first_screen.py no-prediction DOM.html
 
 - the run's summary (processes, classes), its matrix, its placement, the defects and the details
   come in that order; the summary's class totals are the file's;
@@ -15,10 +17,19 @@ own numbers:
   <details>; communicator records without collective traffic folded into one line with their count;
 - the first screen (a screenshot of the top of the page) shows the matrix: many pixels of the
   Viridis colour (matplotlib's, an independent implementation of the scale) of the run's typical
-  cell, in the matrix's part of the screen.
+  cell, in the matrix's part of the screen;
+- prediction: the placement's predicted communication time of the chosen mapping and of packed, the
+  ratio and the seconds saved, as the page states them, equal the time model of docs/placement.md
+  as check_time_model.py writes it from its definition (the nodes' links of RATE_BPS and LATENCY_S
+  on the machine AxBxC, the levels inside a node free) on the matrices and size histograms read
+  with h5py, for the mapping place wrote (the
+  report's input data, or PLACE.json); with PLACE.json, also its predicted_seconds of both;
+- no-prediction: a result without links says how to get them, and predicts nothing.
 """
 
 import html
+import json
+import os
 import re
 import sys
 
@@ -162,7 +173,111 @@ def check_first_screen(png, traffic):
     return int(matrix_part.sum())
 
 
+SECONDS = r"([\d.,]+) (s|ms|µs)"
+
+
+def seconds_of(number, unit):
+    return float(number.replace(",", "")) * {"s": 1, "ms": 1e-3, "µs": 1e-6}[unit]
+
+
+def close(shown, value, what, relative=0.006):
+    """The page writes three significant digits: within rounding of the value."""
+    if abs(shown - value) > relative * abs(value) + 1e-12:
+        fail(f"{what}: the page says {shown:.6g}, the independent value is {value:.6g}")
+
+
+def modelled_seconds(h5, mapping, arity, rate, latency):
+    """docs/placement.md's time model as check_time_model.py recomputes it from the matrices and
+    histograms h5py reads: the nodes' links of RATE bit/s and LATENCY s, the levels inside a node free."""
+    sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+    from check_time_model import flows, predict
+    traffic, ranks = flows(h5)
+    inside = [0.0] * (len(arity) - 1)
+    bandwidth, latency_part = predict(traffic, ranks, arity, [rate] + inside, [latency] + inside, mapping)
+    return bandwidth + latency_part
+
+
+def page_data(dom):
+    data = re.search(r'<script id="report-data" type="application/json">(.*?)</script>', dom, re.S)
+    if not data:
+        fail("no report-data in the page")
+    return json.loads(data.group(1))  # as make_report.py wrote it (its "<\/" is JSON for "</")
+
+
+def check_prediction(dom_path, h5, topology, rate, latency, place_path=None):
+    """The placement section's predicted time against the model computed here (see the docstring)."""
+    dom = open(dom_path, encoding="utf-8").read()
+    if 'data-render="ok"' not in dom:
+        fail("the page did not finish drawing (body data-render is not ok)")
+    section = re.search(r'id="placement-section-0">(.*?)</section>', dom, re.S)
+    if not section:
+        fail("no placement section")
+    line = re.search(r'class="prediction">(.*?)</p>', section.group(1), re.S)
+    if not line:
+        fail("the placement section states no prediction")
+    words = text_of(line.group(1))
+    said = re.fullmatch(r"(\w+): predicted communication time " + SECONDS + r", ([\d.]+) x packed \(" + SECONDS +
+                        r"\): " + SECONDS + r" saved per run of the recorded traffic \(modelled: a prediction, not a "
+                        r"measurement; links (.*)\)\.", words)
+    if not said:
+        fail(f"the prediction does not read 'M: predicted communication time T, R x packed (P): S saved per run "
+             f"of the recorded traffic (modelled: ...; links ...)': {words}")
+    method, chosen_s, ratio, packed_s, saved = (said.group(1), seconds_of(*said.group(2, 3)), float(said.group(4)),
+                                                 seconds_of(*said.group(5, 6)), seconds_of(*said.group(7, 8)))
+    placement = next(s for s in page_data(dom)["sections"] if s["kind"] == "placement")
+    if method != placement["chosen"]:
+        fail(f"the prediction is of {method}, the result chose {placement['chosen']}")
+    mapping = next(m["mapping"] for m in placement["methods"] if m["method"] == method)
+    if place_path:
+        place = json.load(open(place_path, encoding="utf-8"))
+        if place["chosen"] != method:
+            fail(f"the page predicts {method}, {place_path} chose {place['chosen']}")
+        rows = {m["method"]: m for m in place["methods"]}
+        mapping = rows[method]["mapping"]
+        close(chosen_s, rows[method]["predicted_seconds"], f"{method}'s predicted time against {place_path}")
+        close(packed_s, rows["packed"]["predicted_seconds"], f"packed's predicted time against {place_path}")
+    arity = [int(a) for a in topology.split("x")]
+    expected_chosen = modelled_seconds(h5, mapping, arity, rate, latency)
+    expected_packed = modelled_seconds(h5, list(range(len(mapping))), arity, rate, latency)
+    if place_path:
+        close(rows[method]["predicted_seconds"], expected_chosen, f"{place_path}: {method}'s predicted_seconds", 1e-9)
+        close(rows["packed"]["predicted_seconds"], expected_packed, f"{place_path}: packed's predicted_seconds", 1e-9)
+    close(chosen_s, expected_chosen, f"{method}'s predicted time")
+    close(packed_s, expected_packed, "packed's predicted time")
+    close(ratio, expected_chosen / expected_packed, "the ratio to packed", 0.01)
+    close(saved, expected_packed - expected_chosen, "the seconds saved")
+    if not saved > 0:
+        fail(f"the chosen mapping saves no time on the scrambled halo: {words}")
+    link = re.search(r"below level 0 (\S+),", said.group(9))
+    if not link:
+        fail(f"the prediction does not give the nodes' links: {words}")
+    return (f"prediction ok: {method} {expected_chosen:.4g} s, packed {expected_packed:.4g} s, "
+            f"{expected_packed - expected_chosen:.3g} s saved (links {link.group(1)})")
+
+
+def check_no_prediction(dom_path):
+    dom = open(dom_path, encoding="utf-8").read()
+    section = re.search(r'id="placement-section-0">(.*?)</section>', dom, re.S)
+    if not section:
+        fail("no placement section")
+    line = re.search(r'class="prediction">(.*?)</p>', section.group(1), re.S)
+    words = text_of(line.group(1)) if line else ""
+    for needed in ("No predicted time", "--link RATE,LATENCY", "--links FILE", "mpimon probe", "--hostfile"):
+        if needed not in words:
+            fail(f"without links the placement section does not say '{needed}': {words or 'no prediction line'}")
+    if "predicted communication time" in text_of(section.group(1)):
+        fail("a result without links states a predicted time")
+    return "no-prediction ok: the section says how to give the links"
+
+
 def main():
+    if sys.argv[1] == "prediction":
+        print(check_prediction(sys.argv[2], sys.argv[3], sys.argv[4], float(sys.argv[5]), float(sys.argv[6]),
+                               sys.argv[7] if len(sys.argv) > 7 else None))
+        return
+    if sys.argv[1] == "no-prediction":
+        print(check_no_prediction(sys.argv[2]))
+        return
     dom_path, png, h5, defects_md, node_size, place_json = sys.argv[1:7]
     expected = sys.argv[7:]
     dom = open(dom_path, encoding="utf-8").read()

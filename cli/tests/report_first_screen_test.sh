@@ -2,7 +2,8 @@
 # What a person sees first in `mpimon report` of a run whose rank order does not fit the machine: a
 # 16-rank halo exchange (the stencil workload with a scrambled rank order) recorded, reported with
 # --topology and with a `place --json` result, rendered by headless Chromium. Above the fold: the
-# summary and the matrix; then the placement against packed; at most the defects the run can show
+# summary and the matrix; then the placement against packed, with its predicted time saved (or, without
+# links, how to give them); at most the defects the run can show
 # unfolded; communicator records without traffic folded (check_report_first_screen.py says how each
 # is checked independently).
 # Usage: report_first_screen_test.sh MPIMON WORKLOAD SOURCE_DIR
@@ -31,17 +32,28 @@ sent=$(cat led/halo.*.ledger | awk '$1 == "E" { b += $3 } END { print b }')
 recorded=$("$python" -c "import h5py,sys; f=h5py.File(sys.argv[1]); d=f[next(iter(f))]; print(int(d['external/bytes'][()].sum()))" halo.h5)
 expect_eq "$recorded" "$sent" "recorded external bytes = the ledgers' (the scrambled halo is recorded whole)"
 
-# Two ways to the placement section: --topology, and a place --json result given with the file.
+# Two ways to the placement section: --topology, and a place --json result given with the file;
+# both with the links between nodes (100 Mbit/s, 50 us), so the section predicts the time saved.
 # 2x2x4: 2 nodes of 2 sockets of 4 cores, 8 ranks per node under packed.
-run "$mpimon" report halo.h5 --topology 2x2x4 -o report.html
-expect_eq "$rc" 0 "report --topology ($err)"
-run "$mpimon" place halo.h5 --topology 2x2x4 --json place.json
+link=(--link 100mbit,50us) rate=100000000 latency=0.00005
+run "$mpimon" report halo.h5 --topology 2x2x4 "${link[@]}" -o report.html
+expect_eq "$rc" 0 "report --topology --link ($err)"
+run "$mpimon" place halo.h5 --topology 2x2x4 "${link[@]}" --json place.json
 expect_eq "$rc" 0 "place --json ($err)"
 run "$mpimon" report halo.h5 place.json -o report_place.html
 expect_eq "$rc" 0 "report with a place --json result ($err)"
+run "$mpimon" report halo.h5 --topology 2x2x4 -o report_nolinks.html
+expect_eq "$rc" 0 "report --topology without links ($err)"
 run "$mpimon" report place.json --topology 2x2x4 -o none.html
 expect_eq "$rc" 2 "--topology without a matrices file"
 expect_contains "$err" "--topology" "--topology without a matrices file: the option named"
+check && [ -e none.html ] && fail "a refused report left its output"
+run "$mpimon" report halo.h5 "${link[@]}" -o none.html
+expect_eq "$rc" 2 "--link without --topology"
+expect_contains "$err" "--link" "--link without --topology: the option named"
+run "$mpimon" report halo.h5 --topology 2x2x4 --link 100mbit,50us --link 1gbit --link 1gbit --link 1gbit -o none.html
+expect_eq "$rc" 2 "more links than levels"
+expect_contains "$err" "--link" "more links than levels: the option named"
 check && [ -e none.html ] && fail "a refused report left its output"
 
 # A stencil sends point-to-point only (no persistent request, no collective record, no I line),
@@ -74,6 +86,18 @@ for page in report.html report_place.html; do
   run "$python" "$here/check_report_heatmap.py" check dom.html halo.h5
   expect_eq "$rc" 0 "$page: heatmap cells: $out"
   echo "$page: $out"
+  # The predicted time and the seconds saved against the time model written in the checker, on
+  # the file's matrices and histograms (and against place.json's predicted_seconds).
+  run "$python" "$here/check_report_first_screen.py" prediction dom.html halo.h5 2x2x4 "$rate" "$latency" \
+    $([ "$page" = report_place.html ] && echo place.json)
+  expect_eq "$rc" 0 "$page: $out"
+  echo "$page: $out"
 done
+# Without links the section says how to give them (and predicts nothing).
+rm -rf "$work/profile"
+browse report_nolinks.html --dump-dom >dom.html 2>console.log
+run "$python" "$here/check_report_first_screen.py" no-prediction dom.html
+expect_eq "$rc" 0 "report_nolinks.html: $out"
+echo "report_nolinks.html: $out"
 [ -n "${REPORT_TEST_KEEP:-}" ] && cp report.html first.png "$REPORT_TEST_KEEP"/
 finish report_first_screen

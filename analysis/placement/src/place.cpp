@@ -104,6 +104,10 @@ std::vector<MethodResult> place(const AffinityGraph& compute, const AffinityGrap
       if (!m.needs_start_mapping || !request.start.empty()) names.emplace_back(m.name);
     }
   }
+  // Under objective time packed (the identity) is always a row: the choice is never predicted slower.
+  const bool packed_added =
+      request.objective == Objective::time && std::find(names.begin(), names.end(), "packed") == names.end();
+  if (packed_added) names.emplace_back("packed");
   // With a start mapping, refine improves that one; otherwise the cheapest of the seeds.
   auto seeds_refine = [&](const PlacementMethod& m) {
     return m.seeds_refinement && (request.start.empty() || m.needs_start_mapping);
@@ -166,6 +170,8 @@ std::vector<MethodResult> place(const AffinityGraph& compute, const AffinityGrap
     row.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
     row.unavailable = out.skipped;
     row.note = with_repair_note(out.note, out.repaired, compute.order);
+    if (packed_added && name == "packed")
+      row.note = "added by --objective time, which never keeps a mapping predicted slower than packed";
     row.repaired_ranks = std::move(out.repaired);
     row.started_from = out.started_from;
     row.lower_bound = bound;
@@ -211,26 +217,42 @@ std::vector<MethodResult> place(const AffinityGraph& compute, const AffinityGrap
   return results;
 }
 
-const MethodResult& cheapest(const std::vector<MethodResult>& results, Objective objective) {
-  // With objective time: the cheapest of the rows predicted within kTimeTolerance of the fastest
-  // (the model does not tell mappings apart more finely than that: they are ties).
-  double fastest = 0;
-  bool any = false;
-  for (const auto& r : results) {
-    if (r.unavailable.empty() && (!any || r.computed_seconds < fastest)) fastest = r.computed_seconds, any = true;
-  }
+namespace {
+
+// The first of the rows that ran and `admits`, least in cost on the computing traffic; nullptr if none.
+template <class Admits>
+const MethodResult* least_cost(const std::vector<MethodResult>& results, Admits admits) {
   const MethodResult* best = nullptr;
   for (const auto& r : results) {
-    if (!r.unavailable.empty()) continue;
-    if (objective == Objective::time && r.computed_seconds > fastest * (1 + kTimeTolerance)) continue;
-    if (best == nullptr || r.computed_cost < best->computed_cost) best = &r;
+    if (r.unavailable.empty() && admits(r) && (best == nullptr || r.computed_cost < best->computed_cost)) best = &r;
   }
-  if (best == nullptr) {
+  return best;
+}
+
+}  // namespace
+
+const MethodResult& cheapest(const std::vector<MethodResult>& results, Objective objective) {
+  const MethodResult* by_cost = least_cost(results, [](const MethodResult&) { return true; });
+  if (by_cost == nullptr) {
     std::string why;
     for (const auto& r : results) why += "; " + r.method + ": " + r.unavailable;
     raise_error(Error::Kind::system, "--method", "no method could run" + why);
   }
-  return *best;
+  if (objective != Objective::time) return *by_cost;
+  // Never a mapping predicted slower than the hop-bytes choice or packed (the identity); among the
+  // rest, the cheapest of those within kTimeTolerance of the fastest (the model does not tell
+  // mappings apart more finely than that: they are ties).
+  double ceiling = by_cost->computed_seconds;
+  for (const auto& r : results) {
+    if (r.unavailable.empty() && r.method == "packed") ceiling = std::min(ceiling, r.computed_seconds);
+  }
+  double fastest = ceiling;
+  for (const auto& r : results) {
+    if (r.unavailable.empty()) fastest = std::min(fastest, r.computed_seconds);
+  }
+  return *least_cost(results, [&](const MethodResult& r) {
+    return r.computed_seconds <= ceiling && r.computed_seconds <= fastest * (1 + kTimeTolerance);
+  });
 }
 
 }  // namespace mpimon

@@ -1,4 +1,6 @@
 // `mpimon place`'s JSON report (format mpimon-placement, docs/placement.md).
+#include <algorithm>
+
 #include "mpimon/json.hpp"
 #include "mpimon/placement/placement.hpp"
 #include "mpimon/placement/time_model.hpp"
@@ -8,7 +10,8 @@ namespace mpimon {
 namespace {
 
 // The time model's fields of the report (null where the topology has no links).
-Json time_fields(const std::vector<MethodResult>& rows, const TreeTopology& topo, Objective objective) {
+Json time_fields(const std::vector<MethodResult>& rows, const TreeTopology& topo, Objective objective,
+                 const std::string& links_source) {
   const bool timed = has_links(topo);
   Json links = Json::array();
   for (std::size_t l = 0; l < topo.links.size(); ++l) {
@@ -17,8 +20,13 @@ Json time_fields(const std::vector<MethodResult>& rows, const TreeTopology& topo
                      {"bits_per_second", topo.links[l].bits_per_second},
                      {"latency_seconds", topo.links[l].latency_seconds}});
   }
+  // Under objective time, the row the hop-bytes objective would have chosen among these.
+  const bool any_ran =
+      std::any_of(rows.begin(), rows.end(), [](const MethodResult& r) { return r.unavailable.empty(); });
   return {{"objective", objective_name(objective)},
+          {"hop_bytes_choice", objective == Objective::time && any_ran ? Json(cheapest(rows).method) : Json()},
           {"links", links},
+          {"links_source", timed && !links_source.empty() ? Json(links_source) : Json()},
           {"time_model", timed ? Json(kTimeModel) : Json()},
           {"time_lower_bound_seconds", timed && !rows.empty() ? Json(rows.front().time_bound_seconds) : Json()}};
 }
@@ -101,7 +109,7 @@ void write_placement_json(std::ostream& out, const std::vector<MethodResult>& ro
                  {"seed", o.seed},
                  {"chosen", chosen},
                  {"lower_bound", json_integer(rows.empty() ? 0 : rows.front().lower_bound)}};
-  report.update(time_fields(rows, topo, objective));
+  report.update(time_fields(rows, topo, objective, o.links_source));
   report["methods"] = methods;
   out << json_document(report);
 }

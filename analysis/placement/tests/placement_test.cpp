@@ -472,7 +472,7 @@ TEST(PlacementReport, JsonRowsAsTheFormatSays) {
   refine.gain_vs_packed = 100.0 * (7.0 / 6.0 - 1.0);
   std::ostringstream out;
   write_placement_json(out, {treematch, packed, random, refine}, t,
-                       {"run.h5", "phase_1", 4, "external,internal", "external", "bytes", 7}, "refine");
+                       {"run.h5", "phase_1", 4, "external,internal", "external", "bytes", 7, ""}, "refine");
   const std::string expected = std::string(R"({
   "format": "mpimon-placement",
   "file": "run.h5",
@@ -495,7 +495,9 @@ TEST(PlacementReport, JsonRowsAsTheFormatSays) {
   "chosen": "refine",
   "lower_bound": 5,
   "objective": "hop-bytes",
+  "hop_bytes_choice": null,
   "links": [],
+  "links_source": null,
   "time_model": null,
   "time_lower_bound_seconds": null,
   "methods": [

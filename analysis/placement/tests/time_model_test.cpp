@@ -366,12 +366,14 @@ TEST(TimeModel, ReportFields) {
   missing.unavailable = "no";
   missing.time_bound_seconds = 0.875;  // as place() sets it: on every row
   std::ostringstream out;
-  write_placement_json(out, {missing, row}, t, {"run.h5", "d", 4, "external", "external", "bytes", 1}, "refine",
-                       Objective::time);
+  write_placement_json(out, {missing, row}, t, {"run.h5", "d", 4, "external", "external", "bytes", 1, "--link"},
+                       "refine", Objective::time);
   const auto json = parse_json(out.str(), "report");
   EXPECT_EQ(json["objective"], "time");
   EXPECT_EQ(json["links"][0]["link"], "100mbit,50us");
   EXPECT_EQ(json["links"][1]["link"], "free");
+  EXPECT_EQ(json["links_source"], "--link");
+  EXPECT_EQ(json["hop_bytes_choice"], "refine");  // the only row that ran
   EXPECT_EQ(json["time_lower_bound_seconds"], 0.875);
   EXPECT_TRUE(json["methods"][0]["predicted_seconds"].is_null());
   const auto& r = json["methods"][1];
@@ -383,6 +385,92 @@ TEST(TimeModel, ReportFields) {
   EXPECT_EQ(r["busiest_link"]["direction"], "in");
   EXPECT_EQ(r["busiest_link"]["subtree"], 1);
   EXPECT_EQ(r["latency_rank"], 3);
+}
+
+// A row as place() makes it: its cost and predicted time on the computing traffic.
+MethodResult timed_row(const std::string& method, uint128 cost, double seconds) {
+  MethodResult r;
+  r.method = method;
+  r.computed_cost = cost;
+  r.computed_seconds = seconds;
+  return r;
+}
+
+// Objective time never keeps a mapping predicted slower than the hop-bytes choice (the cheapest
+// row) or packed (the identity), also where the 1 % tie rule alone would take the cheaper one.
+TEST(TimeObjective, NeverPredictedSlowerThanTheHopBytesChoiceOrPacked) {
+  const auto kept = [](const std::vector<MethodResult>& rows) { return cheapest(rows, Objective::time).method; };
+  // Packed fastest, the hop-bytes choice 0.5 % slower (a tie by the 1 % rule): packed is kept.
+  const std::vector<MethodResult> packed_fastest = {timed_row("treematch", 50, 1.005), timed_row("refine", 80, 1.008),
+                                                    timed_row("packed", 100, 1.0)};
+  EXPECT_EQ(kept(packed_fastest), "packed");
+  EXPECT_EQ(cheapest(packed_fastest).method, "treematch");  // the hop-bytes objective is unchanged
+  // A mapping predicted faster than both beyond 1 %: kept.
+  EXPECT_EQ(kept({timed_row("treematch", 50, 1.03), timed_row("refine", 80, 0.69), timed_row("packed", 100, 1.2)}),
+            "refine");
+  // The hop-bytes choice within 1 % of the fastest and faster than packed: the tie goes to the cost.
+  EXPECT_EQ(kept({timed_row("treematch", 50, 1.004), timed_row("refine", 80, 1.0), timed_row("packed", 100, 1.5)}),
+            "treematch");
+  // Without packed's row, the hop-bytes choice bounds the choice alone.
+  EXPECT_EQ(kept({timed_row("scotch", 60, 0.995), timed_row("treematch", 50, 0.99)}), "treematch");
+}
+
+// A chain r -> r + 1 of 1 MB on 2 nodes of 4 at 8 Mbit/s (10^6 B/s), the cores' links free. Asked
+// for cyclic alone, --objective time adds packed's row and keeps it: packed crosses the nodes' links
+// once (3 -> 4: 1 MB, 1 s), cyclic (rank i on node i mod 2) on every edge (node 0 sends 0 -> 1,
+// 2 -> 3, 4 -> 5, 6 -> 7: 4 MB, 4 s), worked out by hand.
+TEST(TimeObjective, PackedIsAlwaysACandidate) {
+  const TreeTopology t = tree("tleaf 2 2 100 4 1", {"8mbit,0us"});
+  std::vector<std::uint64_t> b(64, 0), m(64, 0);
+  for (std::uint32_t r = 0; r + 1 < 8; ++r) b[r * 8 + r + 1] = 1000000, m[r * 8 + r + 1] = 1;
+  const TimeTraffic traffic = time_traffic(dense(8, b), dense(8, m));
+  const auto graph = fold_traffic(dense(8, b));
+  PlacementRequest request;
+  request.methods = {"cyclic"};
+  request.methods_explicit = true;
+  request.objective = Objective::time;
+  const auto rows = place(graph, graph, t, request, &traffic, &traffic);
+  ASSERT_EQ(rows.size(), 2U);
+  EXPECT_EQ(rows[0].method, "cyclic");
+  EXPECT_NEAR(rows[0].predicted_seconds(), 4.0, 1e-12);
+  EXPECT_EQ(rows[1].method, "packed");
+  EXPECT_NEAR(rows[1].predicted_seconds(), 1.0, 1e-12);
+  EXPECT_NE(rows[1].note.find("added"), std::string::npos) << rows[1].note;
+  EXPECT_EQ(cheapest(rows, Objective::time).method, "packed");
+  request.objective = Objective::hop_bytes;  // the hop-bytes objective places what was asked for only
+  EXPECT_EQ(place(graph, graph, t, request, &traffic, &traffic).size(), 1U);
+}
+
+// refine under objective time is never predicted slower than any of the seeds it starts from, even
+// with too little time to descend from all of them.
+TEST(TimeObjective, RefineNeverSlowerThanItsSeeds) {
+  const TreeTopology t = tree("tleaf 2 4 100 8 1", {"100mbit,50us"});
+  std::mt19937_64 rng(3);
+  std::vector<std::uint64_t> b(32 * 32, 0), m(32 * 32, 0);
+  for (std::uint32_t r = 0; r < 32; ++r) {
+    for (std::uint32_t k = 0; k < 3; ++k) {
+      const std::uint32_t peer = static_cast<std::uint32_t>(rng() % 32);
+      if (peer != r) b[r * 32 + peer] += 100000 + rng() % 900000, m[r * 32 + peer] += 1 + rng() % 10;
+    }
+  }
+  const TimeTraffic traffic = time_traffic(dense(32, b), dense(32, m));
+  const auto graph = fold_traffic(dense(32, b));
+  for (const double limit : {0.001, 1.0}) {
+    PlacementRequest request;
+    request.objective = Objective::time;
+    request.time_limit = limit;
+    const auto rows = place(graph, graph, t, request, &traffic, &traffic);
+    const auto refine = std::find_if(rows.begin(), rows.end(), [](const auto& r) { return r.method == "refine"; });
+    ASSERT_NE(refine, rows.end());
+    ASSERT_TRUE(refine->unavailable.empty()) << refine->unavailable;
+    for (const auto& r : rows) {
+      const PlacementMethod* method = find_placement_method(r.method);
+      if (!r.unavailable.empty() || method == nullptr || !method->seeds_refinement) continue;
+      EXPECT_LE(refine->computed_seconds, r.computed_seconds) << r.method << ", time limit " << limit;
+    }
+    const auto& kept = cheapest(rows, Objective::time);
+    EXPECT_LE(kept.computed_seconds, cheapest(rows).computed_seconds);
+  }
 }
 
 TEST(TimeObjective, NeedsLinks) {

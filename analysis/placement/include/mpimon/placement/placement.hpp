@@ -297,7 +297,8 @@ double placement_time_limit(std::uint32_t ranks);
 /// `evaluate` (the traffic they are judged by). `refine` starts from the cheapest of the methods
 /// that seed it (computing them if they were not asked for) under `compute`.
 /// With the flows of both (time_model.hpp) and a topology with links, every row also gets the time
-/// model's prediction; --objective time needs them (else Error::Kind::usage naming --objective).
+/// model's prediction; --objective time needs them (else Error::Kind::usage naming --objective),
+/// and adds packed's row when the methods asked for leave it out.
 std::vector<MethodResult> place(const AffinityGraph& compute, const AffinityGraph& evaluate, const TreeTopology& topo,
                                 const PlacementRequest& request, const TimeTraffic* compute_flows = nullptr,
                                 const TimeTraffic* evaluate_flows = nullptr);
@@ -305,8 +306,10 @@ std::vector<MethodResult> place(const AffinityGraph& compute, const AffinityGrap
 inline constexpr double kTimeTolerance = 0.01;
 /// The row whose mapping is cheapest on the traffic the mappings were computed from (a choice
 /// that uses no knowledge of the evaluated traffic); the first of equal rows. With objective time,
-/// the cheapest of the rows whose predicted time on that traffic is within kTimeTolerance (1 %) of
-/// the least: the time model does not separate mappings more finely, so among those the cost decides.
+/// among the rows predicted on that traffic no slower than the hop-bytes choice (the cheapest row)
+/// and packed (the identity; place() adds its row under objective time), the cheapest of those
+/// within kTimeTolerance (1 %) of the least: the time model does not separate mappings more finely,
+/// so among those the cost decides.
 const MethodResult& cheapest(const std::vector<MethodResult>& results, Objective objective = Objective::hop_bytes);
 
 /// The cost model in one sentence, as `mpimon place`'s table and JSON state it.
@@ -323,6 +326,7 @@ struct PlacementContext {
   std::string evaluate_classes;  ///< traffic every mapping is costed on (as given)
   std::string metric;            ///< bytes or count
   std::uint64_t seed = 1;        ///< the first seed of the random draws
+  std::string links_source;      ///< where the time model's links came from (--link, a probe's file, a cluster)
 };
 
 /// `mpimon place --json`: format "mpimon-placement" (docs/placement.md), every row with its
