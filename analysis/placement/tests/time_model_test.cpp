@@ -423,8 +423,8 @@ TEST(TimeObjective, PackedIsAlwaysACandidate) {
   const TreeTopology t = tree("tleaf 2 2 100 4 1", {"8mbit,0us"});
   std::vector<std::uint64_t> b(64, 0), m(64, 0);
   for (std::uint32_t r = 0; r + 1 < 8; ++r) b[r * 8 + r + 1] = 1000000, m[r * 8 + r + 1] = 1;
-  const TimeTraffic traffic = time_traffic(dense(8, b), dense(8, m));
-  const auto graph = fold_traffic(dense(8, b));
+  const TimeTraffic traffic = time_traffic(square_matrix(8, b), square_matrix(8, m));
+  const auto graph = fold_traffic(square_matrix(8, b));
   PlacementRequest request;
   request.methods = {"cyclic"};
   request.methods_explicit = true;
@@ -453,8 +453,8 @@ TEST(TimeObjective, RefineNeverSlowerThanItsSeeds) {
       if (peer != r) b[r * 32 + peer] += 100000 + rng() % 900000, m[r * 32 + peer] += 1 + rng() % 10;
     }
   }
-  const TimeTraffic traffic = time_traffic(dense(32, b), dense(32, m));
-  const auto graph = fold_traffic(dense(32, b));
+  const TimeTraffic traffic = time_traffic(square_matrix(32, b), square_matrix(32, m));
+  const auto graph = fold_traffic(square_matrix(32, b));
   for (const double limit : {0.001, 1.0}) {
     PlacementRequest request;
     request.objective = Objective::time;
