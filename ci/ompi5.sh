@@ -8,6 +8,8 @@ usage() {
 Usage: ci/ompi5.sh [validate|bench|prepare|root|shell|status] [--help]
        ci/ompi5.sh run COMMAND...   (one command in the prepared root, e.g. run ompi_info; it sees
                                      the host's emulated clusters, docs/cluster.md)
+       ci/ompi5.sh build TARGET...  (the root, and only these targets built in it: what a host test
+                                     that runs Open MPI 5 across emulated nodes needs)
 
 Prepares a Debian 13 root (debootstrap, from the host's own Debian mirror), installs mpimon's
 dependencies there (Open MPI 5.0 with its monitoring components), builds mpimon in it against
@@ -202,6 +204,12 @@ prepare() {
 }
 
 command=validate
+if [ "${1:-}" = build ]; then
+  shift
+  [ $# -gt 0 ] || { echo "ompi5: build needs a target" >&2; exit 2; }
+  prepare "$*"
+  exit
+fi
 if [ "${1:-}" = run ]; then
   shift
   [ $# -gt 0 ] || { echo "ompi5: run needs a command" >&2; exit 2; }

@@ -19,7 +19,7 @@ using namespace mpimon::harness;
 
 int bench_placement_command(const std::string& name, const std::vector<std::string>& all_args) {
   Command cmd{name,
-              "--rankfile A.rf --rankfile B.rf [--np N] [--pairs R] [-o RESULTS.h5]\n"
+              "(--rankfile A.rf --rankfile B.rf | --arm A --arm B) [--np N] [--pairs R] [-o RESULTS.h5]\n"
               "       [--workload NAME[,NAME...] [workload options]] [--launcher CMD] [--mca KEY=VALUE]...\n"
               "       [--resume] [--keep-going] [--time-regex REGEX] [-- COMMAND ARGS...]",
               "Measures whether one placement of the processes beats another: for each of R pairs, one launch\n"
@@ -30,29 +30,38 @@ int bench_placement_command(const std::string& name, const std::vector<std::stri
                   "mpimon-workload) are timed by their own report; any other MPI command (after --) by the wall time\n"
                   "of its launch. Each launch records the bindings mpirun reports (--report-bindings). Prints one\n"
                   "table (mean times, B - A with its 95 % CI, t-test and Wilcoxon p, the faster arm) and writes it\n"
-                  "with every launch to RESULTS.h5. `mpimon place --rankfile` writes rankfiles (docs/placement.md)."};
+                  "with every launch to RESULTS.h5. `mpimon place --rankfile` writes rankfiles (docs/placement.md).\n"
+                  "--arm compares placements made inside the run instead (docs/reorder.md): " +
+                  placement_kind_names() + "."};
   const auto [args, command] = split_command(all_args);
   return run_command(cmd, [&] {
     AppSweep s;
     AppOptions w;
-    std::vector<std::string> rankfiles;
+    std::vector<std::string> rankfiles, kinds;
     std::uint32_t np = 0;
     po::options_description options("Options");
     options.add_options()("rankfile", po::value(&rankfiles)->composing(),
                           "an Open MPI rankfile: give two, A then B (e.g. written by mpimon place --rankfile)")(
+        "arm", po::value(&kinds)->composing(),
+        ("a placement, A then B: " + placement_kind_names() + " (--rankfile FILE is rankfile:FILE)").c_str())(
         "np", po::value(&np)->default_value(2)->notifier(in_range<std::uint32_t>("np", 1)),
         "processes of every launch (each rankfile places ranks 0..N-1)");
     add_app_options(options, w, s, "placement.h5");
     po::variables_map vm;
     if (!parse_options(cmd, args, options, {}, vm)) return kExitOk;
-    if (rankfiles.size() != 2) {
+    if (!kinds.empty() && !rankfiles.empty()) throw po::error("--rankfile and --arm exclude each other");
+    if (kinds.empty() && rankfiles.size() != 2) {
       throw po::error("--rankfile: give exactly two rankfiles, A then B (" + std::to_string(rankfiles.size()) +
                       " given)");
     }
+    if (!kinds.empty() && kinds.size() != 2) {
+      throw po::error("--arm: give exactly two placements, A then B (" + std::to_string(kinds.size()) + " given)");
+    }
     s.nps = {np};
-    s.h.bind = "launcher";  // the rankfile binds every rank
+    s.h.bind = "launcher";  // a rankfile binds every rank; the other arms keep the launcher's binding
     apply_app_options(w, vm, command, s, mpimon::all_workloads_option());
-    s.arms = rankfile_arms(rankfiles[0], rankfiles[1], np, s.h.launcher);
+    s.arms = kinds.empty() ? rankfile_arms(rankfiles[0], rankfiles[1], np, s.h.launcher)
+                           : placement_arms(kinds, np, s.h.launcher);
     check_launches_planned(s);
 
     const auto [launches, failed] = run_app_sweep(s, name);
@@ -62,7 +71,10 @@ int bench_placement_command(const std::string& name, const std::vector<std::stri
     order_rows(rows, results.configuration().at("apps"));
     results.write_analysis(rows, app_pairs(launches, arms), arms);
     print_placement_table(rows, arms);
-    for (const auto& a : s.arms) std::printf("%s: %s\n", a.name.c_str(), a.launcher_options.at(1).c_str());
+    for (const auto& a : s.arms) {  // a rankfile's path, else the placement's summary
+      const bool rankfile = a.launcher_options.size() > 1 && a.launcher_options[0] == "--rankfile";
+      std::printf("%s: %s\n", a.name.c_str(), rankfile ? a.launcher_options[1].c_str() : a.description.c_str());
+    }
     std::printf("results: %s\n", s.output.c_str());
     failed.raise_if_any();
     return kExitOk;

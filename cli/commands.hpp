@@ -45,6 +45,8 @@ int validate_command(const std::string& name, const std::vector<std::string>& ar
 int validate_collective_command(const std::string& name, const std::vector<std::string>& args);
 /// `mpimon collect`: one matrices file from a running application (docs/collect.md).
 int collect_command(const std::string& name, const std::vector<std::string>& args);
+/// `mpimon run`: a user's MPI command line with libmpimon-reorder.so preloaded (docs/reorder.md).
+int run_command_line(const std::string& name, const std::vector<std::string>& args);
 int pvars_command(const std::string& name, const std::vector<std::string>& args);
 /// `mpimon bench overhead` (docs/overhead.md).
 int bench_overhead_command(const std::string& name, const std::vector<std::string>& args);

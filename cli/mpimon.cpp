@@ -41,6 +41,8 @@ constexpr Entry kCommands[] = {
     {"gate", mpimon::cli::gate_command,
      "overhead regression gate for CI: instructions (callgrind) and timing vs a baseline"},
     {"collect", mpimon::cli::collect_command, "run an MPI application and collect its monitoring into one HDF5 file"},
+    {"run", mpimon::cli::run_command_line,
+     "run an MPI command line with reorder=1 of its topology constructors honoured (no rankfile)"},
     {"pvars", mpimon::cli::pvars_command, "list the MPI_T performance variables of the MPI library"},
     {"model collective", mpimon::cli::model_collective_command,
      "predict the point-to-point traffic of a forced collective algorithm"},

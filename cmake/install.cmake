@@ -3,8 +3,10 @@
 # executable (harness/include/mpimon/harness/locations.hpp):
 #   P/bin                    mpimon, mpimon-merge
 #   P/libexec/mpimon         the programs mpimon launches, the PMPI libraries it preloads
-#   P/LIBDIR                 libmpimon-collect.so, the libraries of analysis/ (libmpimon_*.a), cmake/mpimon/
-#   P/include/mpimon         their headers, one folder per library (base, matrices, overhead_design, models, checks, placement, results)
+#   P/LIBDIR                 libmpimon-collect.so, libmpimon-reorder.so, the libraries of analysis/
+#                            (libmpimon_*.a), cmake/mpimon/
+#   P/include/mpimon         their headers, one folder per library (base, matrices, overhead_design, models,
+#                            checks, placement, results), and reorder.h (the C API of libmpimon-reorder)
 #   P/share/mpimon           plotting scripts, the report's template and plotly.js, docs/defects.md
 
 # The data directory, staged in the build tree as in the prefix, on every build.
@@ -19,7 +21,8 @@ install(TARGETS mpimon mpimon-merge RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR} 
 set(mpimon_launched)
 foreach(t IN ITEMS mpimon-p2p-ledger mpimon-rma-ledger mpimon-coll-ledger mpimon-mpit-ledger mpimon-pvars
                    mpimon-demo-ring mpimon-workload mpimon-run-collective mpimon-collect-phases
-                   mpimon-overhead-bench mpimon-link-probe mpimon_pmpi_delay mpimon-gate-probe mpimon_gate_inject)
+                   mpimon-overhead-bench mpimon-link-probe mpimon_pmpi_delay mpimon-gate-probe mpimon_gate_inject
+                   mpimon-reorder-demo)
   if(TARGET ${t})  # the MPI parts (MPIMON_ENABLE_MPI) and the gate's probe (valgrind) are optional
     list(APPEND mpimon_launched ${t})
   endif()
@@ -30,6 +33,16 @@ if(mpimon_launched)
 endif()
 if(TARGET mpimon_collect)
   install(TARGETS mpimon_collect LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR} COMPONENT runtime)
+endif()
+# libmpimon-reorder.so: preloaded by `mpimon run --reorder`, linked by applications that call
+# mpimon_reorder (find_package(mpimon COMPONENTS reorder), mpimon::reorder: needs MPI alone).
+if(TARGET mpimon_reorder)
+  install(TARGETS mpimon_reorder EXPORT mpimonReorderTargets LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR}
+          COMPONENT runtime)
+  install(FILES ${PROJECT_SOURCE_DIR}/reorder/include/mpimon/reorder.h DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/mpimon
+          COMPONENT dev)
+  install(EXPORT mpimonReorderTargets NAMESPACE mpimon:: DESTINATION ${CMAKE_INSTALL_LIBDIR}/cmake/mpimon
+          COMPONENT dev)
 endif()
 
 # The CMake package: one target per library of analysis/ with its headers, in two export sets, so
@@ -81,22 +94,28 @@ set(CPACK_DEBIAN_RUNTIME_PACKAGE_DEPENDS
 set(CPACK_DEBIAN_RUNTIME_PACKAGE_SUGGESTS "valgrind, hpcc")
 set(CPACK_DEBIAN_DEV_PACKAGE_NAME mpimon-dev)
 # Reading matrices needs HDF5 alone; the other libraries of the package also need Boost, hwloc and
-# Scotch and METIS (recommended, so apt installs them unless told not to).
+# Scotch and METIS, and the reorder component MPI's headers (recommended, so apt installs them
+# unless told not to).
 set(CPACK_DEBIAN_DEV_PACKAGE_DEPENDS "mpimon (= ${PROJECT_VERSION}), libhdf5-dev")
-set(CPACK_DEBIAN_DEV_PACKAGE_RECOMMENDS "libboost-dev, libhwloc-dev, libscotch-dev, libmetis-dev, pkgconf | pkg-config")
+set(CPACK_DEBIAN_DEV_PACKAGE_RECOMMENDS
+    "libboost-dev, libhwloc-dev, libscotch-dev, libmetis-dev, libopenmpi-dev, pkgconf | pkg-config")
 set(CPACK_DEBIAN_ENABLE_COMPONENT_DEPENDS OFF)
 include(CPack)
 
 if(MPIMON_ENABLE_TESTING)
   # The CMake package used by a project of its own (docs/example-consumer) on real dumps.
   # Skipped (77) in a sanitized build: its library would need a sanitized consumer.
+  # With MPI, the reorder component's consumer too (2 processes).
+  if(MPIMON_ENABLE_MPI)
+    set(consumer_mpi MPI PROCESSORS 2 ENVIRONMENT MPIMON_CONSUMER_MPI=1)
+  endif()
   mpimon_add_script_test(NAME install.cmake_package SCRIPT ${PROJECT_SOURCE_DIR}/cli/tests/example_consumer_test.sh
                          ARGS ${PROJECT_BINARY_DIR} ${PROJECT_SOURCE_DIR} "${MPIMON_SANITIZER}"
-                         LABELS install cli TIMEOUT 600)
+                         LABELS install cli TIMEOUT 600 ${consumer_mpi})
   if(MPIMON_ENABLE_MPI)
     # Installed, moved, no path of the trees inside, run from the prefix with the trees hidden.
     mpimon_add_script_test(NAME install.relocatable SCRIPT ${PROJECT_SOURCE_DIR}/cli/tests/install_test.sh
-                           ARGS ${PROJECT_BINARY_DIR} ${PROJECT_SOURCE_DIR} LABELS install cli MPI PROCESSORS 2
+                           ARGS ${PROJECT_BINARY_DIR} ${PROJECT_SOURCE_DIR} LABELS install cli MPI PROCESSORS 4
                            TIMEOUT 900)
   endif()
 endif()

@@ -82,6 +82,11 @@ if [ "$(basename "$page")" == quickstart.md ]; then
     [ -s "$f" ] || fail "the page's commands did not leave $f"
   done
   grep -q "myapp: $(nproc) ranks, checksum 0" run.log || fail "the program's own line, run with the rankfile"
+  grep -q "myapp-graph: $(nproc) ranks" run.log || fail "the program's own line, run with mpimon run --reorder"
+  grep -q "^mpimon-reorder: MPI_Dist_graph_create_adjacent (declared graph): $(nproc) processes on 1 node" run.log ||
+    fail "the library's line for the no-rankfile step"
+  grep -qE "^mpimon-reorder: MPI_Dist_graph_create_adjacent \(declared graph\): 8 processes on 2 node\(s\).*between nodes [1-9][0-9]* -> 0; reordered" run.log ||
+    fail "on the emulated cluster, mpimon run --reorder puts every pair on one node"
   grep -qE '^rank 0=\S+ slot=' myapp/myapp.rankfile || fail "myapp.rankfile is not an Open MPI rankfile"
   grep -q "format" <(h5dump -a /format myapp/myapp.h5 2>/dev/null) || fail "myapp.h5 is not HDF5 with a format"
   grep -q 'bash ci/install-deps.sh' setup.sh || fail "the setup block's ci/install-deps.sh"

@@ -242,6 +242,7 @@ probe | --repetitions | pos | --topology 2x1x1 -o l.json
 probe | --size | pos | --topology 2x1x1 -o l.json
 probe | --messages | pos | --topology 2x1x1 -o l.json
 probe | --rounds | pos | --topology 2x1x1 -o l.json
+run | --time-limit | pos-real | --reorder -- true
 '
 # A launcher in PATH that leaves a mark if anything is launched (its --version answers, for provenance).
 mkdir -p "$work/bin"

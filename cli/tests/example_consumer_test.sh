@@ -4,13 +4,16 @@
 # with pkg-config unable to find hwloc and no Boost on the search path, so that it can only build if
 # reading a matrix needs HDF5 alone; built, and run on real Open MPI dumps and the matrices file merged from them; its totals must equal the sums of the
 # dumps' text (awk), the source both files come from.
+# With MPI (MPIMON_CONSUMER_MPI=1), the reorder component too: docs/example-consumer/reorder, a C program, configured
+# with HDF5, Boost and hwloc unfindable (it needs MPI alone), built, its own needs read with readelf,
+# and run under mpirun on 2 processes.
 # Usage: example_consumer_test.sh BUILD_DIR SOURCE_DIR [SANITIZERS]
 # SANITIZERS: the build's MPIMON_SANITIZER. A sanitized library needs a consumer built with the
 # same sanitizers, which is not what a user's project does: the test runs in the plain build and
 # is a visible skip (77) in a sanitized one.
 set -u
 source "$(dirname "${BASH_SOURCE[0]}")/test_lib.sh"
-build=$1 source_dir=$2 sanitizers=${3:-}
+build=$1 source_dir=$2 sanitizers=${3:-} mpi=${MPIMON_CONSUMER_MPI:-0}
 if [ -n "$sanitizers" ]; then
   echo "skipped: a build with sanitizers ($sanitizers); the CMake package is tested in the plain build"
   exit 77
@@ -63,4 +66,23 @@ done
 run example-build/traffic-totals "$data/v1/README.md"
 expect_eq "$rc" 1 "a file that is not HDF5"
 expect_contains "$err" "README.md" "the error names the file"
+
+if [ "$mpi" = 1 ]; then
+  cp -r "$source_dir/docs/example-consumer/reorder" reorder
+  run env PKG_CONFIG_LIBDIR=/nonexistent PKG_CONFIG_PATH= cmake -S reorder -B reorder-build \
+    -DCMAKE_PREFIX_PATH="$work/prefix" -DCMAKE_BUILD_TYPE=Release -DCMAKE_DISABLE_FIND_PACKAGE_Boost=ON \
+    -DCMAKE_DISABLE_FIND_PACKAGE_HDF5=ON
+  expect_eq "$rc" 0 "configuring the reorder consumer (MPI alone) against the installed package: $out $err"
+  run cmake --build reorder-build
+  expect_eq "$rc" 0 "building the reorder consumer: $out $err"
+  needed=$(readelf -d reorder-build/reorder-ring 2>/dev/null | grep NEEDED)
+  expect_contains "$needed" "libmpimon-reorder.so" "reorder-ring needs libmpimon-reorder.so"
+  for lib in libhdf5 libhwloc libscotch libboost; do
+    check && ! grep -q "$lib" <<<"$needed" || fail "reorder-ring needs $lib itself: $needed"
+  done
+  run mpirun -np 2 --oversubscribe --bind-to none reorder-build/reorder-ring
+  expect_eq "$rc" 0 "reorder-ring under mpirun: $out $err"
+  expect_contains "$out" "2 processes on 1 node(s): order kept, modelled cost 0 -> 0, 1 edge(s): all processes on one node" \
+    "reorder-ring's statistics (one node, unbound: the order is kept, with a note)"
+fi
 finish "example consumer"

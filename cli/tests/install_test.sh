@@ -2,7 +2,8 @@
 # mpimon installed and relocated: `cmake --install` into a scratch prefix, the prefix moved
 # elsewhere, no path of the build or source tree in any installed file (strings), then, with both
 # trees hidden under an empty tmpfs in a private mount namespace, the commands run from the moved
-# prefix: validate (a few cases), bench overhead (tiny), mpimon-merge, show, plot and report.
+# prefix: validate (a few cases), bench overhead (tiny), run --reorder (the demo, 4 processes),
+# mpimon-merge, show, plot and report.
 # Usage: install_test.sh BUILD_DIR SOURCE_DIR
 #        install_test.sh --inside PREFIX DATA   (the runs, once the trees are hidden)
 set -u
@@ -19,6 +20,13 @@ run_from_prefix() {
   expect_eq "$rc" 0 "mpimon bench overhead from the prefix: $err"
   run "$p/bin/mpimon" show o.h5
   expect_contains "$out" "launches: 3, 3 ok" "the tiny sweep's launches"
+
+  # mpimon run --reorder preloads the prefix's library; the demo (libexec) finds it through its RPATH.
+  run "$p/bin/mpimon" run --reorder --verbose -- mpirun -np 4 --oversubscribe --bind-to none \
+    "$p/libexec/mpimon/mpimon-reorder-demo" --source none --bytes 64 --iterations 1
+  expect_eq "$rc" 0 "mpimon run --reorder of the installed demo: $out $err"
+  expect_contains "$err" "-x LD_PRELOAD=$p/" "mpimon run preloads the library of the prefix"
+  expect_contains "$out" "PHASE 2 bytes=1024" "the demo's second exchange (4 processes, 4 x 4 x 64 bytes)"
 
   run "$p/bin/mpimon-merge" -o m.h5 "$data"/mode2_sample.0.prof "$data"/mode2_sample.1.prof "$data"/mode2_sample.2.prof
   expect_eq "$rc" 0 "mpimon-merge from the prefix: $err"
@@ -56,10 +64,12 @@ mv "$work/staged" "$work/moved" # relocatable: nothing may depend on where it wa
 prefix=$work/moved
 for f in bin/mpimon bin/mpimon-merge libexec/mpimon/mpimon-p2p-ledger libexec/mpimon/mpimon-overhead-bench \
   libexec/mpimon/libmpimon-pmpi-delay.so share/mpimon/scripts/plot_heatmaps.py share/mpimon/docs/defects.md \
-  include/mpimon/matrices/matrix_file.hpp include/mpimon/base/version.hpp; do
+  include/mpimon/matrices/matrix_file.hpp include/mpimon/base/version.hpp include/mpimon/reorder.h \
+  libexec/mpimon/mpimon-reorder-demo; do
   check && [ -e "$prefix/$f" ] || fail "not installed: $f"
 done
 check && [ -n "$(find "$prefix" -name libmpimon-collect.so)" ] || fail "not installed: libmpimon-collect.so"
+check && [ -n "$(find "$prefix" -name libmpimon-reorder.so)" ] || fail "not installed: libmpimon-reorder.so"
 check && [ -n "$(find "$prefix" -name mpimonConfig.cmake)" ] || fail "not installed: mpimonConfig.cmake"
 # No path of this machine's trees in anything installed (binaries: their strings; text files).
 while IFS= read -r -d '' f; do

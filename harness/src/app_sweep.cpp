@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <random>
@@ -13,6 +14,7 @@
 #include "mpimon/base/error.hpp"
 #include "mpimon/base/version.hpp"
 #include "mpimon/harness/locations.hpp"
+#include "mpimon/harness/run.hpp"
 #include "mpimon/matrices/merge.hpp"
 #include "mpimon/models/workloads.hpp"
 #include "mpimon/results/arms.hpp"
@@ -158,24 +160,81 @@ std::vector<Arm> preload_arms(const std::string& library) {
 
 std::vector<Arm> rankfile_arms(const std::string& rankfile_a, const std::string& rankfile_b, std::uint32_t np,
                                const std::string& launcher) {
-  if (const LauncherFlags& flags = launcher_flags(launcher); flags.kind != LauncherKind::open_mpi) {
-    throw Error(Error::Kind::usage, "--rankfile is an option of Open MPI's mpirun or mpiexec, not of " +
-                                        std::string(flags.name) + " (--launcher '" + launcher + "')" +
-                                        (flags.kind == LauncherKind::slurm
-                                             ? "; with Slurm: mpirun inside salloc, or mpimon place --slurm-hostfile"
-                                             : ""));
-  }
-  const std::string a = read_rankfile(rankfile_a, np);
-  const std::string b = read_rankfile(rankfile_b, np);
-  if (a == b) {
-    throw Error(Error::Kind::usage, "--rankfile " + rankfile_a + " and --rankfile " + rankfile_b +
-                                        " hold the same placement (identical text): nothing to compare");
-  }
-  auto arm = [](const char* name, const std::string& path, const std::string& text) {
-    const std::string absolute = fs::absolute(path).lexically_normal().string();
-    return Arm{name, false, {"--rankfile", absolute, "--report-bindings"}, "rankfile " + absolute + ":\n" + text};
+  return placement_arms({"rankfile:" + rankfile_a, "rankfile:" + rankfile_b}, np, launcher);
+}
+
+const std::vector<PlacementKind>& placement_kinds() {
+  static const std::vector<PlacementKind> kinds = {
+      {"launcher", "the launcher's own placement, nothing added", [](Arm&) {}},
+      {"reorder",
+       "libmpimon-reorder.so preloaded: the MPI topology constructors with reorder=1 renumber the ranks, and so do "
+       "the application's mpimon_reorder calls (docs/reorder.md)",
+       [](Arm& arm) {
+         arm.environment = {{"LD_PRELOAD", find_reorder_library()}};
+       }},
+      {"reorder-off",
+       "MPIMON_REORDER=off: an application linking libmpimon-reorder keeps its order (mpimon_reorder returns a "
+       "duplicate at once)",
+       [](Arm& arm) {
+         arm.environment = {{"MPIMON_REORDER", "off"}};
+       }},
+      {"treematch", "Open MPI's topo/treematch component (--mca topo treematch): the MPI library's own reorder=1",
+       [](Arm& arm) {
+         arm.launcher_options = {"--mca", "topo", "treematch"};
+       }},
   };
-  return {arm("A", rankfile_a, a), arm("B", rankfile_b, b)};
+  return kinds;
+}
+
+std::string placement_kind_names() {
+  std::string names;
+  for (const auto& k : placement_kinds()) names += (names.empty() ? "" : ", ") + std::string(k.name);
+  return names + ", rankfile:FILE";
+}
+
+std::vector<Arm> placement_arms(const std::vector<std::string>& specs, std::uint32_t np, const std::string& launcher) {
+  if (specs.size() != 2) {
+    throw Error(Error::Kind::usage,
+                "give exactly two placements, A then B (" + std::to_string(specs.size()) + " given)");
+  }
+  const bool rankfiles = specs[0].rfind("rankfile:", 0) == 0 && specs[1].rfind("rankfile:", 0) == 0;
+  if (const LauncherFlags& flags = launcher_flags(launcher); flags.kind != LauncherKind::open_mpi) {
+    throw Error(
+        Error::Kind::usage,
+        std::string(rankfiles ? "--rankfile" : "--arm") + " is an option of Open MPI's mpirun or mpiexec, not of " +
+            std::string(flags.name) + " (--launcher '" + launcher + "')" +
+            (flags.kind == LauncherKind::slurm ? "; with Slurm: mpirun inside salloc, or mpimon place --slurm-hostfile"
+                                               : ""));
+  }
+  std::vector<Arm> arms;
+  std::vector<std::string> texts;
+  for (const auto& spec : specs) {
+    const std::string name = arms.empty() ? "A" : "B";
+    if (spec.rfind("rankfile:", 0) == 0) {
+      const std::string path = spec.substr(std::strlen("rankfile:"));
+      texts.push_back(read_rankfile(path, np));
+      const std::string absolute = fs::absolute(path).lexically_normal().string();
+      arms.push_back(
+          {name, false, {"--rankfile", absolute, "--report-bindings"}, "rankfile " + absolute + ":\n" + texts.back()});
+      continue;
+    }
+    const auto kind = std::find_if(placement_kinds().begin(), placement_kinds().end(),
+                                   [&](const PlacementKind& k) { return spec == k.name; });
+    if (kind == placement_kinds().end()) {
+      throw Error(Error::Kind::usage, "--arm takes " + placement_kind_names() + ", not '" + spec + "'");
+    }
+    texts.push_back(spec);
+    Arm arm{name, false, {}, spec + ": " + kind->summary};
+    kind->add_to(arm);
+    arms.push_back(std::move(arm));
+  }
+  if (texts[0] == texts[1]) {
+    throw Error(Error::Kind::usage, rankfiles
+                                        ? "--rankfile " + specs[0].substr(9) + " and --rankfile " + specs[1].substr(9) +
+                                              " hold the same placement (identical text): nothing to compare"
+                                        : "the two arms are the same placement (" + specs[0] + "): nothing to compare");
+  }
+  return arms;
 }
 
 std::string binding_lines(const std::string& output) {

@@ -26,15 +26,7 @@ void check_collect_settings(const CollectSettings& s) {
   if (fs::is_directory(s.output)) throw Error(Error::Kind::input, s.output + ": is a directory");
 }
 
-std::string find_collect_library() {
-  if (const char* env = std::getenv("MPIMON_COLLECT_LIBRARY"); env && *env) {
-    if (!fs::exists(env)) throw Error(Error::Kind::input, std::string(env) + " (MPIMON_COLLECT_LIBRARY): no such file");
-    return fs::absolute(env).string();
-  }
-  const std::string library = own_file("libmpimon-collect.so");
-  if (fs::exists(library)) return library;
-  throw Error(Error::Kind::input, library + ": not found (set MPIMON_COLLECT_LIBRARY to libmpimon-collect.so's path)");
-}
+std::string find_collect_library() { return own_library("libmpimon-collect.so", "MPIMON_COLLECT_LIBRARY"); }
 
 CollectResult run_collect(const CollectSettings& s) {
   check_collect_settings(s);

@@ -4,6 +4,8 @@
 
 #include <cstdlib>
 
+#include "mpimon/base/error.hpp"
+
 namespace mpimon::harness {
 
 namespace fs = std::filesystem;
@@ -14,8 +16,12 @@ std::vector<fs::path> program_directories(const fs::path& bin) {
   const fs::path prefix = bin.parent_path();
   // The install directories are relative to the prefix (GNUInstallDirs), so nothing of the
   // machine that built mpimon is compiled in.
-  return {prefix / MPIMON_INSTALL_LIBEXECDIR / "mpimon", prefix / MPIMON_INSTALL_LIBDIR, prefix / "validation",
-          prefix / "bench", prefix / "collect"};
+  return {prefix / MPIMON_INSTALL_LIBEXECDIR / "mpimon",
+          prefix / MPIMON_INSTALL_LIBDIR,
+          prefix / "validation",
+          prefix / "bench",
+          prefix / "collect",
+          prefix / "reorder"};
 }
 
 std::string own_file(const std::string& name, const fs::path& bin) {
@@ -27,6 +33,16 @@ std::string own_file(const std::string& name, const fs::path& bin) {
 }
 
 std::string own_file(const std::string& name) { return own_file(name, executable_directory()); }
+
+std::string own_library(const std::string& name, const std::string& variable) {
+  if (const char* env = std::getenv(variable.c_str()); env && *env) {
+    if (!fs::exists(env)) throw Error(Error::Kind::input, std::string(env) + " (" + variable + "): no such file");
+    return fs::absolute(env).string();
+  }
+  const std::string library = own_file(name);
+  if (fs::exists(library)) return library;
+  throw Error(Error::Kind::input, library + ": not found (set " + variable + " to " + name + "'s path)");
+}
 
 fs::path data_directory() { return executable_directory().parent_path() / MPIMON_INSTALL_DATADIR / "mpimon"; }
 

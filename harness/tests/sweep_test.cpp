@@ -244,6 +244,60 @@ TEST(RankfileArms, BadRankfilesAreNamed) {
   EXPECT_TRUE(usage([&] { rankfile_arms(a, short_one, 1, "srun"); }));
 }
 
+// --- bench placement --arm: placements made inside the run (docs/reorder.md).
+
+using Environment = std::vector<std::pair<std::string, std::string>>;
+
+TEST(PlacementArms, KindsAddTheirLauncherOptionsAndVariables) {
+  test::TempDir dir;
+  const std::string library = dir.write("libmpimon-reorder.so", "");
+  setenv("MPIMON_REORDER_LIBRARY", library.c_str(), 1);
+  auto arms = placement_arms({"launcher", "reorder"}, 4, "mpirun");
+  ASSERT_EQ(arms.size(), 2u);
+  EXPECT_EQ(arms[0].name, "A");
+  EXPECT_EQ(arms[1].name, "B");
+  EXPECT_FALSE(arms[0].monitoring || arms[1].monitoring);
+  EXPECT_EQ(arms[0].launcher_options, Words{});
+  EXPECT_EQ(arms[1].launcher_options, Words{});
+  EXPECT_EQ(arms[1].environment, (Environment{{"LD_PRELOAD", library}}));
+  EXPECT_EQ(arms[1].description.rfind("reorder: ", 0), 0u) << arms[1].description;
+  arms = placement_arms({"reorder-off", "treematch"}, 4, "/opt/ompi/bin/mpiexec");
+  EXPECT_EQ(arms[0].launcher_options, Words{});
+  EXPECT_EQ(arms[0].environment, (Environment{{"MPIMON_REORDER", "off"}}));
+  EXPECT_EQ(arms[1].launcher_options, (Words{"--mca", "topo", "treematch"}));
+  EXPECT_EQ(arms[1].environment, Environment{});
+  // A rankfile against a kind.
+  const std::string a = dir.write("a.rf", "rank 0=h slot=0\n");
+  arms = placement_arms({"rankfile:" + a, "launcher"}, 1, "mpirun");
+  EXPECT_EQ(arms[0].launcher_options, (Words{"--rankfile", a, "--report-bindings"}));
+  EXPECT_EQ(arms[1].launcher_options, Words{});
+  unsetenv("MPIMON_REORDER_LIBRARY");
+}
+
+TEST(PlacementArms, BadArmsAreUsageErrors) {
+  auto usage = [](const std::function<void()>& f) {
+    try {
+      f();
+    } catch (const Error& e) {
+      return e.kind() == Error::Kind::usage ? std::string(e.what()) : std::string("not usage: ") + e.what();
+    }
+    return std::string("no error");
+  };
+  EXPECT_NE(usage([] {
+              placement_arms({"launcher", "launcher"}, 2, "mpirun");
+            }).find("the two arms are the same"),
+            std::string::npos);
+  EXPECT_NE(usage([] {
+              placement_arms({"bogus", "launcher"}, 2, "mpirun");
+            }).find("--arm takes launcher, reorder, reorder-off, treematch, rankfile:FILE, not 'bogus'"),
+            std::string::npos);
+  EXPECT_NE(usage([] { placement_arms({"launcher"}, 2, "mpirun"); }).find("exactly two"), std::string::npos);
+  EXPECT_NE(usage([] {
+              placement_arms({"launcher", "treematch"}, 2, "srun");
+            }).find("--arm is an option of Open MPI"),
+            std::string::npos);
+}
+
 TEST(BindingLines, KeepsTheLauncherBindingReports) {
   const std::string output =
       "mpimon-workload: {}\n"

@@ -129,10 +129,31 @@ std::size_t PvarSession::start(int index, MPI_Comm comm) {
 }
 
 std::vector<std::uint64_t> PvarSession::read(std::size_t handle) {
+  std::vector<std::uint64_t> values;
+  check(try_read(handle, values), "MPI_T_pvar_read");
+  return values;
+}
+
+int PvarSession::try_start(int index, MPI_Comm comm, std::size_t& handle) {
+  handles_.push_back({MPI_T_PVAR_HANDLE_NULL, 0, comm});
+  Handle& h = handles_.back();
+  int rc = MPI_T_pvar_handle_alloc(session_, index, &h.comm, &h.handle, &h.count);
+  if (rc == MPI_SUCCESS) rc = MPI_T_pvar_start(session_, h.handle);
+  if (rc != MPI_SUCCESS) {
+    if (h.handle != MPI_T_PVAR_HANDLE_NULL) MPI_T_pvar_handle_free(session_, &h.handle);
+    handles_.pop_back();
+    return rc;
+  }
+  handle = handles_.size() - 1;
+  return MPI_SUCCESS;
+}
+
+int PvarSession::try_read(std::size_t handle, std::vector<std::uint64_t>& values) {
   Handle& h = handles_.at(handle);
   std::vector<unsigned long long> raw(static_cast<std::size_t>(h.count));
-  check(MPI_T_pvar_read(session_, h.handle, raw.data()), "MPI_T_pvar_read");
-  return {raw.begin(), raw.end()};
+  const int rc = MPI_T_pvar_read(session_, h.handle, raw.data());
+  if (rc == MPI_SUCCESS) values.assign(raw.begin(), raw.end());
+  return rc;
 }
 
 void PvarSession::stop(std::size_t handle) {

@@ -6,12 +6,14 @@
 
 #include <boost/program_options.hpp>
 
+#include <algorithm>
 #include <cstdio>
 #include <filesystem>
 #include <iostream>
 #include <sstream>
 #include <stdexcept>
 #include <string>
+#include <vector>
 
 #include "mpimon/models/workloads.hpp"
 #include "mpimon/mpi/mpi_support.hpp"
@@ -53,9 +55,35 @@ mpimon::Vec3 parse_grid(const std::string& text) {
   return grid;
 }
 
+// The face neighbours of `rank` in a periodic 3-D grid of `dims` (row-major, the last dimension
+// fastest, as MPI_Cart_create numbers it): one step down and up each dimension, itself left out;
+// each weighted by the area of the face it exchanges, in points of `grid` (the global grid).
+struct Neighbours {
+  std::vector<int> ranks, weights;
+};
+Neighbours face_neighbours(int rank, const int dims[3], const mpimon::Vec3& grid) {
+  const int c[3] = {rank / (dims[1] * dims[2]), rank / dims[2] % dims[1], rank % dims[2]};
+  Neighbours out;
+  for (int d = 0; d < 3; ++d) {
+    const int a = (d + 1) % 3, b = (d + 2) % 3;
+    const int area = std::max(1, grid[static_cast<std::size_t>(a)] / dims[a]) *
+                     std::max(1, grid[static_cast<std::size_t>(b)] / dims[b]);
+    for (int step : {-1, 1}) {
+      int n[3] = {c[0], c[1], c[2]};
+      n[d] = (n[d] + step + dims[d]) % dims[d];
+      const int r = (n[0] * dims[1] + n[1]) * dims[2] + n[2];
+      if (r == rank) continue;
+      out.ranks.push_back(r);
+      out.weights.push_back(area);
+    }
+  }
+  return out;
+}
+
 struct Command {
   mpimon::workloads::WorkloadOptions options;
   std::string ledger;
+  std::string topology_reorder;  ///< "", cart or dist-graph
   bool help = false;
 };
 
@@ -77,6 +105,12 @@ Command parse(int argc, char** argv, po::options_description& desc) {
       "scramble", po::value(&o.scramble)->default_value(0),
       "stencil: give the ranks shuffled places in the process grid (seed S > 0), as an application's own rank "
       "order may not follow the machine; 0: MPI_Cart_create's order")(
+      "topology-reorder", po::value(&c.topology_reorder),
+      "stencil: run on a communicator whose ranks the MPI library (or libmpimon-reorder, preloaded by mpimon run "
+      "--reorder) may renumber to fit the machine (docs/reorder.md): cart, MPI_Cart_create(MPI_COMM_WORLD, 3, "
+      "MPI_Dims_create's dims, periodic, reorder=1), every neighbour of weight 1 (MPI has no weights for it); "
+      "dist-graph, MPI_Dist_graph_create_adjacent of the same grid's face neighbours, each weighted by the area of "
+      "its face, reorder=1; not with --scramble or --ledger")(
       "inject-error", po::bool_switch(&o.inject_error),
       "corrupt one message of rank 0 (adds 1 to its values): the check must fail");
   po::variables_map vm;
@@ -87,6 +121,13 @@ Command parse(int argc, char** argv, po::options_description& desc) {
   }
   po::notify(vm);
   if (!grid.empty()) o.grid = parse_grid(grid);
+  o.renumbered = !c.topology_reorder.empty();
+  if (!c.topology_reorder.empty() && c.topology_reorder != "cart" && c.topology_reorder != "dist-graph") {
+    throw po::error("--topology-reorder takes cart or dist-graph, not '" + c.topology_reorder + "'");
+  }
+  if (!c.topology_reorder.empty() && (o.workload != "stencil" || o.scramble != 0 || !c.ledger.empty())) {
+    throw po::error("--topology-reorder runs the stencil alone, without --scramble or --ledger");
+  }
   return c;
 }
 
@@ -108,20 +149,50 @@ int main(int argc, char** argv) {
     if (root) std::cout << usage() << desc;
     return 0;
   }
-  mpimon::Ledger ledger(static_cast<std::uint32_t>(session.rank()), static_cast<std::uint32_t>(session.size()));
+  // --topology-reorder: the communicator of a topology constructor with reorder=1, made before
+  // anything else (its time reported). Rank r of it plays grid position r (row-major, as MPI's).
+  MPI_Comm comm = MPI_COMM_WORLD;
+  double reorder_seconds = 0;
+  if (!command.topology_reorder.empty()) {
+    int dims[3] = {0, 0, 0}, periods[3] = {1, 1, 1};
+    mpimon::mpi::check(MPI_Dims_create(session.size(), 3, dims), "MPI_Dims_create");
+    const double start = MPI_Wtime();
+    if (command.topology_reorder == "cart") {
+      mpimon::mpi::check(MPI_Cart_create(MPI_COMM_WORLD, 3, dims, periods, 1, &comm), "MPI_Cart_create");
+    } else {
+      // The faces' areas on the stencil's own grid weigh the edges.
+      const auto nb = face_neighbours(session.rank(), dims, mpimon::workloads::stencil_grid(command.options));
+      const int n = static_cast<int>(nb.ranks.size());
+      mpimon::mpi::check(MPI_Dist_graph_create_adjacent(MPI_COMM_WORLD, n, nb.ranks.data(), nb.weights.data(), n,
+                                                        nb.ranks.data(), nb.weights.data(), MPI_INFO_NULL, 1, &comm),
+                         "MPI_Dist_graph_create_adjacent");
+    }
+    reorder_seconds = MPI_Wtime() - start;
+  }
+  int rank = 0;
+  MPI_Comm_rank(comm, &rank);
+  const bool reporter = rank == 0;  // the report is complete on rank 0 of the workload's communicator
+  mpimon::Ledger ledger(static_cast<std::uint32_t>(rank), static_cast<std::uint32_t>(session.size()));
   mpimon::workloads::WorkloadReport report;
   try {
-    report = mpimon::workloads::run_workload(MPI_COMM_WORLD, command.options, ledger);
+    report = mpimon::workloads::run_workload(comm, command.options, ledger);
   } catch (const std::invalid_argument& e) {
     // Options are checked before any message, identically on every rank.
-    if (root) std::cerr << "mpimon-workload: error: " << e.what() << "\n";
+    if (reporter) std::cerr << "mpimon-workload: error: " << e.what() << "\n";
     return 2;
+  }
+  if (!command.topology_reorder.empty()) {
+    double slowest = 0;
+    MPI_Reduce(&reorder_seconds, &slowest, 1, MPI_DOUBLE, MPI_MAX, 0, comm);
+    report.details.push_back({"topology_reorder", command.topology_reorder});
+    report.details.push_back({"topology_create_seconds", slowest});
+    MPI_Comm_free(&comm);
   }
   if (!command.ledger.empty()) {
     mpimon::mpi::make_directories(std::filesystem::path(command.ledger).parent_path().string());
     ledger.write(command.ledger);
   }
-  if (!root) return 0;
+  if (!reporter) return 0;
   std::printf("mpimon-workload: %s\n", mpimon::workloads::report_json(report).c_str());
   std::fflush(stdout);
   if (!report.passed) {

@@ -150,6 +150,10 @@ class Stencil {
 
 }  // namespace
 
+mpimon::Vec3 stencil_grid(const WorkloadOptions& options) {
+  return resolve_size(class_size(options.problem_class), options).grid;
+}
+
 WorkloadReport run_stencil(Traffic& traffic, const WorkloadOptions& o) {
   if (o.points != 7 && o.points != 27) throw std::invalid_argument("--points must be 7 or 27");
   const auto [grid, vars, iterations] = resolve_size(stencil_class_size(o.problem_class), o);

@@ -36,7 +36,7 @@ class Traffic::CommTimer {
   double start_;
 };
 
-Traffic::Traffic(MPI_Comm comm, Ledger& ledger, bool inject_error)
+Traffic::Traffic(MPI_Comm comm, Ledger& ledger, bool inject_error, bool renumbered)
     : comm_(comm), ledger_(ledger), inject_error_(inject_error) {
   MPI_Comm_rank(comm, &rank_);
   MPI_Comm_size(comm, &size_);
@@ -46,10 +46,13 @@ Traffic::Traffic(MPI_Comm comm, Ledger& ledger, bool inject_error)
   comm_name_.assign(name, static_cast<std::size_t>(len));
   std::replace(comm_name_.begin(), comm_name_.end(), ' ', '_');  // ledger names have no spaces
   if (comm != MPI_COMM_WORLD) {
-    // The ledger names peers by MPI_COMM_WORLD rank; the workloads run on the world only.
+    // The ledger names peers by MPI_COMM_WORLD rank; the workloads run on the world only, or on
+    // its processes renumbered when told (their ledger then names the communicator's ranks).
     int result = MPI_UNEQUAL;
     MPI_Comm_compare(comm, MPI_COMM_WORLD, &result);
-    if (result != MPI_IDENT && result != MPI_CONGRUENT) abort_job("workloads run on MPI_COMM_WORLD");
+    if (result != MPI_IDENT && result != MPI_CONGRUENT && !(renumbered && result == MPI_SIMILAR)) {
+      abort_job(renumbered ? "workloads run on MPI_COMM_WORLD's processes" : "workloads run on MPI_COMM_WORLD");
+    }
   }
 }
 

@@ -17,7 +17,8 @@ namespace mpimon::workloads {
 
 class Traffic {
  public:
-  Traffic(MPI_Comm comm, Ledger& ledger, bool inject_error);
+  /// `renumbered`: comm may hold the world's processes in another order (WorkloadOptions::renumbered).
+  Traffic(MPI_Comm comm, Ledger& ledger, bool inject_error, bool renumbered = false);
 
   [[nodiscard]] int rank() const { return rank_; }
   [[nodiscard]] int size() const { return size_; }

@@ -48,7 +48,7 @@ WorkloadReport run_workload(MPI_Comm comm, const WorkloadOptions& options, Ledge
   for (int n : options.grid) {
     if (n < 0) throw std::invalid_argument("--grid sizes must be positive");
   }
-  Traffic traffic(comm, ledger, options.inject_error);
+  Traffic traffic(comm, ledger, options.inject_error, options.renumbered);
   const auto runner =
       std::find_if(kRunners.begin(), kRunners.end(), [&](const Runner& k) { return k.name == options.workload; });
   if (runner == kRunners.end())

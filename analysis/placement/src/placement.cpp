@@ -8,6 +8,7 @@
 #include <random>
 #include <regex>
 #include <sstream>
+#include <tuple>
 
 #include "mpimon/base/error.hpp"
 #include "placement_internal.hpp"
@@ -211,6 +212,35 @@ AffinityGraph fold_traffic(const SparseMatrix& directed) {
     for (auto k = folded.indptr[i]; k < folded.indptr[i + 1]; ++k) {
       if (folded.indices[k] > i && folded.values[k] != 0)
         graph.edges.push_back({i, folded.indices[k], folded.values[k]});
+    }
+  }
+  return graph;
+}
+
+AffinityGraph fold_edges(std::uint32_t order, std::vector<AffinityGraph::Edge> directed) {
+  for (auto& e : directed) {
+    if (e.a >= order || e.b >= order) {
+      raise_error(Error::Kind::input, "graph",
+                  "edge " + std::to_string(e.a) + " -> " + std::to_string(e.b) + " names a vertex beyond 0.." +
+                      std::to_string(order == 0 ? 0 : order - 1));
+    }
+    if (e.a > e.b) std::swap(e.a, e.b);
+  }
+  std::erase_if(directed, [](const AffinityGraph::Edge& e) { return e.a == e.b || e.weight == 0; });
+  std::sort(directed.begin(), directed.end(),
+            [](const auto& x, const auto& y) { return std::tie(x.a, x.b) < std::tie(y.a, y.b); });
+  AffinityGraph graph;
+  graph.order = order;
+  for (const auto& e : directed) {
+    if (!graph.edges.empty() && graph.edges.back().a == e.a && graph.edges.back().b == e.b) {
+      auto& w = graph.edges.back().weight;
+      if (w > std::numeric_limits<std::uint64_t>::max() - e.weight) {
+        raise_error(Error::Kind::input, "graph",
+                    "the weights between " + std::to_string(e.a) + " and " + std::to_string(e.b) + " exceed 64 bits");
+      }
+      w += e.weight;
+    } else {
+      graph.edges.push_back(e);
     }
   }
   return graph;

@@ -47,6 +47,22 @@ std::vector<Arm> preload_arms(const std::string& library);
 std::vector<Arm> rankfile_arms(const std::string& rankfile_a, const std::string& rankfile_b, std::uint32_t np,
                                const std::string& launcher);
 
+/// A placement `bench placement --arm` compares that is not a rankfile: the launcher's own, and
+/// what moves ranks inside the run (docs/reorder.md). One entry each; the help and errors read it.
+struct PlacementKind {
+  const char* name;
+  const char* summary;
+  void (*add_to)(Arm& arm);  ///< what a launch of the arm adds: launcher options, variables of the ranks
+};
+const std::vector<PlacementKind>& placement_kinds();
+/// "launcher, reorder, ..." for help and errors.
+std::string placement_kind_names();
+
+/// `bench placement`'s arms A and B from `--arm` values, in order: a kind of placement_kinds() or
+/// `rankfile:FILE` (as --rankfile FILE). Throws mpimon::Error: usage for an unknown kind, two arms
+/// that are the same, or a launcher that is not Open MPI's; input for a rankfile as rankfile_arms.
+std::vector<Arm> placement_arms(const std::vector<std::string>& specs, std::uint32_t np, const std::string& launcher);
+
 /// The lines of a launch's output in which the launcher reports a rank's binding
 /// (`--report-bindings`: Open MPI 4.1 "MCW rank 0 bound to ...", 5.0 "Rank 0 bound to ...",
 /// or "... is not bound"), joined by newlines; "" when there are none.

@@ -6,8 +6,8 @@
 // With PREFIX the parent of the executable's directory (PREFIX/bin/mpimon installed,
 // BUILD/cli/mpimon in a build tree), a file NAME is looked up in
 //   PREFIX/libexec/mpimon   programs mpimon launches and the libraries it preloads (installed)
-//   PREFIX/LIBDIR           libmpimon-collect.so (installed)
-//   PREFIX/validation, PREFIX/bench, PREFIX/collect   the same files in a build tree
+//   PREFIX/LIBDIR           libmpimon-collect.so, libmpimon-reorder.so (installed)
+//   PREFIX/validation, PREFIX/bench, PREFIX/collect, PREFIX/reorder   the same files in a build tree
 // and a data file (plotting scripts, the report's assets, defects.md) in PREFIX/share/mpimon, which
 // the build stages in the build tree as install does in the prefix.
 
@@ -29,6 +29,11 @@ std::string own_file(const std::string& name);
 
 /// Like own_file(), from the executable directory BIN (for tests).
 std::string own_file(const std::string& name, const std::filesystem::path& bin);
+
+/// A library mpimon preloads into applications (libmpimon-collect.so, libmpimon-reorder.so): the
+/// path in the environment variable `variable` when it is set (the file must exist), else
+/// own_file(name); throws an input Error naming the variable when neither exists.
+std::string own_library(const std::string& name, const std::string& variable);
 
 /// The directory of mpimon's data (PREFIX/share/mpimon).
 std::filesystem::path data_directory();

@@ -45,6 +45,10 @@ class PvarSession {
   std::size_t start(int index, MPI_Comm comm);
   /// Reads a started handle as unsigned 64-bit values (`count` of them, per MPI_T).
   std::vector<std::uint64_t> read(std::size_t handle);
+  /// start() and read() for a library inside a user's application, which must not abort the job:
+  /// they return the MPI_T error code (MPI_SUCCESS: `handle` or `values` set).
+  int try_start(int index, MPI_Comm comm, std::size_t& handle);
+  int try_read(std::size_t handle, std::vector<std::uint64_t>& values);
   /// Stops one handle (in Open MPI this switches every monitoring counter off: docs/defects.md).
   void stop(std::size_t handle);
   /// Starts a stopped handle again (in Open MPI this switches every monitoring counter back on).

@@ -29,10 +29,13 @@ struct WorkloadOptions {
   int block = 1;               ///< lu: z planes per pipelined message
   bool inject_error = false;   ///< corrupt one message of rank 0 (the check must then fail)
   std::uint64_t scramble = 0;  ///< stencil: seed of a rank order that does not follow the grid; 0 none
+  /// The communicator is MPI_COMM_WORLD's processes renumbered (a topology constructor's with
+  /// reorder=1): the ledger then names peers by its ranks, not by the world's.
+  bool renumbered = false;
 };
 
-/// A further member of a workload's report: a count, a number or a grid of three.
-using Detail = std::variant<std::int64_t, std::uint64_t, double, std::array<int, 3>>;
+/// A further member of a workload's report: a count, a number, a grid of three or a word.
+using Detail = std::variant<std::int64_t, std::uint64_t, double, std::array<int, 3>, std::string>;
 
 /// A workload's outcome. Times and counts cover the timed loop only.
 struct WorkloadReport {
@@ -55,6 +58,9 @@ struct WorkloadReport {
 /// Runs a workload on `comm` (every rank); the report is complete on rank 0 only. Throws
 /// std::invalid_argument for options that do not fit (e.g. a grid smaller than the process grid).
 WorkloadReport run_workload(MPI_Comm comm, const WorkloadOptions& options, Ledger& ledger);
+
+/// The global grid the stencil runs on: its class's, or the options' own (--grid).
+mpimon::Vec3 stencil_grid(const WorkloadOptions& options);
 
 /// The workload's report as one JSON object on one line.
 std::string report_json(const WorkloadReport& r);

@@ -88,6 +88,11 @@ struct AffinityGraph {
 };
 /// Folds a directed square matrix; throws Error::Kind::input when it is not square.
 AffinityGraph fold_traffic(const SparseMatrix& directed);
+/// Folds a list of directed edges (a -> b, weight) of `order` vertices as fold_traffic folds a
+/// matrix: w_ab sums every edge between a and b either way; self-loops and zero weights are dropped.
+/// O(edges log edges), nothing N x N. Throws Error::Kind::input on an endpoint >= order or a sum
+/// beyond 64 bits.
+AffinityGraph fold_edges(std::uint32_t order, std::vector<AffinityGraph::Edge> directed);
 
 using Mapping = std::vector<std::uint64_t>;  ///< leaf of each rank
 

@@ -1,0 +1,257 @@
+#!/usr/bin/env bash
+# Placement inside the run, measured (docs/reorder.md): libmpimon-reorder on an emulated cluster of
+# NODES nodes (docs/cluster.md), links at each RATE, launch pairs with 95 % CIs (mpimon bench
+# placement --arm), monitoring off in every timed launch.
+#   stencil:  mpimon-workload's 7-point stencil (STENCIL_CLASS) on NP ranks launched round-robin over
+#             the nodes (--map-by node, as a cyclic srun distribution), on the communicator of
+#             MPI_Cart_create(reorder=1) (every neighbour of weight 1): the launcher's order under
+#             topo/basic (A) against the library preloaded (B); Open MPI's topo/treematch cannot
+#             make a Cartesian communicator (one launch tried, its error kept), so treematch (A)
+#             against the library (B) is timed on the same grid declared by
+#             MPI_Dist_graph_create_adjacent(reorder=1), each neighbour weighted by its face's area;
+#   dynamic:  mpimon-reorder-demo (halos on a scrambled torus, mpimon_reorder from a recording made
+#             by `mpimon record` of the same program, the halos again) with the call switched off
+#             (A: MPIMON_REORDER=off, it returns a duplicate) against on (B); the time is the
+#             second exchange's;
+#   cost:     the reordering's own cost: the statistics of MPI_Cart_create(reorder=1) at NPS ranks
+#             (REPEAT launches each; gathers, mapping, communicator), the demo's mpimon_reorder
+#             from "monitoring" (MPI_T read) on Open MPI 5.0 from the Debian 13 root (ci/ompi5.sh)
+#             at OMPI5_NPS ranks, and rank 0's computation alone on synthetic gathers of 64 to 10^4
+#             processes (mpimon-reorder-decide-bench: this machine cannot launch 10^4 ranks);
+#   compact:  one compact results file per comparison (mpimon compact) into compact/, summary.csv and
+#             the figure (plot.py) redrawn from them.
+# The modelled costs of each comparison are the library's own statistics from one launch with
+# MPIMON_REORDER_STATS (stats/). Needs root. Usage: results/reorder/run.sh [BUILD_DIR] [PART...]
+# (default: stencil dynamic cost compact). Environment: NODES (4), RATES ("1gbit 100mbit"),
+# PAIRS (8), NP (48), STENCIL_CLASS (medium), STENCIL_ITERATIONS (10; empty: the class's), DEMO_NP (16), DEMO_BYTES (262144), NPS ("16 64 144
+# 256"), OMPI5_NPS ("16 64 144"), DECIDE_SIZES ("64,256,1024,4096,10000"), REPEAT (3); an empty
+# list skips its runs.
+# Writes next to this script: runs/ (full results, not committed), stats/, compact/, *.csv,
+# conditions.txt, reorder.png/.svg.
+set -euo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+repo=$(cd "$here/../.." && pwd)
+build=$(cd "${1:-build}" && pwd)
+shift $(($# > 0 ? 1 : 0))
+parts=("$@")
+[ ${#parts[@]} -gt 0 ] || parts=(stencil dynamic cost compact)
+for part in "${parts[@]}"; do
+  case $part in stencil | dynamic | cost | compact) ;; *)
+    echo "run.sh: unknown part '$part' (stencil, dynamic, cost, compact)" >&2
+    exit 2
+    ;;
+  esac
+done
+mpimon=$build/cli/mpimon workload=$build/validation/mpimon-workload demo=$build/reorder/tests/mpimon-reorder-demo
+library=$build/reorder/libmpimon-reorder.so
+nodes=${NODES:-4} rates=${RATES:-1gbit 100mbit} pairs=${PAIRS:-8} np=${NP:-48} demo_np=${DEMO_NP:-16}
+demo_bytes=${DEMO_BYTES:-262144}
+nps=${NPS-16 64 144 256} ompi5_nps=${OMPI5_NPS-16 64 144} repeat=${REPEAT:-3} stencil_class=${STENCIL_CLASS:-medium}
+stencil_iterations=${STENCIL_ITERATIONS:-10}
+decide_sizes=${DECIDE_SIZES-64,256,1024,4096,10000}
+export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_rmaps_base_oversubscribe=1
+export MPIMON_REORDER_LIBRARY=$library
+name=reorder$$ cluster_is_up=0 child=
+cleanup() {
+  if [ -n "$child" ]; then kill -TERM "$child" 2>/dev/null || true; wait "$child" 2>/dev/null || true; fi
+  if [ "$cluster_is_up" = 1 ]; then "$mpimon" cluster down --name "$name" >/dev/null || true; fi
+}
+trap cleanup EXIT
+trap 'exit 130' INT TERM HUP
+# interruptible COMMAND...: in the background, so that a signal reaches the trap at once.
+interruptible() {
+  "$@" &
+  child=$!
+  local rc=0
+  wait "$child" || rc=$?
+  child=
+  return "$rc"
+}
+mkdir -p "$here/runs" "$here/stats"
+
+# cluster RATE: the cluster (re)built with its links at RATE; sets launcher.
+cluster() {
+  if [ "$cluster_is_up" = 1 ]; then "$mpimon" cluster down --name "$name" >/dev/null; fi
+  cluster_is_up=1
+  "$mpimon" cluster up --nodes "$nodes" --slots 4 --rate "$1" --name "$name" >/dev/null
+  launcher=$("$mpimon" cluster launcher --name "$name")
+  rate=$1
+}
+
+# modelled CALL FILE: "before,after" of the library's statistics line for CALL in FILE.
+modelled() {
+  /usr/bin/python3 - "$@" <<'EOF'
+import json, sys
+call, path = sys.argv[1:]
+r = [json.loads(l) for l in open(path) if json.loads(l)["call"] == call][-1]
+print(f"{r['cost_before']:.0f},{r['cost_after']:.0f}")
+EOF
+}
+
+# compare CASE NP A B MODELLED_A MODELLED_B REGEX [KEY=VALUE...] -- COMMAND: A against B in PAIRS launch
+# pairs, the MCA settings given to both; one row of measured.csv; the modelled costs and the
+# conditions kept for the compact file (runs/*.set).
+compare() {
+  local label=$1 n=$2 a=$3 b=$4 cost_a=$5 cost_b=$6 regex=$7
+  shift 7
+  local mca=()
+  while [ "$1" != -- ]; do mca+=(--mca "$1"); shift; done
+  shift
+  local out=$here/runs/$label-$a-vs-$b load_before load_after
+  rm -f "$out.h5"
+  load_before=$(cut -d' ' -f1 /proc/loadavg)
+  interruptible "$mpimon" bench placement --launcher "$launcher" --np "$n" --pairs "$pairs" -o "$out.h5" \
+    --arm "$a" --arm "$b" "${mca[@]}" --time-regex "$regex" -- "$@" >"$out.txt"
+  cat "$out.txt"
+  load_after=$(cut -d' ' -f1 /proc/loadavg)
+  "$mpimon" show "$out.h5" --csv "$out.csv" >/dev/null
+  /usr/bin/python3 - "$out.csv" "$label" "$rate" "$n" "$a" "$b" "$cost_a" "$cost_b" "$load_before" "$load_after" \
+    >>"$here/measured.csv" <<'EOF'
+import csv, sys
+path, *fields = sys.argv[1:]
+row = next(csv.DictReader(open(path)))
+times = [row[k] for k in ("A_mean_s", "B_mean_s", "difference_s", "difference_ci_low_s", "difference_ci_high_s", "pairs")]
+print(",".join(fields[:5] + times + fields[5:]))
+EOF
+  printf '%s\n' "case=$label" "arm_A_name=$a" "arm_B_name=$b" "modelled_A=$cost_a" "modelled_B=$cost_b" \
+    "load_before=$load_before" "load_after=$load_after" "nodes=$nodes" "link_rate=$rate" \
+    "mca=${mca[*]}" "ranks=unbound (the nodes share this machine's cores)" >"$out.set"
+}
+
+stencil() {
+  local seconds='"seconds":([0-9.e+-]+)' run=(--workload stencil --class "$stencil_class")
+  [ -z "$stencil_iterations" ] || run+=(--iterations "$stencil_iterations")
+  for r in $rates; do
+    cluster "$r"
+    local tag=stencil-$stencil_class${stencil_iterations:+-${stencil_iterations}it}-np$np-$r
+    local stats=$here/stats/$tag.json
+    rm -f "$stats"
+    # The library's model of each declaration, from one launch with its statistics.
+    for topology in cart dist-graph; do
+      interruptible "$mpimon" run --reorder --stats "$stats" -- "$launcher" -np "$np" --map-by node \
+        "$workload" "${run[@]}" --topology-reorder "$topology" >/dev/null
+    done
+    IFS=, read -r before after < <(modelled MPI_Cart_create "$stats")
+    compare "$tag-cart" "$np" launcher reorder "$before" "$after" "$seconds" rmaps_base_mapping_policy=node topo=basic \
+      -- "$workload" "${run[@]}" --topology-reorder cart
+    # topo/treematch on the Cartesian grid: one launch, what it says.
+    interruptible "$launcher" -np "$np" --map-by node --mca topo treematch "$workload" "${run[@]}" \
+      --topology-reorder cart >"$here/runs/$tag-cart-treematch.txt" 2>&1 || true
+    grep -v "nodeid from the modex" "$here/runs/$tag-cart-treematch.txt" | head -8 >"$here/stats/$tag-cart-treematch.txt"
+    IFS=, read -r before after < <(modelled MPI_Dist_graph_create_adjacent "$stats")
+    # treematch keeps the order of unbound ranks (reorder.cluster checks it): its modelled cost is
+    # the order's, the library's "before".
+    compare "$tag-dist-graph" "$np" treematch reorder "$before" "$after" "$seconds" rmaps_base_mapping_policy=node -- \
+      "$workload" "${run[@]}" --topology-reorder dist-graph
+  done
+}
+
+dynamic() {
+  local args=(--bytes "$demo_bytes" --iterations 20)
+  for r in $rates; do
+    cluster "$r"
+    local tag=dynamic-np$demo_np-${demo_bytes}B-$r record=$here/runs/dynamic-np$demo_np-$r-first-run.h5
+    # The launcher's own order (each node's slots filled in turn), as the scramble expects.
+    interruptible "$mpimon" record --launcher "$launcher" --np "$demo_np" -o "$record" -- \
+      "$demo" --source none "${args[@]}" >/dev/null
+    interruptible "$launcher" -np "$demo_np" "$demo" --source "file:$record" "${args[@]}" >"$here/stats/$tag.txt"
+    local before after
+    before=$(sed -n 's/^REORDER .*cost_before=\([0-9]*\).*/\1/p' "$here/stats/$tag.txt")
+    after=$(sed -n 's/^REORDER .*cost_after=\([0-9]*\).*/\1/p' "$here/stats/$tag.txt")
+    compare "$tag" "$demo_np" reorder-off launcher "$before" "$after" 'phase 2: ([0-9.]+) s' -- \
+      "$demo" --source "file:$record" "${args[@]}"
+  done
+}
+
+cost() {
+  cluster "${rates%% *}"
+  local stats=$here/stats/cost-constructor.json
+  [ -z "$nps" ] || rm -f "$stats"
+  for n in $nps; do
+    for ((i = 0; i < repeat; i++)); do
+      interruptible "$mpimon" run --reorder --stats "$stats" -- "$launcher" -np "$n" --map-by node "$workload" \
+        --workload stencil --class small --iterations 1 --topology-reorder cart >/dev/null
+    done
+  done
+  [ -z "$ompi5_nps" ] || cost_monitoring
+  if [ -n "$decide_sizes" ]; then
+    "$build/reorder/mpimon-reorder-decide-bench" --processes "$decide_sizes" --repeat "$repeat" >"$here/decide.csv"
+    "$build/reorder/mpimon-reorder-decide-bench" --processes "$decide_sizes" --repeat "$repeat" --bound |
+      tail -n +2 >>"$here/decide.csv"
+  fi
+}
+
+# "monitoring" (MPI_T) on Open MPI 5.0, in the Debian 13 root, through the same cluster; PRRTE's
+# slot mapping with oversubscription spreads the ranks over the nodes (each node's slots in turn:
+# the order the demo's scramble expects), where a bare --oversubscribe put them all on node0.
+cost_monitoring() {
+  local root=${MPIMON_CHROOT_DIR:-/var/cache/mpimon/debian13} cluster_name=$name
+  : >"$here/stats/cost-monitoring-ompi5.txt"
+  if ! MPIMON_BUILD_DIR=$build bash "$repo/ci/ompi5.sh" build mpimon_reorder_ompi5 >"$here/runs/ompi5-build.log" 2>&1; then
+    echo "the Debian 13 root could not build the demo (runs/ompi5-build.log): no Open MPI 5 runs" |
+      tee "$here/stats/cost-monitoring-ompi5.txt"
+    return
+  fi
+  (
+    name=ompi5 suite=trixie chroot_dir=$root out=$here/runs jobs=2 CHROOT_CLUSTERS=1
+    export MPIMON_CI_START=${MPIMON_CI_START:-0}
+    source "$repo/ci/chroot.sh"
+    for n in $ompi5_nps; do
+      for ((i = 0; i < repeat; i++)); do
+        in_chroot "$root" "cd /mpimon/build && /run/mpimon/cluster/$cluster_name/mpirun -np $n \
+          --map-by slot:OVERSUBSCRIBE --mca pml_monitoring_enable 1 reorder/tests/mpimon-reorder-demo \
+          --source monitoring --bytes 4096 --iterations 2 | grep '^REORDER' | sed 's/^/np=$n /'" \
+          "$build/ompi5/build" /mpimon/build || echo "np=$n failed"
+      done
+    done
+  ) >>"$here/stats/cost-monitoring-ompi5.txt"
+}
+
+compact() {
+  mkdir -p "$here/compact"
+  rm -f "$here"/compact/*.h5
+  local set settings line
+  for set in "$here"/runs/*.set; do
+    settings=()
+    while read -r line; do settings+=(--set "$line"); done <"$set"
+    settings+=(--set "launcher=the launcher of mpimon cluster (mpirun through ip netns exec)" --set "workdir=")
+    # This machine's paths out of the configuration (the compact file keeps none).
+    # The results file read by the one reader of results files (analysis/scripts/mpimon_results.py).
+    while IFS= read -r -d '' line; do settings+=(--set "$line"); done < <(PYTHONPATH="$repo/analysis/scripts" \
+      /usr/bin/python3 - "${set%.set}.h5" <<'EOF'
+import re, sys
+from mpimon_results import read_configuration
+config, _ = read_configuration(sys.argv[1])
+for key in ("arm_A", "arm_B", "mca", "programs"):
+    if key in config:
+        unpathed = re.sub(r"/[^\s:]*/([^/\s:]+)", r"\1", config[key])
+        sys.stdout.write(key + "=" + unpathed + "\0")
+EOF
+    )
+    "$mpimon" compact "${set%.set}.h5" -o "$here/compact/$(basename "${set%.set}")-compact.h5" "${settings[@]}" \
+      >/dev/null
+  done
+  /usr/bin/python3 "$here/plot.py" "$here"
+}
+
+conditions() {
+  {
+    echo "part: $1"
+    echo "Open MPI: $(mpirun --version | head -n 1)"
+    echo "cluster: $nodes emulated nodes (mpimon cluster), links tbf at $rates, no added latency (no netem);"
+    echo "  ranks unbound (the nodes share this machine's $(nproc) cores): libmpimon-reorder places them by node"
+    echo "stencil np $np class $stencil_class, demo np $demo_np ($demo_bytes B messages), $pairs launch pairs per comparison,"
+    echo "  monitoring off in the timed launches"
+    echo "load average (1 min) before/after each comparison: measured.csv; now $(cut -d' ' -f1-3 /proc/loadavg)"
+    echo "date: $(date -u +%FT%TZ)"
+  } >>"$here/conditions.txt"
+}
+
+header="case,rate,np,arm_a,arm_b,mean_a_s,mean_b_s,b_minus_a_s,ci95_low_s,ci95_high_s,pairs,modelled_a,modelled_b,load_before,load_after"
+for part in "${parts[@]}"; do
+  start=$SECONDS
+  case $part in stencil | dynamic) [ -s "$here/measured.csv" ] || echo "$header" >"$here/measured.csv" ;; esac
+  "$part"
+  [ "$part" = compact ] || conditions "$part"
+  echo "results/reorder: $part done in $((SECONDS - start)) s"
+done
