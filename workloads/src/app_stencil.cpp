@@ -151,7 +151,7 @@ class Stencil {
 }  // namespace
 
 mpimon::Vec3 stencil_grid(const WorkloadOptions& options) {
-  return resolve_size(class_size(options.problem_class), options).grid;
+  return resolve_size(stencil_class_size(options.problem_class), options).grid;
 }
 
 WorkloadReport run_stencil(Traffic& traffic, const WorkloadOptions& o) {
