@@ -11,6 +11,7 @@
 #include "mpimon/base/error.hpp"
 #include "mpimon/harness/plots.hpp"
 #include "mpimon/results/apps.hpp"
+#include "mpimon/results/simulated.hpp"
 
 namespace mpimon::cli {
 
@@ -23,7 +24,9 @@ int plot_placement_command(const std::string& name, const std::vector<std::strin
               "Of results files of mpimon bench placement (compact, with case, arm_A_name, arm_B_name,\n"
               "modelled_A and modelled_B set by mpimon compact --set): one panel per case, each mapping's\n"
               "measured time relative to A's with the 95 % CI beside its modelled cost, and Spearman's rank\n"
-              "correlation of the two (docs/placement.md). Needs Debian's python3-matplotlib and python3-h5py."};
+              "correlation of the two (docs/placement.md). Of results files of mpimon simulate: one panel per\n"
+              "file (its case), each mapping's SIMULATED time relative to the first beside its modelled cost\n"
+              "(docs/simulate.md). Needs Debian's python3-matplotlib and python3-h5py."};
   return run_command(cmd, [&] {
     po::options_description options("Options");
     std::vector<std::string> inputs;
@@ -43,6 +46,10 @@ int plot_placement_command(const std::string& name, const std::vector<std::strin
         raise_error(Error::Kind::input, input, "not a results file of mpimon bench placement");
       }
       const auto configuration = AppResults(input).configuration();
+      if (is_simulated(configuration)) {  // mpimon simulate: every mapping of its case, its modelled cost
+        ++results_files;
+        continue;
+      }
       for (const char* key : {"case", "arm_A_name", "arm_B_name", "modelled_A", "modelled_B"}) {
         if (configuration.count(key) == 0) {
           raise_error(Error::Kind::input, input,
