@@ -38,7 +38,7 @@ int simulate_command(const std::string& name, const std::vector<std::string>& al
               "       [--node-rate 80gbit] [--node-latency 0.1us]) --rankfile A.rf [--rankfile B.rf ...] --np N\n"
               "       [--smpi KEY=VALUE]... [-o RESULTS.h5] [--json FILE] [--matrices RUN.h5 [--dump NAME]]\n"
               "       [--time-regex REGEX] [--name LABEL] [--no-traffic] [--smpirun CMD] [--timeout SECONDS]\n"
-              "       -- PROGRAM ARGS",
+              "       (-- PROGRAM ARGS | --replay TRACE)",
               "Simulates an SMPI build of PROGRAM (smpicxx; mpimon's own: mpimon-workload-smpi,\n"
               "mpimon-run-collective-smpi, mpimon-demo-ring-smpi) with SimGrid under each rankfile's mapping,\n"
               "on a platform given or built from a placement tree (written beside RESULTS.h5 for smpirun). Prints\n"
@@ -68,6 +68,7 @@ int simulate_command(const std::string& name, const std::vector<std::string>& al
         "matrices", po::value(&o.matrices), "a recorded run (mpimon record): costs and the traffic check")(
         "dump", po::value(&o.dump), "--matrices: the dump (required when the file holds several)")(
         "time-regex", po::value(&s.time_regex), "take the time PROGRAM prints (first group: seconds)")(
+        "replay", po::value(&s.replay), "instead of -- PROGRAM: SMPI's replay of this time-independent trace")(
         "name", po::value(&o.name), "label of the program (default: its file name)")(
         "no-traffic", po::bool_switch(&o.no_traffic), "do not trace the messages (no traffic check)")(
         "smpirun", po::value(&s.smpirun)->default_value("smpirun"), "SimGrid's launcher")(
@@ -83,16 +84,20 @@ int simulate_command(const std::string& name, const std::vector<std::string>& al
     }
     if (o.rankfiles.empty()) throw po::error("give at least one --rankfile");
     if (vm.count("np") == 0) throw po::error("--np is required");
-    if (command.empty()) throw po::error("give the program after --: -- PROGRAM ARGS");
+    if (command.empty() == s.replay.empty()) throw po::error("give either --replay TRACE or the program after --: -- PROGRAM ARGS");
+    if (!s.replay.empty() && !fs::is_regular_file(s.replay)) throw po::error("--replay: no trace file '" + s.replay + "'");
+    if (!s.replay.empty() && !s.time_regex.empty()) throw po::error("--time-regex reads a program's output: not with --replay");
     if (!o.dump.empty() && o.matrices.empty()) throw po::error("--dump selects a dump of --matrices");
     s.timeout = std::chrono::seconds(timeout);
+    if (s.smpirun.find('/') != std::string::npos) s.smpirun = fs::absolute(s.smpirun).string();  // runs elsewhere
     s.trace_traffic = !o.no_traffic;
     s.settings = harness::default_smpi_settings();
     for (const auto& kv : o.smpi) s.settings.push_back(harness::parse_smpi_setting(kv));
     s.argv = command;
-    s.argv[0] = resolve_program(command[0]);
-    s.workload = fs::path(s.argv[0]).filename() == "mpimon-workload-smpi";
-    const std::string label = o.name.empty() ? fs::path(s.argv[0]).filename().string() : o.name;
+    if (!command.empty()) s.argv[0] = resolve_program(command[0]);
+    s.workload = !command.empty() && fs::path(s.argv[0]).filename() == "mpimon-workload-smpi";
+    const std::string label =
+        !o.name.empty() ? o.name : fs::path(command.empty() ? s.replay : s.argv[0]).filename().string();
     std::optional<TreeTopology> tree;
     std::string platform_text;
     if (!o.topology.empty()) {

@@ -93,8 +93,12 @@ PlatformInfo read_platform(const std::string& reader, const std::string& platfor
                                          " (mpimon-simgrid-platform is built where SimGrid is installed: libsimgrid-dev)");
   }
   if (r.exit_code != 0) {
-    std::string why = last_line(r.output);
-    if (why.rfind("error: ", 0) == 0) why = why.substr(7);
+    std::string why;  // the reader's "error: " line, else its last one
+    std::istringstream lines(r.output);
+    for (std::string line; std::getline(lines, line);) {
+      if (line.rfind("error: ", 0) == 0) why = line.substr(7);
+    }
+    if (why.empty()) why = last_line(r.output);
     raise_error(Error::Kind::input, platform,
                 "SimGrid refuses this platform (--platform): " + (why.empty() ? "exit code " + std::to_string(r.exit_code) : why));
   }
@@ -174,7 +178,9 @@ SparseMatrix read_trace_traffic(const std::string& path, std::uint32_t np) {
   struct Link {
     std::uint32_t from, to;
     std::uint64_t bytes;
+    std::size_t line;
   };
+  constexpr std::uint32_t kNotPids = ~0U;
   std::map<std::uint32_t, std::string> state;           // the call each rank is in
   std::map<std::uint32_t, std::vector<Link>> in_state;  // the links of that call so far
   std::map<std::pair<std::uint32_t, std::uint32_t>, std::uint64_t> bytes;
@@ -196,6 +202,11 @@ SparseMatrix read_trace_traffic(const std::string& path, std::uint32_t np) {
     auto& links = in_state[rank];
     const bool once = traced_twice.count(state[rank]) != 0 && !links.empty();
     for (std::size_t i = once ? links.size() - 1 : 0; i < links.size(); ++i) {
+      if (links[i].to == kNotPids) {
+        raise_error(Error::Kind::format, path + ":" + std::to_string(links[i].line),
+                    "a message from rank " + std::to_string(links[i].from) +
+                        " whose key does not name actors rank + 1 (not SimGrid 3.32's SMPI trace?)");
+      }
       bytes[{links[i].from, links[i].to}] += links[i].bytes;
     }
     links.clear();
@@ -249,11 +260,10 @@ SparseMatrix read_trace_traffic(const std::string& path, std::uint32_t np) {
       const std::string& key = field(f, *start, "Key");
       unsigned long long src = 0, dst = 0;
       if (std::sscanf(key.c_str(), "%llu_%llu_", &src, &dst) != 2) fail("a message key that is not SRC_DST_TAG_N: " + key);
-      if (src != from + 1ULL || dst == 0 || dst > np) {
-        fail("a message key " + key + " from rank " + std::to_string(from) +
-             " that does not name actors rank + 1 (not SimGrid 3.32's SMPI trace?)");
-      }
-      in_state[from].push_back({from, static_cast<std::uint32_t>(dst - 1), std::stoull(field(f, *start, "Size"))});
+      // Checked when counted: the API-level link dropped below may name ranks instead of pids.
+      const bool pids = src == from + 1ULL && dst != 0 && dst <= np;
+      in_state[from].push_back({from, pids ? static_cast<std::uint32_t>(dst - 1) : kNotPids,
+                                std::stoull(field(f, *start, "Size")), number});
     }
   }
   if (create == nullptr) raise_error(Error::Kind::format, path, "an empty trace");
@@ -294,6 +304,7 @@ SimulationResult run_simulation(const Simulation& s) {
     argv.push_back("--cfg=tracing/filename:" + trace.string());
   }
   for (const auto& [key, value] : s.settings) argv.push_back("--cfg=" + key + ":" + value);
+  if (!s.replay.empty()) argv.insert(argv.end(), {"-replay", fs::absolute(s.replay).string()});
   argv.insert(argv.end(), s.argv.begin(), s.argv.end());
 
   SimulationResult result;
@@ -358,7 +369,7 @@ std::map<std::string, std::string> simulation_configuration(const Simulation& s,
       {"simulator", "SimGrid " + platform.simgrid_version + " (SMPI, " + s.smpirun + ")"},
       {"simgrid_version", platform.simgrid_version},
       {"apps", label},
-      {"programs", label + ": " + join(s.argv, " ")},
+      {"programs", label + ": " + (s.replay.empty() ? join(s.argv, " ") : "smpirun -replay " + s.replay)},
       {"np", std::to_string(s.hosts.size())},
       {"pairs", "1"},
       {"arms", join(names)},

@@ -46,6 +46,8 @@ struct Simulation {
   std::vector<std::string> hosts;  ///< the host of each rank, rank 0 first: -np is its size
   std::vector<std::pair<std::string, std::string>> settings;  ///< --cfg=KEY:VALUE, in order
   std::vector<std::string> argv;   ///< the SMPI program and its arguments
+  /// Instead of a program: a time-independent trace (smpirun -replay), SMPI's replay of it.
+  std::string replay;
   bool workload = false;           ///< mpimon-workload: the time is its report's
   std::string time_regex;          ///< else a time the program prints; "" for the simulated clock
   bool trace_traffic = true;       ///< count bytes per rank pair (SMPI's Paje trace)
