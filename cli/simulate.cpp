@@ -36,7 +36,7 @@ int simulate_command(const std::string& name, const std::vector<std::string>& al
   Command cmd{name,
               "(--platform P.xml | --topology TOPO [--rate 10gbit] [--latency 1us] [--network fat-tree|flat]\n"
               "       [--node-rate 80gbit] [--node-latency 0.1us]) --rankfile A.rf [--rankfile B.rf ...] --np N\n"
-              "       [--smpi KEY=VALUE]... [-o RESULTS.h5] [--json FILE] [--matrices RUN.h5 [--dump NAME]]\n"
+              "       [--smpi KEY=VALUE]... [-o RESULTS.h5] [--json FILE] [--matrices RUN.h5 [--dump NAME]] [--traffic-out F.h5]\n"
               "       [--time-regex REGEX] [--name LABEL] [--no-traffic] [--smpirun CMD] [--timeout SECONDS]\n"
               "       (-- PROGRAM ARGS | --replay TRACE)",
               "Simulates an SMPI build of PROGRAM (smpicxx; mpimon's own: mpimon-workload-smpi,\n"
@@ -66,6 +66,7 @@ int simulate_command(const std::string& name, const std::vector<std::string>& al
         "output,o", po::value(&o.output)->default_value("simulation.h5"), "the results file")(
         "json", po::value(&o.json), "also write the rows as JSON")(
         "matrices", po::value(&o.matrices), "a recorded run (mpimon record): costs and the traffic check")(
+        "traffic-out", po::value(&o.traffic_out), "write the first simulation's traffic as a matrices file (mpimon place)")(
         "dump", po::value(&o.dump), "--matrices: the dump (required when the file holds several)")(
         "time-regex", po::value(&s.time_regex), "take the time PROGRAM prints (first group: seconds)")(
         "replay", po::value(&s.replay), "instead of -- PROGRAM: SMPI's replay of this time-independent trace")(
@@ -107,7 +108,8 @@ int simulate_command(const std::string& name, const std::vector<std::string>& al
       platform_text = xml.str();
     }
     const std::string stem = (fs::path(o.output).parent_path() / fs::path(o.output).stem()).string();
-    for (const auto& path : {o.output, o.json, stem + ".platform.xml"}) {
+    if (!o.traffic_out.empty() && o.no_traffic) throw po::error("--traffic-out needs the traffic: not with --no-traffic");
+    for (const auto& path : {o.output, o.json, o.traffic_out, stem + ".platform.xml"}) {
       if (!path.empty()) check_output_path(path);
     }
 
@@ -157,7 +159,7 @@ int simulate_command(const std::string& name, const std::vector<std::string>& al
       std::fprintf(stderr, "%s: %s: %s, %.6g s simulated, %.1f s here\n", name.c_str(), out.arm.arm.c_str(),
                    out.run.status.c_str(), out.run.seconds, out.run.wall_seconds);
     }
-    return report_simulations(outcomes, {s, label, o.output, o.json, o.matrices, o.np, tree, recorded, info,
+    return report_simulations(outcomes, {s, label, o.output, o.json, o.matrices, o.traffic_out, o.np, tree, recorded, info,
                                          platform_text, o.topology.empty() ? o.platform : s.platform});
   });
 }

@@ -64,7 +64,7 @@ void check_traffic(std::vector<SimulatedOutcome>& outcomes, const SparseMatrix& 
     if (!o.run.traffic) continue;
     const auto hosts = distinct_hosts(o.arm.hosts);
     const auto want = harness::fold_onto_hosts(recorded, o.arm.hosts, hosts).to_dense();
-    const auto got = harness::fold_onto_hosts(*o.run.traffic, o.arm.hosts, hosts).to_dense();
+    const auto got = harness::fold_onto_hosts(o.run.traffic->bytes, o.arm.hosts, hosts).to_dense();
     std::size_t differ = 0, worst = 0, pairs = 0;
     std::uint64_t between = 0;
     for (std::size_t k = 0; k < want.size(); ++k) {
@@ -136,7 +136,7 @@ int report_simulations(std::vector<SimulatedOutcome>& outcomes, const Simulation
   if (c.recorded) check_traffic(outcomes, *c.recorded, "the recording " + c.matrices);
   std::optional<SparseMatrix> first_traffic;  // the first simulation's that counted its traffic
   for (const auto& out : outcomes) {
-    if (!first_traffic) first_traffic = out.run.traffic;
+    if (!first_traffic && out.run.traffic) first_traffic = out.run.traffic->bytes;
   }
   if (c.tree && (c.recorded || first_traffic)) cost_mappings(outcomes, *c.tree, c.recorded ? *c.recorded : *first_traffic);
 
@@ -150,6 +150,16 @@ int report_simulations(std::vector<SimulatedOutcome>& outcomes, const Simulation
   configuration["topology"] = c.tree ? c.tree->source + " (" + c.tree->tleaf() + ")" : "";
   configuration["modelled_traffic"] = c.recorded ? "the recording " + c.matrices : first_traffic ? "the first simulation's" : "";
   write_simulation_results(c.output, configuration, outcomes, c.label, c.np);
+  if (!c.traffic_out.empty()) {
+    const auto first = std::find_if(outcomes.begin(), outcomes.end(), [](const auto& o) { return o.run.traffic.has_value(); });
+    if (first == outcomes.end()) throw Error(Error::Kind::launch, "--traffic-out: no simulation counted its traffic");
+    AtomicOutput out(c.traffic_out);
+    fs::remove(out.temporary());  // HDF5 creates it
+    harness::write_traffic_matrices(*first->run.traffic, out.temporary(), c.label,
+                                    "mpimon simulate: the traffic of mapping " + first->arm.arm + " (" + first->arm.name +
+                                        ") in SimGrid " + c.platform.simgrid_version + "'s SMPI");
+    out.commit();
+  }
   const auto rows = simulated_mappings(AppResults(c.output).configuration(), AppResults(c.output).launches());
   if (!c.json.empty()) write_simulation_json(c.json, outcomes, rows);
   print_simulated_table(rows, c.label, c.np);

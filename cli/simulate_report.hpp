@@ -16,7 +16,8 @@
 namespace mpimon::cli {
 
 struct SimulateOptions {
-  std::string platform, topology, rate, latency, network, node_rate, node_latency, output, json, matrices, dump, name;
+  std::string platform, topology, rate, latency, network, node_rate, node_latency, output, json, matrices, dump, name,
+      traffic_out;
   std::vector<std::string> rankfiles, smpi;
   std::uint32_t np = 0;
   bool no_traffic = false;
@@ -43,7 +44,7 @@ struct SimulatedOutcome {
 /// What the report of a simulation needs beside its outcomes.
 struct SimulationContext {
   const harness::Simulation& simulation;
-  std::string label, output, json, matrices;
+  std::string label, output, json, matrices, traffic_out;
   std::uint32_t np = 0;
   const std::optional<TreeTopology>& tree;          ///< the platform's, when known
   const std::optional<SparseMatrix>& recorded;      ///< --matrices: external + internal bytes

@@ -18,6 +18,8 @@
 #include "mpimon/base/version.hpp"
 #include "mpimon/harness/launch.hpp"
 #include "mpimon/harness/launch_pairs.hpp"
+#include "mpimon/matrices/merge.hpp"
+#include "mpimon/matrices/prof.hpp"
 #include "mpimon/results/apps.hpp"
 #include "mpimon/results/simulated.hpp"
 
@@ -162,7 +164,7 @@ std::optional<double> parse_simulated_time(const std::string& output) {
   }
 }
 
-SparseMatrix read_trace_traffic(const std::string& path, std::uint32_t np) {
+TraceTraffic read_trace_traffic(const std::string& path, std::uint32_t np) {
   std::ifstream in(path);
   if (!in) raise_error(Error::Kind::input, path, "cannot read SMPI's trace");
   // With tracing/smpi/internals, SMPI traces every message where its requests start (keys
@@ -183,7 +185,7 @@ SparseMatrix read_trace_traffic(const std::string& path, std::uint32_t np) {
   constexpr std::uint32_t kNotPids = ~0U;
   std::map<std::uint32_t, std::string> state;           // the call each rank is in
   std::map<std::uint32_t, std::vector<Link>> in_state;  // the links of that call so far
-  std::map<std::pair<std::uint32_t, std::uint32_t>, std::uint64_t> bytes;
+  std::map<std::pair<std::uint32_t, std::uint32_t>, std::uint64_t> bytes, messages;
   const PajeEvent *create = nullptr, *value = nullptr, *push = nullptr, *pop = nullptr, *start = nullptr;
   std::size_t number = 0;
   auto fail = [&](const std::string& why) { raise_error(Error::Kind::format, path + ":" + std::to_string(number), why); };
@@ -208,6 +210,7 @@ SparseMatrix read_trace_traffic(const std::string& path, std::uint32_t np) {
                         " whose key does not name actors rank + 1 (not SimGrid 3.32's SMPI trace?)");
       }
       bytes[{links[i].from, links[i].to}] += links[i].bytes;
+      ++messages[{links[i].from, links[i].to}];
     }
     links.clear();
     state[rank].clear();
@@ -268,7 +271,7 @@ SparseMatrix read_trace_traffic(const std::string& path, std::uint32_t np) {
   }
   if (create == nullptr) raise_error(Error::Kind::format, path, "an empty trace");
   for (const auto& [rank, links] : in_state) close(rank);
-  return from_pairs(bytes, np);
+  return {from_pairs(bytes, np), from_pairs(messages, np)};
 }
 
 SparseMatrix fold_onto_hosts(const SparseMatrix& traffic, const std::vector<std::string>& rank_hosts,
@@ -410,12 +413,37 @@ AppLaunchRecord simulation_record(const SimulationResult& r, const std::string& 
     l.bindings += (rank ? "\n" : "") + std::string("[rank ") + std::to_string(rank) + "] -> " + r.rank_hosts[rank];
   }
   if (r.traffic) {
-    const SparseMatrix by_host = fold_onto_hosts(*r.traffic, r.rank_hosts, hosts);
+    const SparseMatrix by_host = fold_onto_hosts(r.traffic->bytes, r.rank_hosts, hosts);
     for_each_nonzero(by_host, [&](std::uint32_t i, std::uint32_t j, std::uint64_t v) {
       l.host_traffic += hosts[i] + " " + hosts[j] + " " + std::to_string(v) + "\n";
     });
   }
   return l;
+}
+
+void write_traffic_matrices(const TraceTraffic& traffic, const std::string& output, const std::string& dump,
+                            const std::string& generator) {
+  const ScratchDirectory scratch("traffic");
+  const std::uint32_t np = traffic.bytes.rows;
+  std::vector<std::uint32_t> world(np);
+  for (std::uint32_t r = 0; r < np; ++r) world[r] = r;
+  std::vector<std::string> files;
+  for (std::uint32_t r = 0; r < np; ++r) {
+    RankProfile profile;
+    profile.rank = r;
+    for (auto k = traffic.bytes.indptr[r]; k < traffic.bytes.indptr[r + 1]; ++k) {
+      const std::uint32_t peer = traffic.bytes.indices[k];
+      profile.pairs.push_back({TrafficClass::external, peer, traffic.bytes.values[k], traffic.messages.at(r, peer), 0});
+    }
+    profile.communicators.push_back({"MPI_COMM_WORLD", world, {}, {}, {}, 0});
+    files.push_back((scratch.path() / (dump + "." + std::to_string(r) + ".prof")).string());
+    std::ofstream out(files.back());
+    out << format_prof(profile);
+    if (!out) raise_error(Error::Kind::system, files.back(), "cannot write the simulated dump");
+  }
+  MergeOptions options;
+  options.generator = generator;
+  merge_prof_files(files, output, options);
 }
 
 }  // namespace mpimon::harness

@@ -44,12 +44,17 @@ const char* kMessages =
 TEST(SmpiTrace, BytesPerRankPair) {
   test::TempDir dir;
   const auto path = dir.write("t.trace", std::string(kHeader) + kMessages);
-  const auto bytes = read_trace_traffic(path, 3);
+  const auto traffic = read_trace_traffic(path, 3);
+  const auto& bytes = traffic.bytes;
   EXPECT_EQ(bytes.at(0, 1), 100u);
   EXPECT_EQ(bytes.at(1, 2), 30u);
   EXPECT_EQ(bytes.at(2, 0), 16u);
   EXPECT_EQ(bytes.at(2, 1), 5u);
   EXPECT_EQ(bytes.stored(), 4u);
+  EXPECT_EQ(traffic.messages.at(0, 1), 1u);
+  EXPECT_EQ(traffic.messages.at(1, 2), 1u);
+  EXPECT_EQ(traffic.messages.at(2, 0), 2u);
+  EXPECT_EQ(traffic.messages.at(2, 1), 1u);
   // Folded onto hosts: ranks 0 and 1 on node0, rank 2 on node1.
   const auto hosts = fold_onto_hosts(bytes, {"node0", "node0", "node1"}, {"node0", "node1"});
   EXPECT_EQ(hosts.at(0, 0), 100u);

@@ -17,6 +17,11 @@
 
 namespace mpimon::harness {
 
+/// What each rank sent each other rank in a simulation: rank x rank matrices.
+struct TraceTraffic {
+  SparseMatrix bytes, messages;
+};
+
 /// A platform as SimGrid reads it (mpimon-simgrid-platform).
 struct PlatformInfo {
   std::string simgrid_version;                        ///< "3.32.0"
@@ -61,7 +66,7 @@ struct SimulationResult {
   double simulated_seconds = 0;   ///< the simulated clock when the simulation ended
   double wall_seconds = 0;        ///< how long the simulation took here
   std::vector<std::string> rank_hosts;  ///< where SMPI put each rank (its -map lines)
-  std::optional<SparseMatrix> traffic;  ///< bytes sent, rank x rank (trace_traffic)
+  std::optional<TraceTraffic> traffic;  ///< what each rank sent each other (trace_traffic)
   std::string report;             ///< the workload's JSON ("" otherwise)
   std::string command;            ///< the smpirun line, as a user would type it
   std::string output;             ///< smpirun's output
@@ -81,7 +86,14 @@ std::optional<double> parse_simulated_time(const std::string& output);
 /// tracing/smpi/display-sizes and tracing/smpi/internals: every PTP link from its start (source
 /// container, size) to its end (destination container), containers named rank-R. Throws
 /// Error::Kind::format naming the file and line when the trace is not such a trace.
-SparseMatrix read_trace_traffic(const std::string& path, std::uint32_t np);
+TraceTraffic read_trace_traffic(const std::string& path, std::uint32_t np);
+
+/// `traffic` as the matrices file `mpimon record` would write of a run monitored in mode 1 (every
+/// message external: the PML's view, collectives decomposed; no size histograms), one dump named
+/// `dump`: .prof dumps in Open MPI's format, merged. For `mpimon place` where no run can be
+/// recorded (the simulation's scale).
+void write_traffic_matrices(const TraceTraffic& traffic, const std::string& output, const std::string& dump,
+                            const std::string& generator);
 
 /// `traffic` (rank x rank) summed over the hosts of the ranks: host x host, in the order of `hosts`.
 SparseMatrix fold_onto_hosts(const SparseMatrix& traffic, const std::vector<std::string>& rank_hosts,
