@@ -1,0 +1,155 @@
+#!/usr/bin/env python3
+"""The tables of README.md, from the compact files (compact/*.h5, /mappings and configuration read
+with h5py) and ../measured's CSVs:
+
+- trust.csv: every measured comparison (A against B, 5 launch pairs on the emulated cluster) beside
+  the same two mappings simulated: B/A measured (with the 95 % CI of B - A over A's mean), B/A
+  simulated, B/A modelled, and whether the simulated ratio lies in the measured CI;
+- fig4a.csv, fig5.csv: every simulated mapping at scale (time, ratio to the first, modelled cost,
+  how long the simulation took here).
+Prints the Markdown tables and the rank correlations (Spearman) of the simulated and measured
+ratios, overall and per figure.
+
+Usage: summarise.py DIR (this folder)"""
+import csv
+import glob
+import importlib.util
+import os
+import sys
+
+import h5py
+
+here = os.path.dirname(os.path.abspath(__file__))
+spec = importlib.util.spec_from_file_location(
+    "plot_placement_measured", os.path.join(here, "../../../analysis/scripts/plot_placement_measured.py"))
+plot = importlib.util.module_from_spec(spec)
+spec.loader.exec_module(plot)
+
+
+def text(value):
+    return value.decode() if isinstance(value, bytes) else str(value)
+
+
+def simulated(path):
+    """configuration, and {mapping name: row} of a compact simulated results file."""
+    with h5py.File(path, "r") as f:
+        config = {k: text(v) for k, v in f["configuration"].attrs.items()}
+        m = f["mappings"]
+        rows = {}
+        for i in range(len(m["arm"])):
+            row = {k: (text(m[k][i]) if m[k].dtype.kind in "SO" else float(m[k][i])) for k in m}
+            rows[row["name"]] = row
+    return config, rows
+
+
+def trust(folder, out):
+    measured = []
+    for figure in ("fig4a", "fig5"):
+        with open(os.path.join(folder, "..", "measured", f"{figure}-measured.csv")) as f:
+            measured += [dict(r, figure=figure) for r in csv.DictReader(f) if r["mean_a_s"]]
+    rows = []
+    for r in measured:
+        path = os.path.join(folder, "compact", f"trust-{r['figure']}-{r['case']}-compact.h5")
+        if not os.path.exists(path):
+            continue
+        _, sim = simulated(path)
+        a, b = sim[r["arm_a"]], sim[r["arm_b"]]
+        mean_a = float(r["mean_a_s"])
+        low, high = 1 + float(r["ci95_low_s"]) / mean_a, 1 + float(r["ci95_high_s"]) / mean_a
+        ratio = b["seconds"] / a["seconds"]
+        why = {}
+        for variant in ("unsegmented", "cpu"):
+            other = os.path.join(folder, "compact", f"why-{variant}-{r['case']}-compact.h5")
+            if r["figure"] == "fig4a" and os.path.exists(other):
+                _, w = simulated(other)
+                why[f"{variant}_ratio"] = w[r["arm_b"]]["seconds"] / w[r["arm_a"]]["seconds"]
+                why[f"{variant}_a_s"] = w[r["arm_a"]]["seconds"]
+        rows.append({"figure": r["figure"], "case": r["case"], "arm_a": r["arm_a"], "arm_b": r["arm_b"],
+                     "measured_a_s": mean_a, "measured_b_s": float(r["mean_b_s"]),
+                     "measured_ratio": float(r["mean_b_s"]) / mean_a, "measured_ci_low": low, "measured_ci_high": high,
+                     "simulated_a_s": a["seconds"], "simulated_b_s": b["seconds"], "simulated_ratio": ratio,
+                     "modelled_ratio": b["modelled_cost"] / a["modelled_cost"],
+                     "simulated_in_ci": int(low <= ratio <= high),
+                     "traffic_check": "equal" if a["traffic_check"].startswith("equal") and b["traffic_check"].startswith("equal") else
+                     f"{a['traffic_check']} / {b['traffic_check']}",
+                     "wall_a_s": a["wall_s"], "wall_b_s": b["wall_s"],
+                     "unsegmented_ratio": why.get("unsegmented_ratio", ""), "cpu_ratio": why.get("cpu_ratio", ""),
+                     "unsegmented_a_s": why.get("unsegmented_a_s", ""), "cpu_a_s": why.get("cpu_a_s", "")})
+    with open(out, "w", newline="") as f:
+        w = csv.DictWriter(f, fieldnames=list(rows[0]))
+        w.writeheader()
+        for r in rows:
+            w.writerow({k: (f"{v:.6g}" if isinstance(v, float) else v) for k, v in r.items()})
+    print("| case | A | B | measured B/A [95 % CI] | simulated B/A | modelled B/A | in CI | A measured / simulated s |")
+    print("|---|---|---|---|---|---|---|---|")
+    for r in rows:
+        print(f"| {r['case']} | {r['arm_a']} | {r['arm_b']} | {r['measured_ratio']:.2f} [{r['measured_ci_low']:.2f}, "
+              f"{r['measured_ci_high']:.2f}] | {r['simulated_ratio']:.2f} | {r['modelled_ratio']:.2f} | "
+              f"{'yes' if r['simulated_in_ci'] else 'no'} | {r['measured_a_s']:.3f} / {r['simulated_a_s']:.3f} |")
+    print()
+    print("Fig. 4a, why (README): B/A simulated with SMPI's ompi_binary (32 KB segments), with Open MPI's "
+          "decomposition (one message per edge), and with it the arithmetic on the emulated cluster's CPU share")
+    print()
+    print("| case | A | B | measured B/A | SMPI ompi_binary | one message per edge | + arithmetic, 0.5 core a node | "
+          "A s: measured / three simulations |")
+    print("|---|---|---|---|---|---|---|---|")
+    for r in rows:
+        if r["unsegmented_ratio"] == "":
+            continue
+        print(f"| {r['case']} | {r['arm_a']} | {r['arm_b']} | {r['measured_ratio']:.2f} | {r['simulated_ratio']:.2f} | "
+              f"{r['unsegmented_ratio']:.2f} | {r['cpu_ratio']:.2f} | {r['measured_a_s']:.3f} / {r['simulated_a_s']:.3f}, "
+              f"{r['unsegmented_a_s']:.3f}, {r['cpu_a_s']:.3f} |")
+    print()
+    for variant in ("simulated", "unsegmented", "cpu"):
+        group = [g for g in rows if g["figure"] == "fig4a" and g["unsegmented_ratio"] != ""]
+        if group:
+            rho = plot.spearman([g["measured_ratio"] for g in group], [g[f"{variant}_ratio"] for g in group])
+            print(f"- fig4a, {variant}: Spearman (measured B/A, simulated B/A) over {len(group)} comparisons: {rho:+.2f}")
+    print()
+    groups = {"all": rows}
+    for r in rows:
+        groups.setdefault(r["figure"], []).append(r)
+        groups.setdefault(r["case"], []).append(r)
+    for name, group in groups.items():
+        rho = plot.spearman([g["measured_ratio"] for g in group], [g["simulated_ratio"] for g in group])
+        inside = sum(g["simulated_in_ci"] for g in group)
+        print(f"- {name}: Spearman (measured B/A, simulated B/A) over {len(group)} comparisons: {rho:+.2f}; "
+              f"simulated inside the measured 95 % CI: {inside} of {len(group)}")
+    return rows
+
+
+def at_scale(folder, pattern, out, key_fields):
+    rows = []
+    for path in sorted(glob.glob(os.path.join(folder, "compact", pattern))):
+        config, sim = simulated(path)
+        for name, r in sim.items():
+            rows.append({**key_fields(config), "mapping": name, "simulated_s": r["seconds"], "ratio": r["ratio"],
+                         "modelled_cost": r["modelled_cost"], "simulated_clock_s": r["simulated_clock_s"],
+                         "wall_s": r["wall_s"], "status": r["status"], "traffic_check": r["traffic_check"]})
+    if rows:
+        with open(out, "w", newline="") as f:
+            w = csv.DictWriter(f, fieldnames=list(rows[0]))
+            w.writeheader()
+            for r in rows:
+                w.writerow({k: (f"{v:.6g}" if isinstance(v, float) else v) for k, v in r.items()})
+    return rows
+
+
+def main(folder):
+    trust(folder, os.path.join(folder, "trust.csv"))
+
+    def fig4a_key(config):
+        np_, count, rate, variant = config["case"].split("-")[1:5]
+        return {"np": np_[2:], "integers": count, "rate": rate, "variant": variant}
+
+    at_scale(folder, "fig4a-np*-compact.h5", os.path.join(folder, "fig4a.csv"), fig4a_key)
+
+    def fig5_key(config):
+        case = config["case"]
+        return {"case": case.rsplit("-np", 1)[0][len("fig5-"):], "np": case.rsplit("-np", 1)[1]}
+
+    at_scale(folder, "fig5-*-compact.h5", os.path.join(folder, "fig5.csv"), fig5_key)
+
+
+if __name__ == "__main__":
+    main(sys.argv[1] if len(sys.argv) > 1 else here)
