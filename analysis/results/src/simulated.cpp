@@ -71,7 +71,7 @@ std::vector<SimulatedMapping> simulated_mappings(const std::map<std::string, std
 
 void write_simulated_mappings(const std::string& path, const std::vector<SimulatedMapping>& rows) {
   constexpr double none = std::numeric_limits<double>::quiet_NaN();
-  results::Table table;
+  results_detail::Table table;
   for (const auto& r : rows) {
     table.strings["arm"].push_back(r.arm);
     table.strings["name"].push_back(r.name);
@@ -83,7 +83,7 @@ void write_simulated_mappings(const std::string& path, const std::vector<Simulat
     table.numbers["wall_s"].push_back(r.wall_seconds);
     table.numbers["modelled_cost"].push_back(r.modelled.value_or(none));
   }
-  results::write_table(path, "mappings", table);
+  results_detail::write_table(path, "mappings", table);
 }
 
 }  // namespace mpimon

@@ -244,6 +244,20 @@ CPP
       --matrices "$runs/trust-fig4a-$case-recorded.h5" "${common[@]}" --name "why-cpu-$case" \
       -o "$runs/why-cpu-$case.h5" --replay "$runs/why-trace-cpu-$case.txt"
   done
+  # Fig. 5 at 1 Gbit/s on the same CPU share: the programs' computation, timed here, on one core of
+  # 0.5 Gflop/s per node shared by its 4 ranks.
+  local label args arms=(packed cyclic random treematch scotch default)
+  for case in stencil7-scrambled stencil27-scrambled cg; do
+    label=fig5-$case rf=()
+    for a in "${arms[@]}"; do rf+=(--rankfile "$runs/trust-$label/$a.rf"); done
+    args=$(/usr/bin/python3 -c 'import sys, h5py; c = h5py.File(sys.argv[1], "r")["configuration"].attrs["programs"]
+print((c.decode() if isinstance(c, bytes) else str(c)).split(" ", 2)[2])' "$runs/trust-$label.h5")
+    sed 's/core="[0-9]*"/core="1"/; s/speed="1000000000f"/speed="500000000f"/' \
+      "$runs/trust-$label.platform.xml" >"$runs/why-cpu-$case.platform.xml"
+    # shellcheck disable=SC2086
+    simulate --platform "$runs/why-cpu-$case.platform.xml" "${rf[@]}" --np 16 --matrices "$runs/trust-$label-recorded.h5" \
+      "${common[@]}" --smpi smpi/allreduce=rdb --name "why-cpu-$case" -o "$runs/why-cpu-$case.h5" -- mpimon-workload-smpi $args
+  done
 }
 
 # fig5_shape NP: "RACKS NODES_PER_RACK GRID": 8-core nodes, racks of 8 or 16 nodes, 16^3 points a rank.

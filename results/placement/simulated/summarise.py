@@ -60,7 +60,7 @@ def trust(folder, out):
         why = {}
         for variant in ("unsegmented", "cpu"):
             other = os.path.join(folder, "compact", f"why-{variant}-{r['case']}-compact.h5")
-            if r["figure"] == "fig4a" and os.path.exists(other):
+            if os.path.exists(other):
                 _, w = simulated(other)
                 why[f"{variant}_ratio"] = w[r["arm_b"]]["seconds"] / w[r["arm_a"]]["seconds"]
                 why[f"{variant}_a_s"] = w[r["arm_a"]]["seconds"]
@@ -109,6 +109,8 @@ def trust(folder, out):
     groups = {"all": rows}
     for r in rows:
         groups.setdefault(r["figure"], []).append(r)
+        if r["figure"] == "fig5":
+            groups.setdefault("fig5 at 100 Mbit/s" if r["case"].endswith("-100mbit") else "fig5 at 1 Gbit/s", []).append(r)
         groups.setdefault(r["case"], []).append(r)
     for name, group in groups.items():
         rho = plot.spearman([g["measured_ratio"] for g in group], [g["simulated_ratio"] for g in group])
