@@ -18,7 +18,7 @@ namespace mpimon::cli {
 using namespace mpimon::harness;
 
 int plot_placement_command(const std::string& name, const std::vector<std::string>& args) {
-  Command cmd{name, "REPORT.json... | RESULTS.h5... -o PREFIX [--title TEXT]",
+  Command cmd{name, "REPORT.json... | RESULTS.h5... -o PREFIX [--title TEXT] [--columns N]",
               "Draws reports of mpimon place --json as grouped bars: each method's MODELLED cost relative to\n"
               "packed, per report (random: mean and standard deviation), as PREFIX.png and PREFIX.svg.\n"
               "Of results files of mpimon bench placement (compact, with case, arm_A_name, arm_B_name,\n"
@@ -31,8 +31,11 @@ int plot_placement_command(const std::string& name, const std::vector<std::strin
     po::options_description options("Options");
     std::vector<std::string> inputs;
     std::string output, title;
+    unsigned columns = 3;
     options.add_options()("output,o", po::value(&output)->required(), "output prefix")(
         "title", po::value(&title)->default_value("mpimon place"), "figure title")(
+        "columns", po::value(&columns)->default_value(3)->notifier(in_range<unsigned>("columns", 1, 12)),
+        "results files: panels a row")(
         "input", po::value(&inputs)->required()->multitoken(), "mpimon place --json reports");
     po::positional_options_description positional;
     positional.add("input", -1);
@@ -63,6 +66,7 @@ int plot_placement_command(const std::string& name, const std::vector<std::strin
       throw po::error("give either mpimon place --json reports or bench placement results files, not both");
     }
     std::vector<std::string> script_args = {"--output", output, "--title", title};
+    if (results_files != 0) script_args.insert(script_args.end(), {"--columns", std::to_string(columns)});
     script_args.insert(script_args.end(), inputs.begin(), inputs.end());
     const char* script = results_files != 0 ? "plot_placement_measured.py" : "plot_placement.py";
     std::cout << run_plot_script(default_python(), plot_script(script), script_args, std::chrono::seconds(120));

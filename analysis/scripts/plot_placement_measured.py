@@ -127,10 +127,10 @@ def case_panels(comparisons):
     return cases
 
 
-def draw(paths, title):
-    """The figure (returned, for the checks) of the comparisons in paths."""
+def draw(paths, title, columns=3):
+    """The figure (returned, for the checks) of the comparisons in paths, `columns` panels a row."""
     cases = case_panels([c for p in paths for c in read_comparison(p)])
-    columns = min(3, len(cases))
+    columns = min(columns, len(cases))
     rows = (len(cases) + columns - 1) // columns
     fig, axes = plt.subplots(rows, columns, figsize=(4.6 * columns, 3.6 * rows + 0.8), squeeze=False)
     for ax in axes.flat[len(cases):]:
@@ -164,12 +164,19 @@ def draw(paths, title):
         ax.tick_params(axis="y", labelsize=8)
     axes.flat[0].set_ylabel("relative to A (lower is better)", fontsize=8)
     axes.flat[0].legend(fontsize=7, loc="upper left")
+    # The first simulated panel says what its bars are too, when measured ones come first.
+    kinds = [panel["simulated"] for panel in cases.values()]
+    if kinds[0] is False and True in kinds:
+        axes.flat[kinds.index(True)].legend(fontsize=7, loc="upper left")
     kinds = {panel["simulated"] for panel in cases.values()}
     note = ("error bars: 95 % CI of B - A (paired launches) / A's mean time" if kinds == {False} else
             "SIMULATED with SimGrid's SMPI: one deterministic run per mapping" if kinds == {True} else
             "measured: 95 % CI of B - A / A's mean; simulated: one run per mapping")
     fig.suptitle(f"{title}\n{note}", fontsize=10)
-    fig.tight_layout()
+    if True in kinds:  # room for the two lines of the title above the first row
+        fig.tight_layout(rect=(0, 0, 1, 1 - 0.7 / fig.get_figheight()))
+    else:
+        fig.tight_layout()
     return fig
 
 
@@ -177,9 +184,10 @@ def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--output", required=True)
     parser.add_argument("--title", default="mpimon bench placement")
+    parser.add_argument("--columns", type=int, default=3)
     parser.add_argument("results", nargs="+")
     args = parser.parse_args()
-    fig = draw(args.results, args.title)
+    fig = draw(args.results, args.title, args.columns)
     for ext in ("png", "svg"):
         fig.savefig(f"{args.output}.{ext}", dpi=110, metadata={"Date": None})
         print(f"{args.output}.{ext}")
