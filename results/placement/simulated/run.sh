@@ -18,8 +18,9 @@
 #            Open MPI's own decomposition as the monitoring recorded it (one message per tree edge, the
 #            bytes scaled to the size: reduce_trace.py); `arithmetic`, the same with the reduction's
 #            arithmetic at this machine's speed (FIG4A_FLOPS_PER_BYTE, what `why` measures); `ompi_binary`,
-#            SMPI's own algorithm (32 KB segments) up to 10^7 integers (above, its tens of thousands of
-#            concurrent segments take hours a run here).
+#            SMPI's own algorithm (32 KB segments) up to 10^7 integers at 32 ranks and 5.10^6 at 64
+#            (above, its tens of thousands of concurrent segments take hours a run here). A part run
+#            again keeps the results files it finds.
 #   fig4a-live: the program itself at 10^6 integers on the same mappings, against the replay.
 #   fig5:    Fig. 5 at FIG5_NP ranks on a two-level fat tree of 8-core nodes (racks of 8 or 16 nodes,
 #            10 Gbit/s, 1 us): the 7- and 27-point stencils with a scrambled rank order and CG, 16^3
@@ -150,6 +151,7 @@ fig4a_counts=${FIG4A_COUNTS:-1000000 2000000 5000000 10000000 20000000 50000000 
 fig4a_mappings() {
   local np=$1 nodes=$2 dir=$runs/fig4a-np$1 rec=$runs/fig4a-np$1-recorded.h5
   mkdir -p "$dir"
+  [ ! -s "$dir/cyclic.rf" ] || return 0  # placed by an earlier run: its results were simulated on these
   [ -s "$rec" ] || "${nice[@]}" "$mpimon" record --np "$np" -o "$rec" "${forced_mca[@]}" -- \
     "$collective" --op reduce --count 1000000 --type-size 4 --skip --iterations 1 >/dev/null 2>&1
   "$mpimon" place "$rec" --topology "${nodes}x1x8" --rankfile "$dir/pml.rf" --json "$dir/pml.json" >/dev/null
@@ -172,13 +174,14 @@ fig4a() {
             edges) /usr/bin/python3 "$here/reduce_trace.py" "$runs/fig4a-np$np-recorded.h5" "$trace" --scale "$((count / 1000000))" ;;
             arithmetic) /usr/bin/python3 "$here/reduce_trace.py" "$runs/fig4a-np$np-recorded.h5" "$trace" \
               --scale "$((count / 1000000))" --flops-per-byte "$flops" ;;
-            ompi_binary)  # SMPI's own algorithm: every 32 KB segment a flow, out of reach above 10^7 here
-              [ "$count" -le 10000000 ] || continue
+            ompi_binary)  # SMPI's own algorithm: every 32 KB segment a flow (15 min a run at 64 ranks, 10^7)
+              [ "$count" -le $((320000000 / np)) ] || continue
               scaled_trace "$runs/trace-np$np" "$count"
               trace=$runs/trace-np$np/$count args=("${reduce_smpi[@]}") ;;
           esac
           # The traffic counted and checked against the recording at its own size, 10^6 integers.
           [ "$count" != 1000000 ] || traffic=()
+          [ ! -s "$runs/fig4a-np$np-$count-$rate-$variant.h5" ] || continue  # done by an earlier run
           simulate --topology "${nodes}x1x8" --rate "$rate" --latency 1us --network flat \
             --rankfile "$runs/fig4a-np$np/pml.rf" --rankfile "$runs/fig4a-np$np/pmpi.rf" --rankfile "$runs/fig4a-np$np/cyclic.rf" \
             --np "$np" --matrices "$runs/fig4a-np$np-recorded.h5" "${traffic[@]}" "${common[@]}" "${args[@]}" \
@@ -329,16 +332,26 @@ for key, value in config.items():
         sys.stdout.write(f"{key}={unpath(value)}\0")
 EOF
     )
+    # A trust case is drawn beside its measured panel: its name says which it is.
+    case $name in trust-fig*) settings+=(--set "case=${name#trust-fig*-} SIMULATED") ;; esac
     "$mpimon" compact "$full" -o "$here/compact/$name-compact.h5" "${settings[@]}" >/dev/null
     cp "${full%.h5}.platform.xml" "$here/platforms/$name.platform.xml"
   done
   /usr/bin/python3 "$here/summarise.py" "$here" >"$here/summary.md"
   # The figures of what was run (each redrawn by one of these commands from compact/ alone).
   if ls "$here"/compact/trust-fig5-* >/dev/null 2>&1; then
-    "$mpimon" plot placement "$here"/compact/trust-fig5-*-compact.h5 -o "$here/trust-fig5" \
-      --title "Fig. 5 SIMULATED on the emulated cluster's platform"
-    "$mpimon" plot placement "$here"/compact/trust-fig4a-*-compact.h5 -o "$here/trust-fig4a" \
-      --title "Fig. 4a SIMULATED on the emulated cluster's platform"
+    # Measured (../measured's compact files, left) and simulated (right) panels of each comparison.
+    local figure c files
+    for figure in fig5 fig4a; do
+      files=()
+      for c in $(ls "$here"/compact/trust-$figure-*-compact.h5 | sed "s|.*/trust-$figure-||; s|-compact.h5||"); do
+        shopt -s nullglob  # A is packed (Fig. 5) or pml (Fig. 4a)
+        files+=("$measured"/compact/$figure-$c-{packed,pml}-vs-*-compact.h5 "$here/compact/trust-$figure-$c-compact.h5")
+        shopt -u nullglob
+      done
+      "$mpimon" plot placement "${files[@]}" --columns 2 -o "$here/trust-$figure" \
+        --title "$figure: measured on the emulated cluster (left), SIMULATED on its platform (right)"
+    done
   fi
   if ls "$here"/compact/fig4a-* >/dev/null 2>&1; then /usr/bin/python3 "$here/plot_fig4a.py" "$here"; fi
   if ls "$here"/compact/fig5-* >/dev/null 2>&1; then

@@ -106,6 +106,24 @@ def trust(folder, out):
             rho = plot.spearman([g["measured_ratio"] for g in group], [g[f"{variant}_ratio"] for g in group])
             print(f"- fig4a, {variant}: Spearman (measured B/A, simulated B/A) over {len(group)} comparisons: {rho:+.2f}")
     print()
+    print("Fig. 5 at 1 Gbit/s, why (README): B/A simulated on cores of their own, and on the emulated cluster's CPU "
+          "share (one core of 0.5 Gflop/s a node for its 4 ranks)")
+    print()
+    print("| case | A | B | measured B/A [95 % CI] | simulated | on the CPU share | A s: measured / simulated / on the share |")
+    print("|---|---|---|---|---|---|---|")
+    share = [r for r in rows if r["figure"] == "fig5" and r["cpu_ratio"] != ""]
+    for r in share:
+        print(f"| {r['case']} | {r['arm_a']} | {r['arm_b']} | {r['measured_ratio']:.2f} [{r['measured_ci_low']:.2f}, "
+              f"{r['measured_ci_high']:.2f}] | {r['simulated_ratio']:.2f} | {r['cpu_ratio']:.2f} | "
+              f"{r['measured_a_s']:.3f} / {r['simulated_a_s']:.3f} / {r['cpu_a_s']:.3f} |")
+    print()
+    for variant in ("simulated", "cpu"):
+        if share:
+            rho = plot.spearman([g["measured_ratio"] for g in share], [g[f"{variant}_ratio"] for g in share])
+            inside = sum(g["measured_ci_low"] <= g[f"{variant}_ratio"] <= g["measured_ci_high"] for g in share)
+            print(f"- fig5 at 1 Gbit/s, {variant}: Spearman (measured B/A, simulated B/A) over {len(share)} "
+                  f"comparisons: {rho:+.2f}; inside the measured 95 % CI: {inside} of {len(share)}")
+    print()
     groups = {"all": rows}
     for r in rows:
         groups.setdefault(r["figure"], []).append(r)
