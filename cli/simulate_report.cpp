@@ -2,8 +2,6 @@
 
 #include "simulate_report.hpp"
 
-#include <nlohmann/json.hpp>
-
 #include <algorithm>
 #include <cmath>
 #include <filesystem>
@@ -34,7 +32,8 @@ std::string resolve_program(const std::string& program) {
     if (fs::exists(own)) return own;
   }
   if (!fs::is_regular_file(program)) {
-    throw po::error("PROGRAM '" + program + "' is not a file (an SMPI build: smpicxx, or mpimon's own "
+    throw po::error("PROGRAM '" + program +
+                    "' is not a file (an SMPI build: smpicxx, or mpimon's own "
                     "mpimon-workload-smpi, mpimon-run-collective-smpi, mpimon-demo-ring-smpi)");
   }
   return fs::absolute(program).string();
@@ -111,25 +110,13 @@ void write_simulation_results(const std::string& path, std::map<std::string, std
 
 void write_simulation_json(const std::string& path, const std::vector<SimulatedOutcome>& outcomes,
                            const std::vector<SimulatedMapping>& rows) {
-  auto number = [](std::optional<double> v) { return v && std::isfinite(*v) ? nlohmann::json(*v) : nlohmann::json(); };
-  nlohmann::json mappings = nlohmann::json::array();
-  for (std::size_t i = 0; i < outcomes.size(); ++i) {
-    const auto& o = outcomes[i];
-    const auto& r = rows.at(i);
-    const bool ok = r.status == "ok";
-    mappings.push_back({{"rankfile", o.arm.rankfile},
-                        {"arm", r.arm},
-                        {"name", r.name},
-                        {"status", r.status},
-                        {"simulated_seconds", ok ? number(r.seconds) : nlohmann::json()},
-                        {"ratio_to_first", number(r.ratio)},
-                        {"modelled_cost", number(r.modelled)},
-                        {"time_source", o.run.time_source},
-                        {"simulated_clock_seconds", ok ? number(r.simulated_seconds) : nlohmann::json()},
-                        {"wall_seconds", r.wall_seconds},
-                        {"traffic_check", r.traffic.empty() ? nlohmann::json() : nlohmann::json(r.traffic)}});
+  std::vector<std::string> rankfiles, time_sources;
+  for (const auto& o : outcomes) {
+    rankfiles.push_back(o.arm.rankfile);
+    time_sources.push_back(o.run.time_source);
   }
-  write_file_atomically(path, [&](std::ostream& out) { out << nlohmann::json{{"mappings", mappings}}.dump(2) << "\n"; });
+  const std::string document = simulated_mappings_json(rows, rankfiles, time_sources);
+  write_file_atomically(path, [&](std::ostream& out) { out << document; });
 }
 
 int report_simulations(std::vector<SimulatedOutcome>& outcomes, const SimulationContext& c) {
@@ -138,26 +125,33 @@ int report_simulations(std::vector<SimulatedOutcome>& outcomes, const Simulation
   for (const auto& out : outcomes) {
     if (!first_traffic && out.run.traffic) first_traffic = out.run.traffic->bytes;
   }
-  if (c.tree && (c.recorded || first_traffic)) cost_mappings(outcomes, *c.tree, c.recorded ? *c.recorded : *first_traffic);
+  if (c.tree && (c.recorded || first_traffic))
+    cost_mappings(outcomes, *c.tree, c.recorded ? *c.recorded : *first_traffic);
 
-  auto configuration = harness::simulation_configuration(c.simulation, [&] {
-    std::vector<harness::SimulatedArm> arms;
-    for (const auto& out : outcomes) arms.push_back(out.arm);
-    return arms;
-  }(), c.label, c.platform, c.platform_text);
+  auto configuration = harness::simulation_configuration(
+      c.simulation,
+      [&] {
+        std::vector<harness::SimulatedArm> arms;
+        for (const auto& out : outcomes) arms.push_back(out.arm);
+        return arms;
+      }(),
+      c.label, c.platform, c.platform_text);
   configuration["platform_file"] = c.platform_file;
   configuration["case"] = c.label;
   configuration["topology"] = c.tree ? c.tree->source + " (" + c.tree->tleaf() + ")" : "";
-  configuration["modelled_traffic"] = c.recorded ? "the recording " + c.matrices : first_traffic ? "the first simulation's" : "";
+  configuration["modelled_traffic"] = c.recorded      ? "the recording " + c.matrices
+                                      : first_traffic ? "the first simulation's"
+                                                      : "";
   write_simulation_results(c.output, configuration, outcomes, c.label, c.np);
   if (!c.traffic_out.empty()) {
-    const auto first = std::find_if(outcomes.begin(), outcomes.end(), [](const auto& o) { return o.run.traffic.has_value(); });
+    const auto first =
+        std::find_if(outcomes.begin(), outcomes.end(), [](const auto& o) { return o.run.traffic.has_value(); });
     if (first == outcomes.end()) throw Error(Error::Kind::launch, "--traffic-out: no simulation counted its traffic");
     AtomicOutput out(c.traffic_out);
     fs::remove(out.temporary());  // HDF5 creates it
     harness::write_traffic_matrices(*first->run.traffic, out.temporary(), c.label,
-                                    "mpimon simulate: the traffic of mapping " + first->arm.arm + " (" + first->arm.name +
-                                        ") in SimGrid " + c.platform.simgrid_version + "'s SMPI");
+                                    "mpimon simulate: the traffic of mapping " + first->arm.arm + " (" +
+                                        first->arm.name + ") in SimGrid " + c.platform.simgrid_version + "'s SMPI");
     out.commit();
   }
   const auto rows = simulated_mappings(AppResults(c.output).configuration(), AppResults(c.output).launches());

@@ -46,8 +46,8 @@ struct SimulationContext {
   const harness::Simulation& simulation;
   std::string label, output, json, matrices, traffic_out;
   std::uint32_t np = 0;
-  const std::optional<TreeTopology>& tree;          ///< the platform's, when known
-  const std::optional<SparseMatrix>& recorded;      ///< --matrices: external + internal bytes
+  const std::optional<TreeTopology>& tree;      ///< the platform's, when known
+  const std::optional<SparseMatrix>& recorded;  ///< --matrices: external + internal bytes
   const harness::PlatformInfo& platform;
   std::string platform_text, platform_file;
 };
@@ -67,7 +67,8 @@ void check_traffic(std::vector<SimulatedOutcome>& outcomes, const SparseMatrix& 
 /// The results file (format mpimon-apps, kind simulated): the configuration, one launch per
 /// mapping, the /mappings table; written whole, atomically.
 void write_simulation_results(const std::string& path, std::map<std::string, std::string> configuration,
-                              const std::vector<SimulatedOutcome>& outcomes, const std::string& label, std::uint32_t np);
+                              const std::vector<SimulatedOutcome>& outcomes, const std::string& label,
+                              std::uint32_t np);
 
 /// `--json FILE`: {"mappings": [{"rankfile", "simulated_seconds", "modelled_cost", ...}, ...]} in the
 /// order given.

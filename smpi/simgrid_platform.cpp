@@ -9,7 +9,8 @@
 // first message otherwise). Exit 0, or 1 with "error: WHY" (SimGrid's parse errors name the file and
 // line) on standard error.
 
-#include <simgrid/s4u.hpp>
+#include <simgrid/s4u.hpp>  // first: simgrid/version.h needs the macros it defines
+// Separate block: clang-format keeps the order.
 #include <simgrid/version.h>
 
 #include <cstdio>

@@ -5,6 +5,7 @@
 #include <sstream>
 
 #include "mpimon/base/error.hpp"
+#include "mpimon/json.hpp"
 #include "results_file.hpp"
 
 namespace mpimon {
@@ -25,13 +26,37 @@ std::string value_or(const std::map<std::string, std::string>& m, const std::str
 
 }  // namespace
 
+std::string simulated_mappings_json(const std::vector<SimulatedMapping>& rows,
+                                    const std::vector<std::string>& rankfiles,
+                                    const std::vector<std::string>& time_sources) {
+  auto number = [](std::optional<double> v) { return v && std::isfinite(*v) ? Json(*v) : Json(nullptr); };
+  Json mappings = Json::array();
+  for (std::size_t i = 0; i < rows.size(); ++i) {
+    const auto& r = rows[i];
+    const bool ok = r.status == "ok";
+    mappings.push_back({{"rankfile", rankfiles.at(i)},
+                        {"arm", r.arm},
+                        {"name", r.name},
+                        {"status", r.status},
+                        {"simulated_seconds", ok ? number(r.seconds) : Json(nullptr)},
+                        {"ratio_to_first", number(r.ratio)},
+                        {"modelled_cost", number(r.modelled)},
+                        {"time_source", time_sources.at(i)},
+                        {"simulated_clock_seconds", ok ? number(r.simulated_seconds) : Json(nullptr)},
+                        {"wall_seconds", r.wall_seconds},
+                        {"traffic_check", r.traffic.empty() ? Json(nullptr) : Json(r.traffic)}});
+  }
+  return json_document(Json{{"mappings", mappings}});
+}
+
 bool is_simulated(const std::map<std::string, std::string>& configuration) {
   return value_or(configuration, "kind", "") == kSimulatedKind;
 }
 
 std::string mapping_arm(std::size_t index) {
   std::string name;
-  for (std::size_t i = index + 1; i > 0; i = (i - 1) / 26) name.insert(name.begin(), static_cast<char>('A' + (i - 1) % 26));
+  for (std::size_t i = index + 1; i > 0; i = (i - 1) / 26)
+    name.insert(name.begin(), static_cast<char>('A' + (i - 1) % 26));
   return name;
 }
 
