@@ -35,8 +35,8 @@ int plot_placement_command(const std::string& name, const std::vector<std::strin
     options.add_options()("output,o", po::value(&output)->required(), "output prefix")(
         "title", po::value(&title)->default_value("mpimon place"), "figure title")(
         "columns", po::value(&columns)->default_value(3)->notifier(in_range<unsigned>("columns", 1, 12)),
-        "results files: panels a row")(
-        "input", po::value(&inputs)->required()->multitoken(), "mpimon place --json reports");
+        "results files: panels a row")("input", po::value(&inputs)->required()->multitoken(),
+                                       "mpimon place --json reports");
     po::positional_options_description positional;
     positional.add("input", -1);
     po::variables_map vm;

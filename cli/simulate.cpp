@@ -36,7 +36,8 @@ int simulate_command(const std::string& name, const std::vector<std::string>& al
   Command cmd{name,
               "(--platform P.xml | --topology TOPO [--rate 10gbit] [--latency 1us] [--network fat-tree|flat]\n"
               "       [--node-rate 80gbit] [--node-latency 0.1us]) --rankfile A.rf [--rankfile B.rf ...] --np N\n"
-              "       [--smpi KEY=VALUE]... [-o RESULTS.h5] [--json FILE] [--matrices RUN.h5 [--dump NAME]] [--traffic-out F.h5]\n"
+              "       [--smpi KEY=VALUE]... [-o RESULTS.h5] [--json FILE] [--matrices RUN.h5 [--dump NAME]] "
+              "[--traffic-out F.h5]\n"
               "       [--time-regex REGEX] [--name LABEL] [--no-traffic] [--smpirun CMD] [--timeout SECONDS]\n"
               "       (-- PROGRAM ARGS | --replay TRACE)",
               "Simulates an SMPI build of PROGRAM (smpicxx; mpimon's own: mpimon-workload-smpi,\n"
@@ -59,14 +60,16 @@ int simulate_command(const std::string& name, const std::vector<std::string>& al
         "latency", po::value(&o.latency)->default_value("1us"), "--topology: latency of each link between nodes")(
         "network", po::value(&o.network)->default_value("fat-tree"), "--topology: fat-tree or flat (one switch)")(
         "node-rate", po::value(&o.node_rate)->default_value("80gbit"), "--topology: rate of each level in a node")(
-        "node-latency", po::value(&o.node_latency)->default_value("0.1us"), "--topology: latency of each level in a node")(
-        "rankfile", po::value(&o.rankfiles)->composing(), "a mapping (Open MPI rankfile); repeat: A, B, ...")(
+        "node-latency", po::value(&o.node_latency)->default_value("0.1us"),
+        "--topology: latency of each level in a node")("rankfile", po::value(&o.rankfiles)->composing(),
+                                                       "a mapping (Open MPI rankfile); repeat: A, B, ...")(
         "np", po::value(&o.np)->notifier(in_range<std::uint32_t>("np", 1)), "processes (required)")(
         "smpi", po::value(&o.smpi)->composing(), "KEY=VALUE: a SimGrid setting (--cfg=KEY:VALUE) for every run")(
         "output,o", po::value(&o.output)->default_value("simulation.h5"), "the results file")(
         "json", po::value(&o.json), "also write the rows as JSON")(
         "matrices", po::value(&o.matrices), "a recorded run (mpimon record): costs and the traffic check")(
-        "traffic-out", po::value(&o.traffic_out), "write the first simulation's traffic as a matrices file (mpimon place)")(
+        "traffic-out", po::value(&o.traffic_out),
+        "write the first simulation's traffic as a matrices file (mpimon place)")(
         "dump", po::value(&o.dump), "--matrices: the dump (required when the file holds several)")(
         "time-regex", po::value(&s.time_regex), "take the time PROGRAM prints (first group: seconds)")(
         "replay", po::value(&s.replay), "instead of -- PROGRAM: SMPI's replay of this time-independent trace")(
@@ -80,14 +83,18 @@ int simulate_command(const std::string& name, const std::vector<std::string>& al
     if (o.platform.empty() == o.topology.empty()) throw po::error("give either --platform or --topology");
     for (const char* topology_only : {"rate", "latency", "network", "node-rate", "node-latency"}) {
       if (!o.platform.empty() && !vm[topology_only].defaulted()) {
-        throw po::error(std::string("--") + topology_only + " describes the platform --topology builds, not --platform");
+        throw po::error(std::string("--") + topology_only +
+                        " describes the platform --topology builds, not --platform");
       }
     }
     if (o.rankfiles.empty()) throw po::error("give at least one --rankfile");
     if (vm.count("np") == 0) throw po::error("--np is required");
-    if (command.empty() == s.replay.empty()) throw po::error("give either --replay TRACE or the program after --: -- PROGRAM ARGS");
-    if (!s.replay.empty() && !fs::is_regular_file(s.replay)) throw po::error("--replay: no trace file '" + s.replay + "'");
-    if (!s.replay.empty() && !s.time_regex.empty()) throw po::error("--time-regex reads a program's output: not with --replay");
+    if (command.empty() == s.replay.empty())
+      throw po::error("give either --replay TRACE or the program after --: -- PROGRAM ARGS");
+    if (!s.replay.empty() && !fs::is_regular_file(s.replay))
+      throw po::error("--replay: no trace file '" + s.replay + "'");
+    if (!s.replay.empty() && !s.time_regex.empty())
+      throw po::error("--time-regex reads a program's output: not with --replay");
     if (!o.dump.empty() && o.matrices.empty()) throw po::error("--dump selects a dump of --matrices");
     s.timeout = std::chrono::seconds(timeout);
     if (s.smpirun.find('/') != std::string::npos) s.smpirun = fs::absolute(s.smpirun).string();  // runs elsewhere
@@ -108,7 +115,8 @@ int simulate_command(const std::string& name, const std::vector<std::string>& al
       platform_text = xml.str();
     }
     const std::string stem = (fs::path(o.output).parent_path() / fs::path(o.output).stem()).string();
-    if (!o.traffic_out.empty() && o.no_traffic) throw po::error("--traffic-out needs the traffic: not with --no-traffic");
+    if (!o.traffic_out.empty() && o.no_traffic)
+      throw po::error("--traffic-out needs the traffic: not with --no-traffic");
     for (const auto& path : {o.output, o.json, o.traffic_out, stem + ".platform.xml"}) {
       if (!path.empty()) check_output_path(path);
     }
@@ -119,8 +127,11 @@ int simulate_command(const std::string& name, const std::vector<std::string>& al
     for (std::size_t i = 0; i < o.rankfiles.size(); ++i) {
       const auto entries = read_rankfile(o.rankfiles[i], o.np);
       SimulatedOutcome out;
-      out.arm = {mapping_arm(i), fs::path(o.rankfiles[i]).stem().string(), fs::absolute(o.rankfiles[i]).string(),
-                 read_text(o.rankfiles[i]), {}};
+      out.arm = {mapping_arm(i),
+                 fs::path(o.rankfiles[i]).stem().string(),
+                 fs::absolute(o.rankfiles[i]).string(),
+                 read_text(o.rankfiles[i]),
+                 {}};
       for (const auto& e : entries) out.arm.hosts.push_back(e.host);
       used.insert(used.end(), out.arm.hosts.begin(), out.arm.hosts.end());
       if (tree) out.mapping = rankfile_mapping(entries, *tree, default_hosts(tree->nodes()), o.rankfiles[i]);
@@ -134,7 +145,9 @@ int simulate_command(const std::string& name, const std::vector<std::string>& al
       platform_text = read_text(o.platform);
       tree = platform_topology(info.properties);
       for (auto& out : outcomes) {
-        if (tree) out.mapping = rankfile_mapping(read_rankfile(out.arm.rankfile, o.np), *tree, default_hosts(tree->nodes()), out.arm.rankfile);
+        if (tree)
+          out.mapping = rankfile_mapping(read_rankfile(out.arm.rankfile, o.np), *tree, default_hosts(tree->nodes()),
+                                         out.arm.rankfile);
       }
     }
     std::optional<SparseMatrix> recorded;
@@ -143,7 +156,8 @@ int simulate_command(const std::string& name, const std::vector<std::string>& al
       recorded = sum_classes(file, o.dump.empty() ? file.default_dump() : o.dump,
                              {TrafficClass::external, TrafficClass::internal}, Metric::bytes);
       if (recorded->rows != o.np) {
-        throw po::error("--matrices holds " + std::to_string(recorded->rows) + " ranks, --np is " + std::to_string(o.np));
+        throw po::error("--matrices holds " + std::to_string(recorded->rows) + " ranks, --np is " +
+                        std::to_string(o.np));
       }
     }
     s.platform = o.topology.empty() ? fs::absolute(o.platform).string() : stem + ".platform.xml";
@@ -159,8 +173,8 @@ int simulate_command(const std::string& name, const std::vector<std::string>& al
       std::fprintf(stderr, "%s: %s: %s, %.6g s simulated, %.1f s here\n", name.c_str(), out.arm.arm.c_str(),
                    out.run.status.c_str(), out.run.seconds, out.run.wall_seconds);
     }
-    return report_simulations(outcomes, {s, label, o.output, o.json, o.matrices, o.traffic_out, o.np, tree, recorded, info,
-                                         platform_text, o.topology.empty() ? o.platform : s.platform});
+    return report_simulations(outcomes, {s, label, o.output, o.json, o.matrices, o.traffic_out, o.np, tree, recorded,
+                                         info, platform_text, o.topology.empty() ? o.platform : s.platform});
   });
 }
 

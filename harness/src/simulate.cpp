@@ -5,13 +5,13 @@
 #include <unistd.h>
 
 #include <algorithm>
-#include <fstream>
-#include <thread>
-#include <map>
 #include <cstdio>
+#include <fstream>
+#include <map>
 #include <regex>
 #include <set>
 #include <sstream>
+#include <thread>
 
 #include "mpimon/base/error.hpp"
 #include "mpimon/base/scratch.hpp"
@@ -80,7 +80,8 @@ SparseMatrix from_pairs(const std::map<std::pair<std::uint32_t, std::uint32_t>, 
 
 }  // namespace
 
-PlatformInfo read_platform(const std::string& reader, const std::string& platform, const std::vector<std::string>& used) {
+PlatformInfo read_platform(const std::string& reader, const std::string& platform,
+                           const std::vector<std::string>& used) {
   std::vector<std::string> argv = {reader, platform};
   std::vector<std::string> distinct;
   for (const auto& h : used) {
@@ -91,8 +92,9 @@ PlatformInfo read_platform(const std::string& reader, const std::string& platfor
   try {
     r = run_process(argv, {}, std::chrono::seconds(300));
   } catch (const Error& e) {
-    throw Error(Error::Kind::system, std::string("cannot read the platform with SimGrid: ") + e.what() +
-                                         " (mpimon-simgrid-platform is built where SimGrid is installed: libsimgrid-dev)");
+    throw Error(Error::Kind::system,
+                std::string("cannot read the platform with SimGrid: ") + e.what() +
+                    " (mpimon-simgrid-platform is built where SimGrid is installed: libsimgrid-dev)");
   }
   if (r.exit_code != 0) {
     std::string why;  // the reader's "error: " line, else its last one
@@ -102,7 +104,8 @@ PlatformInfo read_platform(const std::string& reader, const std::string& platfor
     }
     if (why.empty()) why = last_line(r.output);
     raise_error(Error::Kind::input, platform,
-                "SimGrid refuses this platform (--platform): " + (why.empty() ? "exit code " + std::to_string(r.exit_code) : why));
+                "SimGrid refuses this platform (--platform): " +
+                    (why.empty() ? "exit code " + std::to_string(r.exit_code) : why));
   }
   PlatformInfo info;
   std::istringstream in(r.output);
@@ -137,8 +140,10 @@ std::pair<std::string, std::string> parse_smpi_setting(const std::string& text) 
   static const std::regex form(R"(([A-Za-z0-9_./-]+)=(.+))");
   std::smatch m;
   if (!std::regex_match(text, m, form) || m[2].str().find_first_of(" \t\n") != std::string::npos) {
-    throw Error(Error::Kind::usage, "--smpi takes KEY=VALUE, a SimGrid setting without blanks (e.g. "
-                                    "smpi/reduce=ompi_binary), not '" + text + "'");
+    throw Error(Error::Kind::usage,
+                "--smpi takes KEY=VALUE, a SimGrid setting without blanks (e.g. "
+                "smpi/reduce=ompi_binary), not '" +
+                    text + "'");
   }
   return {m[1].str(), m[2].str()};
 }
@@ -171,11 +176,11 @@ TraceTraffic read_trace_traffic(const std::string& path, std::uint32_t np) {
   // "SRCPID_DSTPID_TAG_N", actor pid = rank + 1), collectives' internal ones included. SimGrid 3.32
   // traces the messages of these calls a second time, first, at the API (Sendrecv's key then
   // names the rank, not the pid): in their states only the last link is the message.
-  static const std::set<std::string> traced_twice = {"PMPI_Isend", "PMPI_Issend", "PMPI_Ibsend", "PMPI_Ssend",
-                                                     "PMPI_Sendrecv", "PMPI_Sendrecv_replace"};
+  static const std::set<std::string> traced_twice = {"PMPI_Isend", "PMPI_Issend",   "PMPI_Ibsend",
+                                                     "PMPI_Ssend", "PMPI_Sendrecv", "PMPI_Sendrecv_replace"};
   std::map<std::string, PajeEvent> definitions;  // by name
   PajeEvent* defining = nullptr;
-  std::map<std::string, std::uint32_t> rank_of;  // container alias -> rank
+  std::map<std::string, std::uint32_t> rank_of;   // container alias -> rank
   std::map<std::string, std::string> value_name;  // entity value alias -> name (PMPI_Isend, ...)
   struct Link {
     std::uint32_t from, to;
@@ -188,7 +193,9 @@ TraceTraffic read_trace_traffic(const std::string& path, std::uint32_t np) {
   std::map<std::pair<std::uint32_t, std::uint32_t>, std::uint64_t> bytes, messages;
   const PajeEvent *create = nullptr, *value = nullptr, *push = nullptr, *pop = nullptr, *start = nullptr;
   std::size_t number = 0;
-  auto fail = [&](const std::string& why) { raise_error(Error::Kind::format, path + ":" + std::to_string(number), why); };
+  auto fail = [&](const std::string& why) {
+    raise_error(Error::Kind::format, path + ":" + std::to_string(number), why);
+  };
   auto field = [&](const std::vector<std::string>& f, const PajeEvent& e, const char* name) -> const std::string& {
     const auto at = e.fields.find(name);
     if (at == e.fields.end()) fail(std::string("the trace's ") + name + " field is not defined");
@@ -232,9 +239,9 @@ TraceTraffic read_trace_traffic(const std::string& path, std::uint32_t np) {
       continue;
     }
     if (create == nullptr) {
-      for (auto [name, slot] : {std::pair{"PajeCreateContainer", &create}, std::pair{"PajeDefineEntityValue", &value},
-                                std::pair{"PajePushState", &push}, std::pair{"PajePopState", &pop},
-                                std::pair{"PajeStartLink", &start}}) {
+      for (auto [name, slot] :
+           {std::pair{"PajeCreateContainer", &create}, std::pair{"PajeDefineEntityValue", &value},
+            std::pair{"PajePushState", &push}, std::pair{"PajePopState", &pop}, std::pair{"PajeStartLink", &start}}) {
         const auto it = definitions.find(name);
         if (it == definitions.end()) fail(std::string("not an SMPI Paje trace: no ") + name + " event defined");
         *slot = &it->second;
@@ -262,11 +269,12 @@ TraceTraffic read_trace_traffic(const std::string& path, std::uint32_t np) {
       const std::uint32_t from = rank_in(field(f, *start, "StartContainer"));
       const std::string& key = field(f, *start, "Key");
       unsigned long long src = 0, dst = 0;
-      if (std::sscanf(key.c_str(), "%llu_%llu_", &src, &dst) != 2) fail("a message key that is not SRC_DST_TAG_N: " + key);
+      if (std::sscanf(key.c_str(), "%llu_%llu_", &src, &dst) != 2)
+        fail("a message key that is not SRC_DST_TAG_N: " + key);
       // Checked when counted: the API-level link dropped below may name ranks instead of pids.
       const bool pids = src == from + 1ULL && dst != 0 && dst <= np;
-      in_state[from].push_back({from, pids ? static_cast<std::uint32_t>(dst - 1) : kNotPids,
-                                std::stoull(field(f, *start, "Size")), number});
+      in_state[from].push_back(
+          {from, pids ? static_cast<std::uint32_t>(dst - 1) : kNotPids, std::stoull(field(f, *start, "Size")), number});
     }
   }
   if (create == nullptr) raise_error(Error::Kind::format, path, "an empty trace");
@@ -284,7 +292,9 @@ SparseMatrix fold_onto_hosts(const SparseMatrix& traffic, const std::vector<std:
     return it->second;
   };
   std::map<std::pair<std::uint32_t, std::uint32_t>, std::uint64_t> pairs;
-  for_each_nonzero(traffic, [&](std::uint32_t i, std::uint32_t j, std::uint64_t v) { pairs[{host_of(i), host_of(j)}] += v; });
+  for_each_nonzero(traffic, [&](std::uint32_t i, std::uint32_t j, std::uint64_t v) {
+    pairs[{host_of(i), host_of(j)}] += v;
+  });
   return from_pairs(pairs, static_cast<std::uint32_t>(hosts.size()));
 }
 
@@ -297,11 +307,12 @@ SimulationResult run_simulation(const Simulation& s) {
     std::ofstream out(hostfile);
     for (const auto& h : s.hosts) out << h << '\n';
   }
-  std::vector<std::string> argv = {s.smpirun, "-platform", fs::absolute(s.platform).string(), "-hostfile",
-                                   hostfile.string(), "-np", std::to_string(np), "-map"};
+  std::vector<std::string> argv = {
+      s.smpirun,          "-platform", fs::absolute(s.platform).string(), "-hostfile", hostfile.string(), "-np",
+      std::to_string(np), "-map"};
   if (s.trace_traffic) {
-    for (const char* cfg : {"tracing:yes", "tracing/smpi:yes", "tracing/smpi/internals:yes",
-                            "tracing/smpi/display-sizes:yes"}) {
+    for (const char* cfg :
+         {"tracing:yes", "tracing/smpi:yes", "tracing/smpi/internals:yes", "tracing/smpi/display-sizes:yes"}) {
       argv.push_back(std::string("--cfg=") + cfg);
     }
     argv.push_back("--cfg=tracing/filename:" + trace.string());

@@ -74,8 +74,9 @@ TEST(SmpiTrace, RefusesWhatItCannotRead) {
             std::string::npos);
   EXPECT_NE(test::error_of([&] { read_trace_traffic(dir.write("c", "hello\n"), 3); }).find("not an SMPI Paje trace"),
             std::string::npos);
-  EXPECT_NE(test::error_of([&] { read_trace_traffic(dir.write("d", std::string(kHeader) + "6 0 4 1 0 \"rank-3\"\n"), 3); })
-                .find("beyond the 3 ranks"),
+  EXPECT_NE(test::error_of([&] {
+              read_trace_traffic(dir.write("d", std::string(kHeader) + "6 0 4 1 0 \"rank-3\"\n"), 3);
+            }).find("beyond the 3 ranks"),
             std::string::npos);
 }
 
@@ -90,9 +91,11 @@ TEST(SmpiOutput, MapLinesAndSimulatedTime) {
 }
 
 TEST(SmpiSettings, KeyValue) {
-  EXPECT_EQ(parse_smpi_setting("smpi/reduce=ompi_binary"), (std::pair<std::string, std::string>{"smpi/reduce", "ompi_binary"}));
+  EXPECT_EQ(parse_smpi_setting("smpi/reduce=ompi_binary"),
+            (std::pair<std::string, std::string>{"smpi/reduce", "ompi_binary"}));
   for (const char* bad : {"smpi/reduce", "=x", "a b=c", "smpi/reduce=a b"}) {
-    EXPECT_NE(test::error_of([&] { parse_smpi_setting(bad); }).find("--smpi takes KEY=VALUE"), std::string::npos) << bad;
+    EXPECT_NE(test::error_of([&] { parse_smpi_setting(bad); }).find("--smpi takes KEY=VALUE"), std::string::npos)
+        << bad;
   }
 }
 

@@ -26,7 +26,8 @@ void append_pairs(std::string& out, const RankProfile& profile, std::initializer
   for (const TrafficClass c : classes) {
     for (const auto& p : profile.pairs) {
       if (p.traffic_class != c) continue;
-      out += std::string(1, class_letter(c)) + "\t" + std::to_string(profile.rank) + "\t" + std::to_string(p.peer) + "\t";
+      out +=
+          std::string(1, class_letter(c)) + "\t" + std::to_string(profile.rank) + "\t" + std::to_string(p.peer) + "\t";
       append_counts(out, p.bytes, p.count);
       // Open MPI writes a pair's one histogram on its E line, or on its I line when it has none.
       const bool has_external = std::any_of(profile.pairs.begin(), profile.pairs.end(), [&](const PairRecord& e) {

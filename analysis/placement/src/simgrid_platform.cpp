@@ -42,7 +42,8 @@ std::string fat_tree_parameters(const TreeTopology& topo) {
 
 void check_links(const TreeTopology& topo, SimulatedNetwork network) {
   if (topo.links.size() != topo.levels()) {
-    throw Error(Error::Kind::usage, "--topology " + topo.source + ": the platform needs a link rate and latency for each of its " +
+    throw Error(Error::Kind::usage, "--topology " + topo.source +
+                                        ": the platform needs a link rate and latency for each of its " +
                                         std::to_string(topo.levels()) + " levels");
   }
   for (std::uint32_t l = 0; l < topo.levels(); ++l) {
@@ -68,11 +69,20 @@ std::string xml_attribute(const std::string& text) {
   std::string out;
   for (char c : text) {
     switch (c) {
-      case '&': out += "&amp;"; break;
-      case '<': out += "&lt;"; break;
-      case '>': out += "&gt;"; break;
-      case '"': out += "&quot;"; break;
-      default: out += c;
+      case '&':
+        out += "&amp;";
+        break;
+      case '<':
+        out += "&lt;";
+        break;
+      case '>':
+        out += "&gt;";
+        break;
+      case '"':
+        out += "&quot;";
+        break;
+      default:
+        out += c;
     }
   }
   return out;
@@ -100,7 +110,8 @@ std::vector<std::string> default_hosts(std::uint64_t nodes) {
 void write_simgrid_platform(const TreeTopology& topo, SimulatedNetwork network, std::ostream& out) {
   check_links(topo, network);
   if (topo.slots_per_core != 1 || !topo.excluded.empty()) {
-    throw Error(Error::Kind::usage, "--topology " + topo.source + ": a platform is written from a tree without slots or exclusions");
+    throw Error(Error::Kind::usage,
+                "--topology " + topo.source + ": a platform is written from a tree without slots or exclusions");
   }
   const std::uint64_t nodes = topo.nodes();
   // The node's own levels as one loopback link: the slowest of them, crossed twice at worst.
@@ -179,8 +190,8 @@ std::vector<RankfileEntry> read_rankfile(const std::string& path, std::uint32_t 
     if (rank >= np) continue;
     RankfileEntry& e = entries[rank];
     if (e.line != 0) {
-      raise_error(Error::Kind::input, where, "rank " + std::to_string(rank) + " given twice (first on line " +
-                                                 std::to_string(e.line) + ")");
+      raise_error(Error::Kind::input, where,
+                  "rank " + std::to_string(rank) + " given twice (first on line " + std::to_string(e.line) + ")");
     }
     e.host = m[2].str();
     if (m[3].matched) e.socket = static_cast<std::uint32_t>(std::stoul(m[3].str()));
@@ -189,8 +200,9 @@ std::vector<RankfileEntry> read_rankfile(const std::string& path, std::uint32_t 
   }
   for (std::uint32_t r = 0; r < np; ++r) {
     if (entries[r].line == 0) {
-      raise_error(Error::Kind::input, path, "no 'rank " + std::to_string(r) + "=' line: the rankfile places fewer than the " +
-                                                std::to_string(np) + " processes of --np");
+      raise_error(Error::Kind::input, path,
+                  "no 'rank " + std::to_string(r) + "=' line: the rankfile places fewer than the " +
+                      std::to_string(np) + " processes of --np");
     }
   }
   return entries;
@@ -199,9 +211,8 @@ std::vector<RankfileEntry> read_rankfile(const std::string& path, std::uint32_t 
 Mapping rankfile_mapping(const std::vector<RankfileEntry>& entries, const TreeTopology& topo,
                          const std::vector<std::string>& hosts, const std::string& path) {
   const std::uint64_t cores = topo.leaves_per_node();
-  const std::uint64_t per_socket =
-      std::accumulate(topo.arity.begin() + topo.node_levels + topo.socket_levels, topo.arity.end(), std::uint64_t{1},
-                      std::multiplies<>());
+  const std::uint64_t per_socket = std::accumulate(topo.arity.begin() + topo.node_levels + topo.socket_levels,
+                                                   topo.arity.end(), std::uint64_t{1}, std::multiplies<>());
   const std::uint64_t sockets = cores / per_socket;
   Mapping mapping;
   mapping.reserve(entries.size());

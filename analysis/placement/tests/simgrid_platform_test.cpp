@@ -104,8 +104,9 @@ TEST(SimgridRankfile, ErrorsNameTheLine) {
     return test::error_of([&] { rankfile_mapping(read_rankfile(path, np), topo, default_hosts(2), path); });
   };
   EXPECT_NE(error("rank 0=node0 slot=0:0\nrank 1 node0\n").find("bad.rf:2: expected 'rank R=HOST"), std::string::npos);
-  EXPECT_NE(error("rank 0=node0 slot=0:0\nrank 0=node1 slot=0:0\n").find("bad.rf:2: rank 0 given twice (first on line 1)"),
-            std::string::npos);
+  EXPECT_NE(
+      error("rank 0=node0 slot=0:0\nrank 0=node1 slot=0:0\n").find("bad.rf:2: rank 0 given twice (first on line 1)"),
+      std::string::npos);
   EXPECT_NE(error("rank 0=node0 slot=0:0\n").find("no 'rank 1=' line"), std::string::npos);
   EXPECT_NE(error("rank 0=node0 slot=0:0\nrank 1=node5 slot=0:0\n").find("bad.rf:2: host 'node5' is not one of"),
             std::string::npos);
@@ -118,8 +119,9 @@ TEST(SimgridRankfile, ErrorsNameTheLine) {
 TEST(SimgridNetwork, Names) {
   EXPECT_EQ(parse_simulated_network("fat-tree", "--network"), SimulatedNetwork::fat_tree);
   EXPECT_EQ(parse_simulated_network("flat", "--network"), SimulatedNetwork::flat);
-  EXPECT_NE(test::error_of([] { parse_simulated_network("torus", "--network"); }).find("--network takes fat-tree or flat"),
-            std::string::npos);
+  EXPECT_NE(
+      test::error_of([] { parse_simulated_network("torus", "--network"); }).find("--network takes fat-tree or flat"),
+      std::string::npos);
 }
 
 }  // namespace

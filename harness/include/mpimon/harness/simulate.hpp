@@ -24,17 +24,18 @@ struct TraceTraffic {
 
 /// A platform as SimGrid reads it (mpimon-simgrid-platform).
 struct PlatformInfo {
-  std::string simgrid_version;                        ///< "3.32.0"
-  std::vector<std::string> hosts;                     ///< in SimGrid's order
-  std::map<std::string, std::uint32_t> cores;         ///< of each host
-  std::map<std::string, std::string> properties;      ///< of every zone (key -> value)
+  std::string simgrid_version;                    ///< "3.32.0"
+  std::vector<std::string> hosts;                 ///< in SimGrid's order
+  std::map<std::string, std::uint32_t> cores;     ///< of each host
+  std::map<std::string, std::string> properties;  ///< of every zone (key -> value)
 };
 
 /// Reads `platform` with SimGrid and checks that every host of `used` is one of its hosts, joined to
 /// the first by routes both ways. Throws Error::Kind::input naming the file with SimGrid's reason
 /// (a parse error names its line), or naming the host the platform lacks; Error::Kind::system when
 /// the reader (`reader`, mpimon-simgrid-platform) cannot run.
-PlatformInfo read_platform(const std::string& reader, const std::string& platform, const std::vector<std::string>& used);
+PlatformInfo read_platform(const std::string& reader, const std::string& platform,
+                           const std::vector<std::string>& used);
 
 /// The SMPI settings mpimon simulate gives every run before the user's (--smpi KEY=VALUE, which
 /// may override them): computation measured here counts as done at 1 Gflop/s (smpi/host-speed), and
@@ -47,29 +48,29 @@ std::pair<std::string, std::string> parse_smpi_setting(const std::string& text);
 
 struct Simulation {
   std::string smpirun = "smpirun";
-  std::string platform;            ///< the platform file
-  std::vector<std::string> hosts;  ///< the host of each rank, rank 0 first: -np is its size
+  std::string platform;                                       ///< the platform file
+  std::vector<std::string> hosts;                             ///< the host of each rank, rank 0 first: -np is its size
   std::vector<std::pair<std::string, std::string>> settings;  ///< --cfg=KEY:VALUE, in order
-  std::vector<std::string> argv;   ///< the SMPI program and its arguments
+  std::vector<std::string> argv;                              ///< the SMPI program and its arguments
   /// Instead of a program: a time-independent trace (smpirun -replay), SMPI's replay of it.
   std::string replay;
-  bool workload = false;           ///< mpimon-workload: the time is its report's
-  std::string time_regex;          ///< else a time the program prints; "" for the simulated clock
-  bool trace_traffic = true;       ///< count bytes per rank pair (SMPI's Paje trace)
+  bool workload = false;      ///< mpimon-workload: the time is its report's
+  std::string time_regex;     ///< else a time the program prints; "" for the simulated clock
+  bool trace_traffic = true;  ///< count bytes per rank pair (SMPI's Paje trace)
   std::chrono::seconds timeout{86400};
 };
 
 struct SimulationResult {
-  std::string status;             ///< "ok", or why not
-  double seconds = 0;             ///< the time compared: the report's, or the simulated clock's
-  std::string time_source;        ///< "workload", "reported" or "simulated"
-  double simulated_seconds = 0;   ///< the simulated clock when the simulation ended
-  double wall_seconds = 0;        ///< how long the simulation took here
+  std::string status;                   ///< "ok", or why not
+  double seconds = 0;                   ///< the time compared: the report's, or the simulated clock's
+  std::string time_source;              ///< "workload", "reported" or "simulated"
+  double simulated_seconds = 0;         ///< the simulated clock when the simulation ended
+  double wall_seconds = 0;              ///< how long the simulation took here
   std::vector<std::string> rank_hosts;  ///< where SMPI put each rank (its -map lines)
   std::optional<TraceTraffic> traffic;  ///< what each rank sent each other (trace_traffic)
-  std::string report;             ///< the workload's JSON ("" otherwise)
-  std::string command;            ///< the smpirun line, as a user would type it
-  std::string output;             ///< smpirun's output
+  std::string report;                   ///< the workload's JSON ("" otherwise)
+  std::string command;                  ///< the smpirun line, as a user would type it
+  std::string output;                   ///< smpirun's output
 };
 
 /// Runs one simulation in a scratch directory (its hostfile, trace and SMPI's temporary files are
