@@ -13,22 +13,19 @@ import glob
 import os
 import sys
 
-import h5py
 import matplotlib
 
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 
+# The one reader of results files (analysis/scripts/mpimon_results.py).
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "../../../analysis/scripts"))
+from mpimon_results import read_table  # noqa: E402
+
 matplotlib.rcParams["svg.hashsalt"] = "mpimon"  # the same data give the same files
 STYLE = {"pml": ("tab:blue", "PML view's mapping"), "pmpi": ("tab:red", "PMPI view's mapping"),
          "cyclic": ("tab:gray", "round-robin (cyclic)")}
 PUBLISHED = {"pml": 0.338, "pmpi": 0.470}  # RR-9038, 6.2: 64 ranks, 5.10^6 integers
-
-
-def text(value):
-    return value.decode() if isinstance(value, bytes) else str(value)
-
-
 VARIANTS = {"edges": "-", "arithmetic": "--", "ompi_binary": ":"}
 
 
@@ -36,11 +33,8 @@ def read(folder):
     """{(np, rate): {(variant, mapping): {integers: seconds}}} of the replays, and the live runs'."""
     replay, live = {}, {}
     for path in sorted(glob.glob(os.path.join(folder, "compact", "fig4a-np*-compact.h5"))):
-        with h5py.File(path, "r") as f:
-            case = text(f["configuration"].attrs["case"])
-            m = f["mappings"]
-            names = [text(x) for x in m["name"]]
-            seconds = [float(x) for x in m["seconds"]]
+        m, config, _ = read_table(path, "mappings", formats=("mpimon-apps",))
+        case, names, seconds = config["case"], list(m["name"]), [float(x) for x in m["seconds"]]
         parts = case.split("-")
         np_, count, rate, variant = int(parts[1][2:]), int(parts[2]), parts[3], parts[4]
         into = live if variant == "live" else replay

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
-"""The tables of README.md, from the compact files (compact/*.h5, /mappings and configuration read
-with h5py) and ../measured's CSVs:
+"""The tables of summary.md, from the compact files (compact/*.h5, /mappings and configuration read
+with analysis/scripts/mpimon_results.py, the one reader of results files) and ../measured's CSVs:
 
 - trust.csv: every measured comparison (A against B, 5 launch pairs on the emulated cluster) beside
   the same two mappings simulated: B/A measured (with the 95 % CI of B - A over A's mean), B/A
@@ -17,28 +17,23 @@ import importlib.util
 import os
 import sys
 
-import h5py
-
 here = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.join(here, "../../../analysis/scripts"))
+from mpimon_results import read_table  # noqa: E402
+
 spec = importlib.util.spec_from_file_location(
     "plot_placement_measured", os.path.join(here, "../../../analysis/scripts/plot_placement_measured.py"))
 plot = importlib.util.module_from_spec(spec)
 spec.loader.exec_module(plot)
 
 
-def text(value):
-    return value.decode() if isinstance(value, bytes) else str(value)
-
-
 def simulated(path):
     """configuration, and {mapping name: row} of a compact simulated results file."""
-    with h5py.File(path, "r") as f:
-        config = {k: text(v) for k, v in f["configuration"].attrs.items()}
-        m = f["mappings"]
-        rows = {}
-        for i in range(len(m["arm"])):
-            row = {k: (text(m[k][i]) if m[k].dtype.kind in "SO" else float(m[k][i])) for k in m}
-            rows[row["name"]] = row
+    m, config, _ = read_table(path, "mappings", formats=("mpimon-apps",))
+    rows = {}
+    for i in range(len(m["arm"])):
+        row = {k: (str(m[k][i]) if m[k].dtype.kind == "U" else float(m[k][i])) for k in m}
+        rows[row["name"]] = row
     return config, rows
 
 
@@ -156,6 +151,9 @@ def at_scale(folder, pattern, out, key_fields):
 
 
 def main(folder):
+    print("# SIMULATED (SimGrid SMPI) against MEASURED (../measured): the tables\n")
+    print("Written by summarise.py from compact/ and ../measured's CSVs; README.md says what they mean. "
+          "B/A: mapping B's time over A's.\n")
     trust(folder, os.path.join(folder, "trust.csv"))
 
     def fig4a_key(config):
@@ -168,7 +166,19 @@ def main(folder):
         case = config["case"]
         return {"case": case.rsplit("-np", 1)[0][len("fig5-"):], "np": case.rsplit("-np", 1)[1]}
 
-    at_scale(folder, "fig5-*-compact.h5", os.path.join(folder, "fig5.csv"), fig5_key)
+    rows = at_scale(folder, "fig5-*-compact.h5", os.path.join(folder, "fig5.csv"), fig5_key)
+    if rows:
+        mappings = list(dict.fromkeys(r["mapping"] for r in rows))
+        print("\nFig. 5 SIMULATED at scale (fat tree, 10 Gbit/s): each mapping's time relative to the first's, "
+              "its modelled cost's ratio in brackets\n")
+        print("| case | ranks | " + " | ".join(mappings) + " |")
+        print("|---|---|" + "---|" * len(mappings))
+        for case, np_ in dict.fromkeys((r["case"], r["np"]) for r in rows):
+            group = {r["mapping"]: r for r in rows if (r["case"], r["np"]) == (case, np_)}
+            first = group[mappings[0]]["modelled_cost"]
+            cells = [f"{group[m]['ratio']:.2f} ({group[m]['modelled_cost'] / first:.2f})" if m in group else ""
+                     for m in mappings]
+            print(f"| {case} | {np_} | " + " | ".join(cells) + " |")
 
 
 if __name__ == "__main__":
