@@ -125,9 +125,9 @@ void write_simulated_csv(const std::vector<SimulatedMapping>& rows, std::ostream
   for (const auto& r : rows) {
     const bool ok = r.status == "ok";
     out << r.arm << ',' << plain(r.name) << ',' << plain(r.status) << ','
-        << num(ok ? std::optional(r.seconds) : std::nullopt) << ',' << num(r.ratio) << ','
-        << num(ok ? std::optional(r.simulated_seconds) : std::nullopt) << ',' << num(r.wall_seconds) << ','
-        << num(r.modelled) << ',' << plain(r.traffic) << '\n';
+        << csv_number(ok ? std::optional(r.seconds) : std::nullopt) << ',' << csv_number(r.ratio) << ','
+        << csv_number(ok ? std::optional(r.simulated_seconds) : std::nullopt) << ',' << csv_number(r.wall_seconds)
+        << ',' << csv_number(r.modelled) << ',' << plain(r.traffic) << '\n';
   }
 }
 
