@@ -13,7 +13,7 @@
 namespace mpimon {
 namespace {
 
-TreeTopology with_links(TreeTopology topo, std::vector<LinkSpec> links) {
+TreeTopology simgrid_links(TreeTopology topo, std::vector<LinkSpec> links) {
   topo.links = std::move(links);
   return topo;
 }
@@ -28,7 +28,7 @@ std::string platform_of(const TreeTopology& topo, SimulatedNetwork network) {
 // tree is one switch of 4 ports ("1;4;1;1"); the loopback is the slower of the node's two levels
 // (10 Gbit/s: 1.25e9 bytes/s) and twice their latencies (2 x (0.5 + 0.1) us).
 TEST(SimgridPlatform, ClusterOfTheTree) {
-  const auto topo = with_links(parse_topology("4x2x4"), {{1e9, 1e-6}, {1e10, 5e-7}, {2e10, 1e-7}});
+  const auto topo = simgrid_links(parse_topology("4x2x4"), {{1e9, 1e-6}, {1e10, 5e-7}, {2e10, 1e-7}});
   const std::string xml = platform_of(topo, SimulatedNetwork::fat_tree);
   EXPECT_NE(xml.find("radical=\"0-3\""), std::string::npos) << xml;
   EXPECT_NE(xml.find("core=\"8\""), std::string::npos) << xml;
@@ -44,7 +44,7 @@ TEST(SimgridPlatform, TwoLevelFatTreeHasFullBisection) {
   auto topo = parse_topology("tleaf 4 8 1000 16 100 2 10 4 1");
   topo.node_levels = 2;
   topo.socket_levels = 1;
-  topo = with_links(topo, {{1e10, 0}, {1e10, 0}, {1e11, 0}, {1e11, 0}});
+  topo = simgrid_links(topo, {{1e10, 0}, {1e10, 0}, {1e11, 0}, {1e11, 0}});
   const std::string xml = platform_of(topo, SimulatedNetwork::fat_tree);
   EXPECT_NE(xml.find("topo_parameters=\"2;16,8;1,16;1,1\""), std::string::npos) << xml;
   EXPECT_NE(xml.find("radical=\"0-127\""), std::string::npos) << xml;
@@ -59,10 +59,10 @@ TEST(SimgridPlatform, RefusesMissingLinksAndSlots) {
   const auto topo = parse_topology("2x1x4");
   EXPECT_NE(test::error_of([&] { platform_of(topo, SimulatedNetwork::flat); }).find("needs a link rate"),
             std::string::npos);
-  auto no_rate = with_links(topo, {{1e9, 0}, {0, 0}});
+  auto no_rate = simgrid_links(topo, {{1e9, 0}, {0, 0}});
   EXPECT_NE(test::error_of([&] { platform_of(no_rate, SimulatedNetwork::flat); }).find("level 1 has no link rate"),
             std::string::npos);
-  auto slotted = with_links(with_slots(topo, 2), {{1e9, 0}, {1e9, 0}, {1e9, 0}});
+  auto slotted = simgrid_links(with_slots(topo, 2), {{1e9, 0}, {1e9, 0}, {1e9, 0}});
   EXPECT_NE(test::error_of([&] { platform_of(slotted, SimulatedNetwork::flat); }).find("without slots"),
             std::string::npos);
 }
