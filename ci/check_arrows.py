@@ -25,6 +25,7 @@ EXTERNAL = [
     (r"re:.*/libmetis\.so$", "METIS"), ("dl", "dlopen"), ("Boost::headers", "Boost headers"),
     ("Boost::program_options", "Boost.Program_options"), ("nlohmann_json::nlohmann_json", "nlohmann-json"),
     ("GTest::gtest_main", "GoogleTest"), ("benchmark::benchmark", "Google Benchmark"),
+    (r"re:.*/libsimgrid\.so$", "SimGrid"),
 ]
 IGNORED = {"mpimon_warnings"}  # compiler warnings only, no code
 

@@ -29,6 +29,7 @@ packages=(
   slurmctld slurmd slurm-client munge  # mpimon cluster up --slurm: Slurm on the emulated nodes, and its tests
   python3-scipy                      # Delaunay meshes of results/placement/instances.py (scale.sh, kahip.sh)
   debootstrap                        # the Debian roots of ci/ompi5.sh and ci/debian-package.sh (ci/test.sh prepares both at once)
+  libsimgrid-dev                     # SimGrid's SMPI (smpicxx, smpirun, libsimgrid): mpimon simulate (docs/simulate.md) and its tests
 )
 if [ "${1:-}" = "--list" ]; then
   printf '%s\n' "${packages[@]}"

@@ -13,7 +13,8 @@
 #   4. where it can make network namespaces (root, not --installed): the placements measured on an
 #      emulated cluster of 2 nodes (mpimon cluster, docs/cluster.md): the halo's packed against chosen
 #      mapping, and a forced binary reduce of 8 ranks placed from the PML view against the PMPI view
-#      (results/placement/measured), each in launch pairs; elsewhere it says the saving is modelled.
+#      (results/placement/measured), each in launch pairs; elsewhere it says the saving is modelled;
+#   5. where SimGrid's SMPI is installed: the halo's two rankfiles simulated (mpimon simulate).
 # Everything goes to build/main/ (or $MPIMON_MAIN_OUT). MPIMON_MAIN_OVERHEAD_PAIRS (launches of the
 # interleaved sweep, default 10), MPIMON_MAIN_PAIRS (launch pairs of the application, default 3) and
 # MPIMON_MAIN_NP change the sweeps.
@@ -115,6 +116,18 @@ else
   echo "main: not measured: this job cannot make network namespaces here (root, not --installed);"
   echo "main: the saving above is modelled"
 fi
+# The same two rankfiles SIMULATED (SimGrid's SMPI, docs/simulate.md) on the modelled cluster at
+# 1 Gbit/s, the simulated traffic checked against the recording: where SimGrid's SMPI is installed.
+smpi_halo=$(dirname "$programs")/smpi/mpimon-workload-smpi
+[ $installed = no ] || smpi_halo=$programs/mpimon-workload-smpi
+if command -v smpirun >/dev/null && [ -x "$smpi_halo" ]; then
+  step "simulated placement: mpimon simulate --topology 2x2x4 --rate 1gbit --rankfile packed --rankfile chosen (SMPI)"
+  "$mpimon" simulate --topology 2x2x4 --rate 1gbit --np 16 --rankfile "$out/packed.rankfile" \
+    --rankfile "$out/halo.rankfile" --matrices "$out/halo.h5" --smpi smpi/privatization=no -o "$out/simulated.h5" \
+    -- "$smpi_halo" "${halo[@]:1}" || simulated_failed=yes
+else
+  echo "main: not simulated: no SimGrid SMPI here (ci/install-deps.sh installs libsimgrid-dev)"
+fi
 step "plot and report: mpimon plot $out/halo.h5; mpimon report ... --topology 2x2x4 -o $out/report.html"
 "$mpimon" plot "$out/halo.h5" -o "$out/figures"
 "$mpimon" report "$out/halo.h5" "$out/overhead.h5" "$out/apps.h5" --topology 2x2x4 -o "$out/report.html" \
@@ -122,6 +135,10 @@ step "plot and report: mpimon plot $out/halo.h5; mpimon report ... --topology 2x
 echo "main: open $out/report.html in a browser (self-contained, no network needed)"
 echo "main: done; results, figures and dumps in $out"
 # A measurement that failed is not a result: the job says so and ends non-zero, after the report.
+if [ "${simulated_failed:-no}" = yes ]; then
+  echo "main: the simulated placement failed (see above)" >&2
+  exit 1
+fi
 if [ "${measured_failed:-no}" = yes ]; then
   echo "main: the measured placement failed (see above; the modelled saving stands in the report)" >&2
   exit 1

@@ -98,6 +98,39 @@ void print_placement_table(const std::vector<AppRow>& rows, const ArmPair& arms)
   }
 }
 
+void print_simulated_table(const std::vector<SimulatedMapping>& rows, const std::string& label, std::uint32_t np) {
+  std::printf("\n%s, np %u: SIMULATED (SimGrid SMPI)\n%-4s %-24s %14s %9s %14s %10s  %s\n", label.c_str(), np, "arm",
+              "mapping", "simulated s", "vs first", "modelled cost", "wall s", "status");
+  for (const auto& r : rows) {
+    std::printf("%-4s %-24s %14s %9s %14s %10s  %s\n", r.arm.c_str(), r.name.c_str(),
+                fixed(r.status == "ok" ? std::optional(r.seconds) : std::nullopt, "%.6g").c_str(),
+                fixed(r.ratio, "%.3f").c_str(), fixed(r.modelled, "%.4g").c_str(),
+                fixed(r.wall_seconds, "%.1f").c_str(), r.status.c_str());
+  }
+  std::printf(
+      "(simulated s: the program's time in the simulation; vs first: its ratio to the first mapping's;\n"
+      " modelled cost: mpimon place's model of the same mapping; wall s: how long the simulation took here)\n");
+  for (const auto& r : rows) {
+    if (!r.traffic.empty()) std::printf("traffic %s: %s\n", r.arm.c_str(), r.traffic.c_str());
+  }
+}
+
+void write_simulated_csv(const std::vector<SimulatedMapping>& rows, std::ostream& out) {
+  out << "arm,name,status,seconds,ratio,simulated_clock_s,wall_s,modelled_cost,traffic_check\n";
+  auto plain = [](std::string text) {
+    std::replace_if(
+        text.begin(), text.end(), [](char c) { return c == ',' || c == '\n' || c == '"'; }, ' ');
+    return text;
+  };
+  for (const auto& r : rows) {
+    const bool ok = r.status == "ok";
+    out << r.arm << ',' << plain(r.name) << ',' << plain(r.status) << ','
+        << csv_number(ok ? std::optional(r.seconds) : std::nullopt) << ',' << csv_number(r.ratio) << ','
+        << csv_number(ok ? std::optional(r.simulated_seconds) : std::nullopt) << ',' << csv_number(r.wall_seconds)
+        << ',' << csv_number(r.modelled) << ',' << plain(r.traffic) << '\n';
+  }
+}
+
 void write_app_csv(const std::vector<AppRow>& rows, std::ostream& out, const ArmPair& arms) {
   const std::string& off = arms.base;
   const std::string& on = arms.other;

@@ -84,6 +84,9 @@ int cluster_hostfile_command(const std::string& name, const std::vector<std::str
 int cluster_run_command(const std::string& name, const std::vector<std::string>& args);
 int cluster_down_command(const std::string& name, const std::vector<std::string>& args);
 
+/// `mpimon simulate`: mappings simulated with SimGrid's SMPI (docs/simulate.md).
+int simulate_command(const std::string& name, const std::vector<std::string>& args);
+
 /// `mpimon plot placement`: bars of `mpimon place --json` reports (docs/placement.md).
 int plot_placement_command(const std::string& name, const std::vector<std::string>& args);
 

@@ -16,6 +16,7 @@
 #include "mpimon/results/apps.hpp"
 #include "mpimon/results/arms.hpp"
 #include "mpimon/results/overhead.hpp"
+#include "mpimon/results/simulated.hpp"
 
 namespace mpimon::cli {
 
@@ -94,6 +95,10 @@ void write_apps(const std::string& path, const std::map<std::string, std::string
   AppResults::create(path, configuration);
   AppResults results(path);
   for (const auto& l : launches) results.append(compact(l));
+  if (is_simulated(configuration)) {  // mpimon simulate: one launch per mapping, no pairs
+    write_simulated_mappings(path, simulated_mappings(configuration, launches));
+    return;
+  }
   // The configuration's arms: off,on of bench app, or A,B of bench placement.
   const ArmPair arms = arms_of(configuration);
   auto rows = analyze_apps(launches, 0.95, arms);

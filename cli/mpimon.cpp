@@ -55,6 +55,8 @@ constexpr Entry kCommands[] = {
      "one self-contained HTML report of matrices, results, validation and placement files"},
     {"place", mpimon::cli::place_command,
      "map the ranks onto a modelled cluster (TreeMatch, Scotch, ...) and cost the mappings"},
+    {"simulate", mpimon::cli::simulate_command,
+     "simulate an SMPI program under several rankfiles with SimGrid (simulated times, modelled costs)"},
     {"plot placement", mpimon::cli::plot_placement_command, "draw the modelled costs of mpimon place --json reports"},
     {"probe", mpimon::cli::probe_command,
      "measure the latency and bandwidth of each level's links (ping-pong, stream) for place's time model"},

@@ -12,6 +12,8 @@
 #include "mpimon/harness/cluster.hpp"
 #include "mpimon/placement/time_model.hpp"
 
+#include "mpimon/placement/simgrid_platform.hpp"
+
 namespace mpimon::cli {
 
 namespace {
@@ -141,9 +143,7 @@ std::string method_help() {
 std::vector<std::string> hosts_of(const PlaceOptions& o, std::uint64_t nodes) {
   if (!o.hosts.empty()) return split_list(o.hosts, "hosts");
   if (!o.hostfile.empty()) return read_hostfile(o.hostfile);
-  std::vector<std::string> hosts;
-  for (std::uint64_t n = 0; n < nodes; ++n) hosts.push_back("node" + std::to_string(n));
-  return hosts;
+  return default_hosts(nodes);
 }
 
 }  // namespace mpimon::cli

@@ -131,6 +131,19 @@ void show_overhead(const std::string& input, const std::string& csv, const std::
 void show_apps(const std::string& input, const std::string& csv, const std::string& launches_csv) {
   AppResults results(input);
   auto launches = results.launches();
+  if (is_simulated(results.configuration())) {
+    const auto config = results.configuration();
+    print_sweep(input, "simulated placements (mpimon simulate)", config, launches,
+                [](const AppLaunchKey& k) { return k.app; });
+    const auto rows = simulated_mappings(config, launches);
+    print_simulated_table(rows, config.count("apps") ? config.at("apps") : "",
+                          launches.empty() ? 0 : launches[0].key.np);
+    if (!csv.empty()) write_file_atomically(csv, [&](std::ostream& o) { write_simulated_csv(rows, o); });
+    if (!launches_csv.empty()) {
+      write_file_atomically(launches_csv, [&](std::ostream& o) { write_app_launches_csv(launches, o); });
+    }
+    return;
+  }
   const ArmPair arms = arms_of(results.configuration());
   const bool overhead = arms.base == "off" && arms.other == "on";
   print_sweep(input, overhead ? "application overhead results" : "application results (two arms)",

@@ -22,7 +22,8 @@ set(mpimon_launched)
 foreach(t IN ITEMS mpimon-p2p-ledger mpimon-rma-ledger mpimon-coll-ledger mpimon-mpit-ledger mpimon-pvars
                    mpimon-demo-ring mpimon-workload mpimon-run-collective mpimon-collect-phases
                    mpimon-overhead-bench mpimon-link-probe mpimon_pmpi_delay mpimon-gate-probe mpimon_gate_inject
-                   mpimon-reorder-demo)
+                   mpimon-reorder-demo mpimon-workload-smpi mpimon-run-collective-smpi
+                   mpimon-demo-ring-smpi mpimon-simgrid-platform)
   if(TARGET ${t})  # the MPI parts (MPIMON_ENABLE_MPI) and the gate's probe (valgrind) are optional
     list(APPEND mpimon_launched ${t})
   endif()

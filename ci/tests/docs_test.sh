@@ -39,6 +39,9 @@ if grep -q 'mpimon cluster up' run.sh; then
   ip netns add "mpimon-probe-$$" 2>/dev/null || cannot_run "ip netns add fails here (needs CAP_NET_ADMIN and /run/netns)"
   ip netns del "mpimon-probe-$$"
 fi
+if grep -q 'smpicc\|mpimon simulate' run.sh; then
+  command -v smpicc >/dev/null || cannot_run "smpicc missing: the page simulates with SimGrid's SMPI (ci/install-deps.sh installs libsimgrid-dev)"
+fi
 if grep -q -- '--slurm' run.sh; then
   for tool in munged slurmctld slurmd srun; do
     command -v "$tool" >/dev/null || cannot_run "$tool missing: the page runs Slurm (ci/install-deps.sh installs it)"

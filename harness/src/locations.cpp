@@ -21,7 +21,8 @@ std::vector<fs::path> program_directories(const fs::path& bin) {
           prefix / "validation",
           prefix / "bench",
           prefix / "collect",
-          prefix / "reorder"};
+          prefix / "reorder",
+          prefix / "smpi"};
 }
 
 std::string own_file(const std::string& name, const fs::path& bin) {

@@ -347,5 +347,16 @@ TEST(ProfReaderErrors, MissingFile) {
             "no/such/file.0.prof: cannot open: No such file or directory");
 }
 
+// format_prof writes what Open MPI writes: the real dumps of both modes (histograms on E lines,
+// on I lines of pairs without E, communicator blocks) come back byte for byte.
+TEST(ProfWriter, RealDumpsRoundTripByteForByte) {
+  for (const char* name : {"real/mode1_sample.0.prof", "real/mode1_sample.2.prof", "real/mode2_sample.0.prof",
+                           "real/mode2_sample.1.prof", "real/mode2_sample.2.prof"}) {
+    const std::string text = read_text(data_path(name));
+    const auto rank = parse_prof_name(name).rank;
+    EXPECT_EQ(format_prof(parse_prof(text, name, rank)), text) << name;
+  }
+}
+
 }  // namespace
 }  // namespace mpimon

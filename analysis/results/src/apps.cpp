@@ -240,6 +240,8 @@ void write_launch(hid_t g, const AppLaunchRecord& l) {
   results_detail::write_number_attribute(g, "wall_seconds", l.wall_seconds);
   if (l.comm_share) results_detail::write_number_attribute(g, "comm_share", *l.comm_share);
   if (!l.bindings.empty()) h5::write_attribute(g, "bindings", l.bindings);
+  if (l.simulated_seconds) results_detail::write_number_attribute(g, "simulated_seconds", *l.simulated_seconds);
+  if (!l.host_traffic.empty()) h5::write_attribute(g, "host_traffic", l.host_traffic);
   if (l.traffic) {
     for (std::size_t i = 0; i < kTrafficClassCount; ++i) {
       const auto c = kAllTrafficClasses[i];
@@ -261,6 +263,10 @@ AppLaunchRecord read_app_launch(hid_t g, const std::string& where) {
   l.wall_seconds = results_detail::read_number_attribute(g, "wall_seconds", where);
   if (h5::has_attribute(g, "comm_share")) l.comm_share = results_detail::read_number_attribute(g, "comm_share", where);
   if (h5::has_attribute(g, "bindings")) l.bindings = h5::read_string_attribute(g, "bindings", where);
+  if (h5::has_attribute(g, "simulated_seconds")) {
+    l.simulated_seconds = results_detail::read_number_attribute(g, "simulated_seconds", where);
+  }
+  if (h5::has_attribute(g, "host_traffic")) l.host_traffic = h5::read_string_attribute(g, "host_traffic", where);
   if (h5::has_attribute(g, class_attribute("messages", TrafficClass::external).c_str())) {
     TrafficTotals t;
     for (std::size_t i = 0; i < kTrafficClassCount; ++i) {

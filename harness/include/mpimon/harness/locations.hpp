@@ -7,7 +7,7 @@
 // BUILD/cli/mpimon in a build tree), a file NAME is looked up in
 //   PREFIX/libexec/mpimon   programs mpimon launches and the libraries it preloads (installed)
 //   PREFIX/LIBDIR           libmpimon-collect.so, libmpimon-reorder.so (installed)
-//   PREFIX/validation, PREFIX/bench, PREFIX/collect, PREFIX/reorder   the same files in a build tree
+//   PREFIX/validation, PREFIX/bench, PREFIX/collect, PREFIX/reorder, PREFIX/smpi   the same files in a build tree
 // and a data file (plotting scripts, the report's assets, defects.md) in PREFIX/share/mpimon, which
 // the build stages in the build tree as install does in the prefix.
 

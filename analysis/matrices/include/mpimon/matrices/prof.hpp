@@ -96,6 +96,12 @@ class ProfReader {
   MemberCache members_;
 };
 
+/// The text of a .prof file holding `profile` (docs/prof-format.md), the format the reader reads:
+/// the three section headers, its pair lines by class in section order (each line's histogram when
+/// `histograms` has one for the peer of its E line), and its communicator blocks. For what writes
+/// dumps that Open MPI did not (mpimon simulate's traffic); parse_prof reads it back as it was.
+std::string format_prof(const RankProfile& profile);
+
 /// What a file name says: `dir/phase_1.3.prof` is rank 3 of dump `phase_1`.
 struct ProfName {
   std::string dump;

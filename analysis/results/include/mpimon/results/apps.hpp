@@ -72,6 +72,10 @@ struct AppLaunchRecord {
   std::string report;                    ///< the workload's JSON, "" for a command
   std::optional<TrafficTotals> traffic;  ///< "on" launches: totals of the merged dumps
   std::string bindings;                  ///< the launcher's --report-bindings lines, "" when none
+  /// mpimon simulate: SimGrid's clock when the simulation ended (the compared time may be a report's).
+  std::optional<double> simulated_seconds;
+  /// mpimon simulate: the bytes between hosts in the simulation, "FROM TO BYTES" lines ("" when not counted).
+  std::string host_traffic;
 };
 
 /// The launch as a compact results file keeps it (docs/apps.md): no command line, no workload

@@ -1,0 +1,460 @@
+// Launching SimGrid's SMPI (harness/include/mpimon/harness/simulate.hpp).
+
+#include "mpimon/harness/simulate.hpp"
+
+#include <unistd.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <fstream>
+#include <map>
+#include <regex>
+#include <set>
+#include <sstream>
+#include <thread>
+
+#include "mpimon/base/error.hpp"
+#include "mpimon/base/scratch.hpp"
+#include "mpimon/base/version.hpp"
+#include "mpimon/harness/launch.hpp"
+#include "mpimon/harness/launch_pairs.hpp"
+#include "mpimon/matrices/merge.hpp"
+#include "mpimon/matrices/prof.hpp"
+#include "mpimon/results/apps.hpp"
+#include "mpimon/results/simulated.hpp"
+
+namespace mpimon::harness {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+std::string last_line(const std::string& text) {
+  std::istringstream in(text);
+  std::string line, last;
+  while (std::getline(in, line)) {
+    if (line.find_first_not_of(" \t\r") != std::string::npos) last = line;
+  }
+  return last;
+}
+
+/// The words of a Paje event line: blank-separated, a field in double quotes kept whole.
+std::vector<std::string> paje_fields(const std::string& line) {
+  std::vector<std::string> fields;
+  std::size_t i = 0;
+  while (i < line.size()) {
+    while (i < line.size() && (line[i] == ' ' || line[i] == '\t' || line[i] == '\r')) ++i;
+    if (i >= line.size()) break;
+    if (line[i] == '"') {
+      const auto end = line.find('"', i + 1);
+      fields.push_back(line.substr(i + 1, end == std::string::npos ? std::string::npos : end - i - 1));
+      i = end == std::string::npos ? line.size() : end + 1;
+    } else {
+      const auto end = line.find_first_of(" \t\r", i);
+      fields.push_back(line.substr(i, end == std::string::npos ? std::string::npos : end - i));
+      i = end == std::string::npos ? line.size() : end;
+    }
+  }
+  return fields;
+}
+
+/// One event definition of a Paje header: its id and the position of each field after the id.
+struct PajeEvent {
+  std::string id;
+  std::map<std::string, std::size_t> fields;
+};
+
+SparseMatrix from_pairs(const std::map<std::pair<std::uint32_t, std::uint32_t>, std::uint64_t>& pairs,
+                        std::uint32_t order) {
+  SparseMatrix m = SparseMatrix::zeros(order, order);
+  m.indptr.assign(order + 1, 0);
+  for (const auto& [key, value] : pairs) {
+    if (value == 0) continue;
+    ++m.indptr[key.first + 1];
+    m.indices.push_back(key.second);
+    m.values.push_back(value);
+  }
+  for (std::uint32_t r = 0; r < order; ++r) m.indptr[r + 1] += m.indptr[r];
+  return m;
+}
+
+}  // namespace
+
+PlatformInfo read_platform(const std::string& reader, const std::string& platform,
+                           const std::vector<std::string>& used) {
+  std::vector<std::string> argv = {reader, platform};
+  std::vector<std::string> distinct;
+  for (const auto& h : used) {
+    if (std::find(distinct.begin(), distinct.end(), h) == distinct.end()) distinct.push_back(h);
+  }
+  argv.insert(argv.end(), distinct.begin(), distinct.end());
+  LaunchResult r;
+  try {
+    r = run_process(argv, {}, std::chrono::seconds(300));
+  } catch (const Error& e) {
+    throw Error(Error::Kind::system,
+                std::string("cannot read the platform with SimGrid: ") + e.what() +
+                    " (mpimon-simgrid-platform is built where SimGrid is installed: libsimgrid-dev)");
+  }
+  if (r.exit_code != 0) {
+    std::string why;  // the reader's "error: " line, else its last one
+    std::istringstream lines(r.output);
+    for (std::string line; std::getline(lines, line);) {
+      if (line.rfind("error: ", 0) == 0) why = line.substr(7);
+    }
+    if (why.empty()) why = last_line(r.output);
+    raise_error(Error::Kind::input, platform,
+                "SimGrid refuses this platform (--platform): " +
+                    (why.empty() ? "exit code " + std::to_string(r.exit_code) : why));
+  }
+  PlatformInfo info;
+  std::istringstream in(r.output);
+  for (std::string line; std::getline(in, line);) {
+    std::istringstream words(line);
+    std::string kind;
+    words >> kind;
+    if (kind == "simgrid") {
+      words >> info.simgrid_version;
+    } else if (kind == "host") {
+      std::string name;
+      std::uint32_t cores = 0;
+      words >> name >> cores;
+      info.hosts.push_back(name);
+      info.cores[name] = cores;
+    } else if (kind == "property") {
+      std::string zone, key, value;
+      words >> zone >> key;
+      std::getline(words >> std::ws, value);
+      info.properties[key] = value;
+    }
+  }
+  if (info.hosts.empty()) raise_error(Error::Kind::input, platform, "the platform has no host (--platform)");
+  return info;
+}
+
+std::vector<std::pair<std::string, std::string>> default_smpi_settings() {
+  return {{"smpi/host-speed", "1000000000f"}, {"smpi/display-timing", "yes"}};
+}
+
+std::pair<std::string, std::string> parse_smpi_setting(const std::string& text) {
+  static const std::regex form(R"(([A-Za-z0-9_./-]+)=(.+))");
+  std::smatch m;
+  if (!std::regex_match(text, m, form) || m[2].str().find_first_of(" \t\n") != std::string::npos) {
+    throw Error(Error::Kind::usage,
+                "--smpi takes KEY=VALUE, a SimGrid setting without blanks (e.g. "
+                "smpi/reduce=ompi_binary), not '" +
+                    text + "'");
+  }
+  return {m[1].str(), m[2].str()};
+}
+
+std::vector<std::string> parse_rank_map(const std::string& output, std::uint32_t np) {
+  static const std::regex line(R"(\[rank ([0-9]+)\] -> (\S+))");
+  std::vector<std::string> hosts(np);
+  for (std::sregex_iterator it(output.begin(), output.end(), line), end; it != end; ++it) {
+    const auto rank = std::stoull((*it)[1].str());
+    if (rank < np) hosts[rank] = (*it)[2].str();
+  }
+  return hosts;
+}
+
+std::optional<double> parse_simulated_time(const std::string& output) {
+  static const std::regex line(R"(Simulated time: ([0-9.eE+-]+) seconds)");
+  std::smatch m;
+  if (!std::regex_search(output, m, line)) return std::nullopt;
+  try {
+    return std::stod(m[1].str());
+  } catch (const std::exception&) {
+    return std::nullopt;
+  }
+}
+
+TraceTraffic read_trace_traffic(const std::string& path, std::uint32_t np) {
+  std::ifstream in(path);
+  if (!in) raise_error(Error::Kind::input, path, "cannot read SMPI's trace");
+  // With tracing/smpi/internals, SMPI traces every message where its requests start (keys
+  // "SRCPID_DSTPID_TAG_N", actor pid = rank + 1), collectives' internal ones included. SimGrid 3.32
+  // traces the messages of these calls a second time, first, at the API (Sendrecv's key then
+  // names the rank, not the pid): in their states only the last link is the message.
+  static const std::set<std::string> traced_twice = {"PMPI_Isend", "PMPI_Issend",   "PMPI_Ibsend",
+                                                     "PMPI_Ssend", "PMPI_Sendrecv", "PMPI_Sendrecv_replace"};
+  std::map<std::string, PajeEvent> definitions;  // by name
+  PajeEvent* defining = nullptr;
+  std::map<std::string, std::uint32_t> rank_of;   // container alias -> rank
+  std::map<std::string, std::string> value_name;  // entity value alias -> name (PMPI_Isend, ...)
+  struct Link {
+    std::uint32_t from, to;
+    std::uint64_t bytes;
+    std::size_t line;
+  };
+  constexpr std::uint32_t kNotPids = ~0U;
+  std::map<std::uint32_t, std::string> state;           // the call each rank is in
+  std::map<std::uint32_t, std::vector<Link>> in_state;  // the links of that call so far
+  std::map<std::pair<std::uint32_t, std::uint32_t>, std::uint64_t> bytes, messages;
+  const PajeEvent *create = nullptr, *value = nullptr, *push = nullptr, *pop = nullptr, *start = nullptr;
+  std::size_t number = 0;
+  auto fail = [&](const std::string& why) {
+    raise_error(Error::Kind::format, path + ":" + std::to_string(number), why);
+  };
+  auto field = [&](const std::vector<std::string>& f, const PajeEvent& e, const char* name) -> const std::string& {
+    const auto at = e.fields.find(name);
+    if (at == e.fields.end()) fail(std::string("the trace's ") + name + " field is not defined");
+    if (at->second + 1 >= f.size()) fail(std::string("an event without its ") + name + " field");
+    return f[at->second + 1];
+  };
+  auto rank_in = [&](const std::string& alias) {
+    const auto it = rank_of.find(alias);
+    if (it == rank_of.end()) fail("an event of container " + alias + ", which is no rank");
+    return it->second;
+  };
+  auto close = [&](std::uint32_t rank) {
+    auto& links = in_state[rank];
+    const bool once = traced_twice.count(state[rank]) != 0 && !links.empty();
+    for (std::size_t i = once ? links.size() - 1 : 0; i < links.size(); ++i) {
+      if (links[i].to == kNotPids) {
+        raise_error(Error::Kind::format, path + ":" + std::to_string(links[i].line),
+                    "a message from rank " + std::to_string(links[i].from) +
+                        " whose key does not name actors rank + 1 (not SimGrid 3.32's SMPI trace?)");
+      }
+      bytes[{links[i].from, links[i].to}] += links[i].bytes;
+      ++messages[{links[i].from, links[i].to}];
+    }
+    links.clear();
+    state[rank].clear();
+  };
+  for (std::string line; std::getline(in, line);) {
+    ++number;
+    if (line.empty() || line[0] == '#') continue;
+    if (line[0] == '%') {
+      const auto words = paje_fields(line.substr(1));
+      if (words.size() == 3 && words[0] == "EventDef") {
+        defining = &definitions[words[1]];
+        defining->id = words[2];
+      } else if (words.size() == 1 && words[0] == "EndEventDef") {
+        defining = nullptr;
+      } else if (defining != nullptr && words.size() == 2) {
+        const std::size_t position = defining->fields.size();
+        defining->fields[words[0]] = position;
+      }
+      continue;
+    }
+    if (create == nullptr) {
+      for (auto [name, slot] :
+           {std::pair{"PajeCreateContainer", &create}, std::pair{"PajeDefineEntityValue", &value},
+            std::pair{"PajePushState", &push}, std::pair{"PajePopState", &pop}, std::pair{"PajeStartLink", &start}}) {
+        const auto it = definitions.find(name);
+        if (it == definitions.end()) fail(std::string("not an SMPI Paje trace: no ") + name + " event defined");
+        *slot = &it->second;
+      }
+      if (start->fields.count("Size") == 0) fail("the trace has no message sizes (tracing/smpi/display-sizes)");
+    }
+    const auto f = paje_fields(line);
+    if (f.empty()) continue;
+    if (f[0] == create->id) {
+      const std::string& name = field(f, *create, "Name");
+      if (name.rfind("rank-", 0) == 0) {
+        const auto rank = std::stoull(name.substr(5));
+        if (rank >= np) fail("container " + name + " beyond the " + std::to_string(np) + " ranks");
+        rank_of[field(f, *create, "Alias")] = static_cast<std::uint32_t>(rank);
+      }
+    } else if (f[0] == value->id) {
+      value_name[field(f, *value, "Alias")] = field(f, *value, "Name");
+    } else if (f[0] == push->id) {
+      const std::uint32_t rank = rank_in(field(f, *push, "Container"));
+      close(rank);
+      state[rank] = value_name[field(f, *push, "Value")];
+    } else if (f[0] == pop->id) {
+      close(rank_in(field(f, *pop, "Container")));
+    } else if (f[0] == start->id) {
+      const std::uint32_t from = rank_in(field(f, *start, "StartContainer"));
+      const std::string& key = field(f, *start, "Key");
+      unsigned long long src = 0, dst = 0;
+      if (std::sscanf(key.c_str(), "%llu_%llu_", &src, &dst) != 2)
+        fail("a message key that is not SRC_DST_TAG_N: " + key);
+      // Checked when counted: the API-level link dropped below may name ranks instead of pids.
+      const bool pids = src == from + 1ULL && dst != 0 && dst <= np;
+      in_state[from].push_back(
+          {from, pids ? static_cast<std::uint32_t>(dst - 1) : kNotPids, std::stoull(field(f, *start, "Size")), number});
+    }
+  }
+  if (create == nullptr) raise_error(Error::Kind::format, path, "an empty trace");
+  for (const auto& [rank, links] : in_state) close(rank);
+  return {from_pairs(bytes, np), from_pairs(messages, np)};
+}
+
+SparseMatrix fold_onto_hosts(const SparseMatrix& traffic, const std::vector<std::string>& rank_hosts,
+                             const std::vector<std::string>& hosts) {
+  std::map<std::string, std::uint32_t> index;
+  for (std::uint32_t h = 0; h < hosts.size(); ++h) index[hosts[h]] = h;
+  auto host_of = [&](std::uint32_t rank) {
+    const auto it = index.find(rank_hosts.at(rank));
+    if (it == index.end()) throw Error(Error::Kind::input, "rank " + std::to_string(rank) + " is on an unknown host");
+    return it->second;
+  };
+  std::map<std::pair<std::uint32_t, std::uint32_t>, std::uint64_t> pairs;
+  for_each_nonzero(traffic, [&](std::uint32_t i, std::uint32_t j, std::uint64_t v) {
+    pairs[{host_of(i), host_of(j)}] += v;
+  });
+  return from_pairs(pairs, static_cast<std::uint32_t>(hosts.size()));
+}
+
+SimulationResult run_simulation(const Simulation& s) {
+  const auto np = static_cast<std::uint32_t>(s.hosts.size());
+  const ScratchDirectory scratch("simulate");
+  const fs::path hostfile = scratch.path() / "hosts";
+  const fs::path trace = scratch.path() / "traffic.trace";
+  {
+    std::ofstream out(hostfile);
+    for (const auto& h : s.hosts) out << h << '\n';
+  }
+  std::vector<std::string> argv = {
+      s.smpirun,          "-platform", fs::absolute(s.platform).string(), "-hostfile", hostfile.string(), "-np",
+      std::to_string(np), "-map"};
+  if (s.trace_traffic) {
+    for (const char* cfg :
+         {"tracing:yes", "tracing/smpi:yes", "tracing/smpi/internals:yes", "tracing/smpi/display-sizes:yes"}) {
+      argv.push_back(std::string("--cfg=") + cfg);
+    }
+    argv.push_back("--cfg=tracing/filename:" + trace.string());
+  }
+  for (const auto& [key, value] : s.settings) argv.push_back("--cfg=" + key + ":" + value);
+  if (!s.replay.empty()) argv.insert(argv.end(), {"-replay", fs::absolute(s.replay).string()});
+  argv.insert(argv.end(), s.argv.begin(), s.argv.end());
+
+  SimulationResult result;
+  for (const auto& a : argv) result.command += (result.command.empty() ? "" : " ") + a;
+  result.time_source = s.workload ? "workload" : !s.time_regex.empty() ? "reported" : "simulated";
+  const auto began = std::chrono::steady_clock::now();
+  // smpirun puts its temporary files (a copy of the program per rank under privatization) in TMPDIR.
+  const LaunchResult r = run_process(argv, {{"TMPDIR", scratch.path().string()}}, s.timeout, scratch.path().string());
+  result.wall_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - began).count();
+  result.output = r.output;
+  result.status = failure_status(r, static_cast<int>(s.timeout.count()));
+  if (!result.status.empty()) return result;
+  result.rank_hosts = parse_rank_map(r.output, np);
+  for (std::uint32_t rank = 0; rank < np; ++rank) {
+    if (result.rank_hosts[rank] != s.hosts[rank]) {
+      result.status = "SMPI put rank " + std::to_string(rank) + " on '" + result.rank_hosts[rank] +
+                      "', not on its host '" + s.hosts[rank] + "' (-map)";
+      return result;
+    }
+  }
+  const auto clock = parse_simulated_time(r.output);
+  if (!clock) {
+    result.status = "no 'Simulated time:' in SMPI's output (smpi/display-timing)";
+    return result;
+  }
+  result.simulated_seconds = result.seconds = *clock;
+  try {
+    const std::string where = "the simulation";
+    if (s.workload) {
+      const auto report = find_workload_report(r.output, where);
+      if (!report) {
+        result.status = "no 'mpimon-workload:' line in the output (not the built-in workload program?)";
+        return result;
+      }
+      result.report = report->json;
+      result.seconds = report->seconds;
+      if (!report->passed) result.status = "the workload's check failed: " + report->json;
+    } else if (!s.time_regex.empty()) {
+      const auto seconds = reported_time(r.output, std::regex(s.time_regex), where);
+      if (!seconds) result.status = "no match of --time-regex '" + s.time_regex + "' in the output";
+      if (seconds) result.seconds = *seconds;
+    }
+    if (result.status.empty() && s.trace_traffic) result.traffic = read_trace_traffic(trace.string(), np);
+  } catch (const Error& e) {
+    result.status = std::string("unreadable output: ") + e.what();
+  }
+  if (result.status.empty()) result.status = "ok";
+  return result;
+}
+
+std::map<std::string, std::string> simulation_configuration(const Simulation& s, const std::vector<SimulatedArm>& arms,
+                                                            const std::string& label, const PlatformInfo& platform,
+                                                            const std::string& platform_text) {
+  char host[256] = "";
+  gethostname(host, sizeof host - 1);
+  std::vector<std::string> names, settings;
+  for (const auto& a : arms) names.push_back(a.arm);
+  for (const auto& [key, value] : s.settings) settings.push_back(key + "=" + value);
+  std::map<std::string, std::string> config = {
+      {"generator", std::string("mpimon ") + kVersion},
+      {"kind", kSimulatedKind},
+      {"simulator", "SimGrid " + platform.simgrid_version + " (SMPI, " + s.smpirun + ")"},
+      {"simgrid_version", platform.simgrid_version},
+      {"apps", label},
+      {"programs", label + ": " + (s.replay.empty() ? join(s.argv, " ") : "smpirun -replay " + s.replay)},
+      {"np", std::to_string(s.hosts.size())},
+      {"pairs", "1"},
+      {"arms", join(names)},
+      {"platform_file", s.platform},
+      {"platform", platform_text},
+      {"smpi_settings", join(settings, " ")},
+      {"traffic_source", s.trace_traffic ? "SMPI's Paje trace (tracing/smpi/internals, display-sizes): every message, "
+                                           "collectives' internal ones included"
+                                         : "not counted"},
+      {"time_regex", s.time_regex},
+      {"time_source",
+       "simulated: SimGrid's clock when the simulation ended (smpi/display-timing); workload: the timed loop the "
+       "built-in workload reports (MPI_Wtime, simulated); reported: the last match of time_regex in the output "
+       "(simulated). wall_seconds: how long the simulation took on this machine"},
+      {"summary_statistic", "one simulation per mapping: a simulation is deterministic, so there are no pairs"},
+      {"host", host},
+      {"cpus", std::to_string(std::thread::hardware_concurrency())}};
+  for (const auto& a : arms) {
+    config["arm_" + a.arm] = "rankfile " + a.rankfile + ":\n" + a.rankfile_text;
+    config["arm_" + a.arm + "_name"] = a.name;
+  }
+  return config;
+}
+
+AppLaunchRecord simulation_record(const SimulationResult& r, const std::string& app, const std::string& arm,
+                                  std::uint32_t index, std::uint32_t np, const std::vector<std::string>& hosts) {
+  AppLaunchRecord l;
+  l.key = {app, np, 1, arm};
+  l.position = index;
+  l.status = r.status;
+  l.seconds = r.seconds;
+  l.wall_seconds = r.wall_seconds;
+  l.time_source = r.time_source;
+  l.command = r.command;
+  l.report = r.report;
+  if (r.status == "ok") l.simulated_seconds = r.simulated_seconds;
+  for (std::size_t rank = 0; rank < r.rank_hosts.size(); ++rank) {
+    l.bindings += (rank ? "\n" : "") + std::string("[rank ") + std::to_string(rank) + "] -> " + r.rank_hosts[rank];
+  }
+  if (r.traffic) {
+    const SparseMatrix by_host = fold_onto_hosts(r.traffic->bytes, r.rank_hosts, hosts);
+    for_each_nonzero(by_host, [&](std::uint32_t i, std::uint32_t j, std::uint64_t v) {
+      l.host_traffic += hosts[i] + " " + hosts[j] + " " + std::to_string(v) + "\n";
+    });
+  }
+  return l;
+}
+
+void write_traffic_matrices(const TraceTraffic& traffic, const std::string& output, const std::string& dump,
+                            const std::string& generator) {
+  const ScratchDirectory scratch("traffic");
+  const std::uint32_t np = traffic.bytes.rows;
+  std::vector<std::uint32_t> world(np);
+  for (std::uint32_t r = 0; r < np; ++r) world[r] = r;
+  std::vector<std::string> files;
+  for (std::uint32_t r = 0; r < np; ++r) {
+    RankProfile profile;
+    profile.rank = r;
+    for (auto k = traffic.bytes.indptr[r]; k < traffic.bytes.indptr[r + 1]; ++k) {
+      const std::uint32_t peer = traffic.bytes.indices[k];
+      profile.pairs.push_back({TrafficClass::external, peer, traffic.bytes.values[k], traffic.messages.at(r, peer), 0});
+    }
+    profile.communicators.push_back({"MPI_COMM_WORLD", world, {}, {}, {}, 0});
+    files.push_back((scratch.path() / (dump + "." + std::to_string(r) + ".prof")).string());
+    std::ofstream out(files.back());
+    out << format_prof(profile);
+    if (!out) raise_error(Error::Kind::system, files.back(), "cannot write the simulated dump");
+  }
+  MergeOptions options;
+  options.generator = generator;
+  merge_prof_files(files, output, options);
+}
+
+}  // namespace mpimon::harness
