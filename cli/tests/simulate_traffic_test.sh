@@ -51,7 +51,7 @@ for arm in A B; do
   rf=$([ $arm = A ] && echo packed.rf || echo cyclic.rf)
   want=$(folded halo-prof "$rf")
   expect_eq "$(simulated halo-sim.h5 $arm)" "$want" "halo, mapping $arm: simulated bytes between hosts = Open MPI's dumps folded"
-  [ "$(wc -l <<<"$want")" -ge 4 ] || fail "halo, mapping $arm: the fold has fewer than 4 host pairs: [$want]"
+  check && [ "$(wc -l <<<"$want")" -ge 4 ] || fail "halo, mapping $arm: the fold has fewer than 4 host pairs: [$want]"
   expect_eq "$(simulated reduce-sim.h5 $arm)" "$(folded reduce-prof "$rf")" "reduce, mapping $arm: simulated = folded"
 done
 
