@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """`mpimon place`'s time model (docs/placement.md, all MODELLED) against SimGrid's SIMULATED times of
-the same mappings: every compact file of Fig. 5 at scale and of Fig. 4a (compact/fig5-*, compact/fig4a-*,
-read with analysis/scripts/mpimon_results.py; new cases are picked up when this runs again).
+the same mappings: every compact file of Fig. 5 at scale, of Fig. 4a and of the trust cases
+(compact/fig5-*, fig4a-*, trust-*, read with analysis/scripts/mpimon_results.py; new cases are picked
+up when this runs again).
 
 For each case, from what the compact file keeps (no run of run.sh is needed):
 - the links: the simulated platform's own (`mpimon_links`, the links `mpimon simulate` wrote into
@@ -12,7 +13,8 @@ For each case, from what the compact file keeps (no run of run.sh is needed):
 - each mapping: its rankfile (`arm_X`), turned into `RANK LEAF` lines for `--method given`;
 - the traffic the mappings were computed and costed on, which run.sh keeps only in runs/ (not
   committed), made again here and checked: every mapping's cost recomputed on it must equal the
-  compact file's `modelled_X`, else this script stops. Fig. 5: one iteration simulated under the
+  compact file's `modelled_X`, else this script stops. The trust cases: recorded again as run.sh's
+  trust part records them (`mpimon record` of mpimon-workload or of the reduce at the case's size). Fig. 5: one iteration simulated under the
   packed mapping on the committed platform (`mpimon simulate --platform ... --traffic-out`, as
   run.sh's fig5 part does). Fig. 4a: the binary reduce recorded again at 10^6 integers (`mpimon
   record`, as run.sh does); a case of K x 10^6 integers replays that traffic K times larger
@@ -24,9 +26,9 @@ B/A simulated and predicted against the case's first mapping, their ratio, the m
 and time-model.md (per case: Spearman between simulated and predicted times, ratios within 20 %).
 The traffic it makes goes to runs/time-model/ (kept: a second run reuses it).
 
-Usage: time_model.py BUILD_DIR [CASE_GLOB...] (default: fig5-*, fig4a-*; a build with SimGrid, root
-for `mpimon record`). Here: 90 s for the 4 Fig. 5 cases to 1024 ranks and both Fig. 4a recordings
-(most of it the 1024-rank traffic simulation), 3 s once the traffic is there."""
+Usage: time_model.py BUILD_DIR [CASE_GLOB...] (default: fig5-*, fig4a-*, trust-*; a build with SimGrid, root
+for `mpimon record`). Here: 2 min for the Fig. 5 cases to 1024 ranks and the 10 recordings (most of
+it the 1024-rank traffic simulation), 3 s once the traffic is there."""
 import csv
 import glob
 import importlib.util
@@ -104,21 +106,38 @@ def rankfile_text(arm):
     return arm.split(":\n", 1)[1]
 
 
-def traffic(build, config, work):
+def recorded(build, work, np_, name, program, mca=()):
+    """A recording of PROGRAM at NP ranks (`mpimon record`, Open MPI with monitoring), made once."""
+    path = os.path.join(work, f"recorded-np{np_}-{name}.h5")
+    if not os.path.exists(path):
+        print(f"time_model.py: recording {name} at {np_} ranks", file=sys.stderr)
+        env = dict(os.environ, OMPI_ALLOW_RUN_AS_ROOT="1", OMPI_ALLOW_RUN_AS_ROOT_CONFIRM="1",
+                   OMPI_MCA_rmaps_base_oversubscribe="1")
+        run([f"{build}/cli/mpimon", "record", "--np", np_, "-o", path + ".tmp.h5",
+             *[x for m in mca for x in ("--mca", m)], "--", *program], env=env)
+        os.replace(path + ".tmp.h5", path)
+    return path
+
+
+def reduce_recording(build, work, np_, count):
+    """The forced binary reduce (coll_tuned_reduce_algorithm 4) as run.sh records it."""
+    return recorded(build, work, np_, f"reduce-{count}",
+                    [f"{build}/validation/mpimon-run-collective", "--op", "reduce", "--count", str(count),
+                     "--type-size", "4", "--skip", "--iterations", "1"],
+                    ("coll_tuned_use_dynamic_rules=1", "coll_tuned_reduce_algorithm=4"))
+
+
+def traffic(build, case, config, work):
     """The traffic the case's mappings were computed from, made again (see the module's text)."""
-    case, np_ = config["case"], config["np"]
+    np_ = config["np"]
     if case.startswith("fig4a-"):
-        path = os.path.join(work, f"fig4a-np{np_}-recorded.h5")
-        if not os.path.exists(path):
-            print(f"time_model.py: recording the binary reduce at {np_} ranks", file=sys.stderr)
-            env = dict(os.environ, OMPI_ALLOW_RUN_AS_ROOT="1", OMPI_ALLOW_RUN_AS_ROOT_CONFIRM="1",
-                       OMPI_MCA_rmaps_base_oversubscribe="1")
-            run([f"{build}/cli/mpimon", "record", "--np", np_, "-o", path + ".tmp.h5",
-                 "--mca", "coll_tuned_use_dynamic_rules=1", "--mca", "coll_tuned_reduce_algorithm=4", "--",
-                 f"{build}/validation/mpimon-run-collective", "--op", "reduce", "--count", str(FIG4A_RECORDED_COUNT),
-                 "--type-size", "4", "--skip", "--iterations", "1"], env=env)
-            os.replace(path + ".tmp.h5", path)
-        return path
+        return reduce_recording(build, work, np_, FIG4A_RECORDED_COUNT)
+    if case.startswith("trust-fig4a-"):
+        return reduce_recording(build, work, np_, int(case.split("-")[3]))
+    if case.startswith("trust-fig5-"):  # recorded by run.sh's trust part with the program itself
+        args = config["programs"].split(": mpimon-workload-smpi ", 1)[1].split()
+        return recorded(build, work, np_, "workload-" + "".join(a.strip("-") for a in args),
+                        [f"{build}/validation/mpimon-workload", *args])
     path = os.path.join(work, f"{case}-traffic.h5")
     if not os.path.exists(path):
         print(f"time_model.py: simulating one iteration of {case} for its traffic", file=sys.stderr)
@@ -154,22 +173,22 @@ def predict(build, traffic_path, props, mapping, work, name, bisection):
 
 def case_rows(build, path, work, cache):
     table, config, _ = read_table(path, "mappings", formats=("mpimon-apps",))
-    case = config["case"]
+    case = os.path.basename(path)[:-len("-compact.h5")]
     props = platform_props(config["platform"])
     if "mpimon_links" not in props:
         print(f"time_model.py: {case}: skipped, its platform has no mpimon_links (not written from a tree)", file=sys.stderr)
         return []
-    if not case.startswith("fig4a-") and not re.search(r": mpimon-workload-smpi .*--iterations \d+", config["programs"]):
+    if case.startswith("fig5-") and not re.search(r": mpimon-workload-smpi .*--iterations \d+", config["programs"]):
         print(f"time_model.py: {case}: skipped, its traffic cannot be made again from what the compact file keeps "
               f"(program: {config['programs']})", file=sys.stderr)
         return []
-    traffic_path = traffic(build, config, work)
+    traffic_path = traffic(build, case, config, work)
     # The traffic made again is one iteration of Fig. 5's (the simulated time is its timed loop's, all
     # iterations) and Fig. 4a's reduce at 10^6 integers (its case may be K times larger).
     scale, repeat = 1.0, 1.0
     if case.startswith("fig4a-"):
         scale = int(case.split("-")[2]) / FIG4A_RECORDED_COUNT
-    else:
+    elif case.startswith("fig5-"):
         repeat = float(re.search(r"--iterations (\d+)", config["programs"]).group(1))
     bisect = props["cluster_topology"] == "FAT_TREE"
     rows = []
@@ -221,7 +240,7 @@ def main(argv):
         print(__doc__)
         return 0 if argv else 2
     build = os.path.abspath(argv[0])
-    patterns = argv[1:] or ["fig5-*", "fig4a-*"]
+    patterns = argv[1:] or ["fig5-*", "fig4a-*", "trust-*"]
     work = os.path.join(here, "runs", "time-model")
     os.makedirs(work, exist_ok=True)
     cache, rows = {}, []
@@ -252,7 +271,8 @@ def summary(rows):
              "Written by time_model.py from compact/ (README.md says what they mean). B/A: a mapping's time over "
              "the case's first mapping's; predicted with the platform's own links (`--link` per level), and on "
              "the fat trees also with the top level's rate times the rack switches' up-links (bisection).", "",
-             "Fig. 5 at scale, per case: Spearman between the simulated and predicted times of its mappings (and "
+             "Fig. 5 at scale, and the trust cases (the emulated cluster's platform: 4 nodes on one switch, no "
+             "latency; the traffic recorded), per case: Spearman between the simulated and predicted times of its mappings (and "
              "of the modelled cost), B/A of each other mapping, how many predicted B/A lie within 20 % of the "
              "simulated, and the differences B - A in ms (simulated / predicted / predicted with the bisection; "
              "what every mapping shares, the computation, cancels in them).", "",
@@ -265,18 +285,19 @@ def summary(rows):
         others = group[1:]
         names = [g["mapping"] for g in others]
         rho = plot.spearman(sim, [g["predicted_s"] for g in group])
-        rho_wide = plot.spearman(sim, [g["predicted_bisection_s"] for g in group])
+        wide = group[0]["predicted_bisection_s"] != ""
+        rho_wide = f"{plot.spearman(sim, [g['predicted_bisection_s'] for g in group]):+.2f}" if wide else ""
         rho_cost = plot.spearman(sim, [g["modelled_cost"] for g in group])
         simulated = ", ".join(f"{n} {g['simulated_ratio']:.2f}" for n, g in zip(names, others))
         predicted = ", ".join(f"{g['predicted_ratio']:.2f}" for g in others)
-        diffs = ", ".join(f"{1e3 * g['simulated_minus_first_s']:+.2f} / {1e3 * g['predicted_minus_first_s']:+.2f} / "
-                          f"{1e3 * g['bisection_minus_first_s']:+.2f}" for g in others)
+        diffs = ", ".join(f"{1e3 * g['simulated_minus_first_s']:+.2f} / {1e3 * g['predicted_minus_first_s']:+.2f}"
+                          + (f" / {1e3 * g['bisection_minus_first_s']:+.2f}" if wide else "") for g in others)
         first = group[0]
         lines.append(
-            f"| {case} | {rho:+.2f} | {rho_wide:+.2f} | {rho_cost:+.2f} | {simulated} | {predicted} | "
+            f"| {case} | {rho:+.2f} | {rho_wide} | {rho_cost:+.2f} | {simulated} | {predicted} | "
             f"{sum(g['within_20pct'] for g in others)} of {len(others)} | {diffs} | "
-            f"{first['mapping']}: {1e3 * first['simulated_s']:.2f} / {1e3 * first['predicted_s']:.2f} / "
-            f"{1e3 * first['predicted_bisection_s']:.2f} |")
+            f"{first['mapping']}: {1e3 * first['simulated_s']:.2f} / {1e3 * first['predicted_s']:.2f}"
+            + (f" / {1e3 * first['predicted_bisection_s']:.2f}" if wide else "") + " |")
     # Fig. 4a: the same three mappings at every size; the PMPI view's against the PML view's, per variant.
     groups = {}
     for case, group in cases.items():
