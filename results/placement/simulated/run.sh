@@ -330,6 +330,7 @@ growth() {
     tleaf="tleaf 4 $racks 1000 $per 100 2 10 4 1"
     for r in $(seq 0 $((np - 1))); do echo "rank $r=node$((r / 8)) slot=$((r % 8 / 4)):$((r % 4))"; done >"$dir/packed$np.rf"
     for cross in 1 0; do
+      # shellcheck disable=SC2046  # the workload's arguments, split as words
       simulate --topology "$tleaf" --rankfile "$dir/packed$np.rf" --np "$np" --no-traffic "${common[@]}" \
         --smpi smpi/allreduce=rdb --smpi network/crosstraffic=$cross --timeout "${GROWTH_TIMEOUT:-1800}" \
         --name "growth-np$np-cross$cross" -o "$dir/np$np-cross$cross.h5" -- mpimon-workload-smpi \
