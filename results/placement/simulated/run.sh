@@ -24,16 +24,18 @@
 #   fig4a-live: the program itself at 10^6 integers on the same mappings, against the replay.
 #   fig5:    Fig. 5 at FIG5_NP ranks on a two-level fat tree of 8-core nodes (racks of 8 or 16 nodes,
 #            10 Gbit/s, 1 us): the 7- and 27-point stencils with a scrambled rank order and CG, 16^3
-#            points a rank, FIG5_ITERATIONS (3) iterations (a simulation of 4096 ranks takes its CPU
-#            time per message: README); the traffic of one iteration from a simulation of the packed
+#            points a rank, FIG5_ITERATIONS (3) iterations (at 4096 ranks a single run takes about an hour
+#            here: `growth`, README); the traffic of one iteration from a simulation of the packed
 #            mapping (--traffic-out: no run can be recorded at this scale here), the mappings packed,
 #            cyclic, random, TreeMatch, Scotch and place's default placed from it and costed on it.
+#   growth:  the wall time of one simulated run against the ranks (GROWTH_NP), growth.csv.
 #   compact: compact files (no paths of this machine), the figures redrawn, *.csv, platforms/.
 #   why:     Fig. 4a's comparisons again, with Open MPI's own decomposition of the reduce (one message per
 #            edge, from the recording) and then also with the reduction's arithmetic on the emulated
 #            cluster's CPU share (README: why the simulated and measured ratios differ).
-# Usage: results/placement/simulated/run.sh [BUILD_DIR] [PART...] (default: trust why fig4a fig4a-live fig5 compact)
-# Environment: FIG5_NP ("256 1024 4096"), FIG5_CASES, FIG5_ITERATIONS (3), FIG4A_RATES ("1gbit 10gbit"),
+# Usage: results/placement/simulated/run.sh [BUILD_DIR] [PART...] (default: trust why fig4a fig4a-live fig5 growth compact)
+# Environment: FIG5_NP ("256 1024 4096"), FIG5_CASES, FIG5_ITERATIONS (3), GROWTH_NP ("256 512 1024"),
+# GROWTH_TIMEOUT (1800), FIG4A_RATES ("1gbit 10gbit"),
 # FIG4A_COUNTS, FIG4A_FLOPS_PER_BYTE, NICE (10).
 # Writes next to this script: runs/ (full results, not committed), compact/, platforms/, *.csv, conditions.txt.
 set -euo pipefail
@@ -42,7 +44,7 @@ measured=$here/../measured
 build=$(cd "${1:-build}" && pwd)
 shift $(($# > 0 ? 1 : 0))
 parts=("$@")
-[ ${#parts[@]} -gt 0 ] || parts=(trust why fig4a fig4a-live fig5 compact)
+[ ${#parts[@]} -gt 0 ] || parts=(trust why fig4a fig4a-live fig5 growth compact)
 mpimon=$build/cli/mpimon
 collective=$build/validation/mpimon-run-collective workload=$build/validation/mpimon-workload
 collective_smpi=$build/smpi/mpimon-run-collective-smpi
@@ -267,7 +269,9 @@ print((c.decode() if isinstance(c, bytes) else str(c)).split(" ", 2)[2])' "$runs
 fig5_shape() {
   case $1 in
     256) echo "4 8 128,128,64" ;;
+    512) echo "8 8 128,128,128" ;;
     1024) echo "8 16 256,128,128" ;;
+    2048) echo "16 16 256,256,128" ;;
     4096) echo "32 16 256,256,256" ;;
     *) return 1 ;;
   esac
@@ -309,6 +313,30 @@ fig5() {
         --rankfile "$dir/treematch.rf" --rankfile "$dir/scotch.rf" --rankfile "$dir/default.rf" --np "$np" \
         --matrices "$dir/traffic.h5" --no-traffic "${common[@]}" --smpi smpi/allreduce=rdb --name "$label" -o "$runs/$label.h5" \
         --json "$runs/$label.json" -- mpimon-workload-smpi $args
+    done
+  done
+}
+
+# How a simulation's wall time grows with the ranks: one run of Fig. 5's 7-point stencil (scrambled,
+# one iteration, the packed mapping: the costliest to simulate, every halo crosses the fat tree) at
+# each GROWTH_NP, with SMPI's default network model and with its cross-traffic off
+# (network/crosstraffic=0), each stopped after GROWTH_TIMEOUT s. Writes growth.csv.
+growth() {
+  local np racks per grid tleaf cross dir=$runs/growth
+  mkdir -p "$dir"
+  echo "np,crosstraffic,status,simulated_s,wall_s" >"$here/growth.csv"
+  for np in ${GROWTH_NP:-256 512 1024}; do
+    read -r racks per grid <<<"$(fig5_shape "$np")"
+    tleaf="tleaf 4 $racks 1000 $per 100 2 10 4 1"
+    for r in $(seq 0 $((np - 1))); do echo "rank $r=node$((r / 8)) slot=$((r % 8 / 4)):$((r % 4))"; done >"$dir/packed$np.rf"
+    for cross in 1 0; do
+      # shellcheck disable=SC2046  # the workload's arguments, split as words
+      simulate --topology "$tleaf" --rankfile "$dir/packed$np.rf" --np "$np" --no-traffic "${common[@]}" \
+        --smpi smpi/allreduce=rdb --smpi network/crosstraffic=$cross --timeout "${GROWTH_TIMEOUT:-1800}" \
+        --name "growth-np$np-cross$cross" -o "$dir/np$np-cross$cross.h5" -- mpimon-workload-smpi \
+        $(fig5_args stencil7-scrambled "$grid" | sed -E 's/--iterations [0-9]+/--iterations 1/')
+      "$mpimon" show "$dir/np$np-cross$cross.h5" --csv "$scratch/growth.csv" >/dev/null
+      awk -F, -v np="$np" -v c="$cross" 'NR == 2 { print np "," c "," $3 "," $6 "," $7 }' "$scratch/growth.csv" >>"$here/growth.csv"
     done
   done
 }
@@ -376,8 +404,9 @@ for part in "${parts[@]}"; do
     fig4a-live) fig4a_live ;;
     why) why ;;
     fig5) fig5 ;;
+    growth) growth ;;
     compact) compact ;;
-    *) echo "run.sh: unknown part '$part' (trust, why, fig4a, fig4a-live, fig5, compact)" >&2; exit 2 ;;
+    *) echo "run.sh: unknown part '$part' (trust, why, fig4a, fig4a-live, fig5, growth, compact)" >&2; exit 2 ;;
   esac
   [ "$part" = compact ] || conditions "$part" $((SECONDS - start))
   echo "results/placement/simulated: $part done in $((SECONDS - start)) s"
