@@ -34,7 +34,7 @@
 #            edge, from the recording) and then also with the reduction's arithmetic on the emulated
 #            cluster's CPU share (README: why the simulated and measured ratios differ).
 # Usage: results/placement/simulated/run.sh [BUILD_DIR] [PART...] (default: trust why fig4a fig4a-live fig5 growth compact)
-# Environment: FIG5_NP ("256 1024 4096"), FIG5_CASES, FIG5_ITERATIONS (3), GROWTH_NP ("256 512 1024"),
+# Environment: FIG5_NP ("256 1024 4096"), FIG5_CASES, FIG5_ITERATIONS (3), FIG5_ARMS, FIG5_SMPI, GROWTH_NP ("256 512 1024"),
 # GROWTH_TIMEOUT (1800), FIG4A_RATES ("1gbit 10gbit"),
 # FIG4A_COUNTS, FIG4A_FLOPS_PER_BYTE, NICE (10).
 # Writes next to this script: runs/ (full results, not committed), compact/, platforms/, *.csv, conditions.txt.
@@ -286,8 +286,14 @@ fig5_args() {  # CASE GRID
   esac
 }
 
+# FIG5_ARMS: the mappings simulated against packed (default: all five); FIG5_SMPI: more SMPI settings
+# (e.g. "network/crosstraffic=0", SimGrid's cheaper sharing model, at 4096 ranks: README.md).
+read -r -a fig5_arms <<<"${FIG5_ARMS:-cyclic random treematch scotch default}"
+fig5_smpi=()
+for kv in ${FIG5_SMPI:-}; do fig5_smpi+=(--smpi "$kv"); done
+
 fig5() {
-  local np shape racks per grid tleaf case args dir label arm
+  local np shape racks per grid tleaf case args dir label arm rankfiles
   for np in ${FIG5_NP:-256 1024 4096}; do
     read -r racks per grid <<<"$(fig5_shape "$np")"
     tleaf="tleaf 4 $racks 1000 $per 100 2 10 4 1"
@@ -298,10 +304,10 @@ fig5() {
       # The traffic of one iteration (every iteration sends the same), simulated under the packed
       # mapping, as a recording: what the mappings are computed from.
       # shellcheck disable=SC2086
-      simulate --topology "$tleaf" --rankfile "$dir/packed.rf" --np "$np" "${common[@]}" --smpi smpi/allreduce=rdb \
+      simulate --topology "$tleaf" --rankfile "$dir/packed.rf" --np "$np" "${common[@]}" "${fig5_smpi[@]}" --smpi smpi/allreduce=rdb \
         --traffic-out "$dir/traffic.h5" --name "$label-traffic" -o "$dir/traffic-sim.h5" -- mpimon-workload-smpi \
         $(sed -E 's/--iterations [0-9]+/--iterations 1/' <<<"$args")
-      for arm in cyclic random treematch scotch default; do
+      for arm in "${fig5_arms[@]}"; do
         case $arm in
           default) "$mpimon" place "$dir/traffic.h5" --topology "$tleaf" --rankfile "$dir/$arm.rf" --json "$dir/$arm.json" ;;
           random) "$mpimon" place "$dir/traffic.h5" --topology "$tleaf" --method random --seed 1 --rankfile "$dir/$arm.rf" ;;
@@ -309,9 +315,10 @@ fig5() {
         esac >"$dir/$arm.place.txt"
       done
       # shellcheck disable=SC2086
-      simulate --topology "$tleaf" --rankfile "$dir/packed.rf" --rankfile "$dir/cyclic.rf" --rankfile "$dir/random.rf" \
-        --rankfile "$dir/treematch.rf" --rankfile "$dir/scotch.rf" --rankfile "$dir/default.rf" --np "$np" \
-        --matrices "$dir/traffic.h5" --no-traffic "${common[@]}" --smpi smpi/allreduce=rdb --name "$label" -o "$runs/$label.h5" \
+      rankfiles=(--rankfile "$dir/packed.rf")
+      for arm in "${fig5_arms[@]}"; do rankfiles+=(--rankfile "$dir/$arm.rf"); done
+      simulate --topology "$tleaf" "${rankfiles[@]}" --np "$np" \
+        --matrices "$dir/traffic.h5" --no-traffic "${common[@]}" "${fig5_smpi[@]}" --smpi smpi/allreduce=rdb --name "$label" -o "$runs/$label.h5" \
         --json "$runs/$label.json" -- mpimon-workload-smpi $args
     done
   done
