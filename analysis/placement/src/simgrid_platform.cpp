@@ -2,6 +2,7 @@
 // (analysis/placement/include/mpimon/placement/simgrid_platform.hpp).
 
 #include "mpimon/placement/simgrid_platform.hpp"
+#include "mpimon/base/xml.hpp"
 
 #include <algorithm>
 #include <fstream>
@@ -65,29 +66,6 @@ void check_links(const TreeTopology& topo, SimulatedNetwork network) {
   }
 }
 
-std::string xml_attribute(const std::string& text) {
-  std::string out;
-  for (char c : text) {
-    switch (c) {
-      case '&':
-        out += "&amp;";
-        break;
-      case '<':
-        out += "&lt;";
-        break;
-      case '>':
-        out += "&gt;";
-        break;
-      case '"':
-        out += "&quot;";
-        break;
-      default:
-        out += c;
-    }
-  }
-  return out;
-}
-
 }  // namespace
 
 SimulatedNetwork parse_simulated_network(const std::string& text, const std::string& option) {
@@ -129,7 +107,7 @@ void write_simgrid_platform(const TreeTopology& topo, SimulatedNetwork network, 
   }
   out << "<?xml version='1.0'?>\n"
       << "<!DOCTYPE platform SYSTEM \"https://simgrid.org/simgrid.dtd\">\n"
-      << "<!-- Written by mpimon simulate from --topology " << xml_attribute(topo.source) << " (" << topo.tleaf()
+      << "<!-- Written by mpimon simulate from --topology " << xml_escape(topo.source) << " (" << topo.tleaf()
       << "): " << nodes << " nodes (hosts node0..node" << nodes - 1 << ") of " << topo.leaves_per_node()
       << " cores, network " << simulated_network_name(network)
       << ". Rerun with: smpirun -platform THIS.xml -hostfile HOSTS -np N PROGRAM (docs/simulate.md). -->\n"
@@ -138,7 +116,7 @@ void write_simgrid_platform(const TreeTopology& topo, SimulatedNetwork network, 
       << "    <prop id=\"mpimon_tleaf\" value=\"" << topo.tleaf() << "\"/>\n"
       << "    <prop id=\"mpimon_node_levels\" value=\"" << topo.node_levels << "\"/>\n"
       << "    <prop id=\"mpimon_socket_levels\" value=\"" << topo.socket_levels << "\"/>\n"
-      << "    <prop id=\"mpimon_topology\" value=\"" << xml_attribute(topo.source) << "\"/>\n"
+      << "    <prop id=\"mpimon_topology\" value=\"" << xml_escape(topo.source) << "\"/>\n"
       << "    <prop id=\"mpimon_links\" value=\"" << links_text << "\"/>\n"
       << "    <prop id=\"mpimon_network\" value=\"" << simulated_network_name(network) << "\"/>\n"
       << "    <cluster id=\"mpimon_nodes\" prefix=\"node\" suffix=\"\" radical=\"0-" << nodes - 1 << "\" speed=\""

@@ -1,5 +1,6 @@
 // The gate's reports: JSON and JUnit.
 
+#include "mpimon/base/xml.hpp"
 #include "mpimon/results/gate.hpp"
 
 #include <ostream>
@@ -49,33 +50,6 @@ void write_gate_json(const GateReport& r, std::ostream& out) {
                        {"notes", r.notes}};
   out << json_document(report);
 }
-
-namespace {
-
-std::string xml_escape(const std::string& text) {
-  std::string out;
-  for (char c : text) {
-    switch (c) {
-      case '&':
-        out += "&amp;";
-        break;
-      case '<':
-        out += "&lt;";
-        break;
-      case '>':
-        out += "&gt;";
-        break;
-      case '"':
-        out += "&quot;";
-        break;
-      default:
-        out += c;
-    }
-  }
-  return out;
-}
-
-}  // namespace
 
 void write_junit(const std::string& name, const std::vector<std::pair<std::string, std::vector<JunitCase>>>& suites,
                  std::ostream& out) {
