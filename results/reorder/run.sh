@@ -58,15 +58,7 @@ cleanup() {
 }
 trap cleanup EXIT
 trap 'exit 130' INT TERM HUP
-# interruptible COMMAND...: in the background, so that a signal reaches the trap at once.
-interruptible() {
-  "$@" &
-  child=$!
-  local rc=0
-  wait "$child" || rc=$?
-  child=
-  return "$rc"
-}
+source "$(dirname "${BASH_SOURCE[0]}")/../interruptible.sh" # interruptible COMMAND...: a signal reaches the trap at once
 mkdir -p "$here/runs" "$here/stats"
 
 # cluster RATE: the cluster (re)built with its links at RATE; sets launcher.

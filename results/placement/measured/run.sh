@@ -69,16 +69,7 @@ cleanup() {
 }
 trap cleanup EXIT
 trap 'exit 130' INT TERM HUP
-# interruptible COMMAND...: runs it in the background and waits, so that a signal reaches the trap
-# at once instead of after a sweep of minutes.
-interruptible() {
-  "$@" &
-  child=$!
-  local rc=0
-  wait "$child" || rc=$?
-  child=
-  return "$rc"
-}
+source "$(dirname "${BASH_SOURCE[0]}")/../../interruptible.sh" # interruptible COMMAND...: a signal reaches the trap at once
 mkdir -p "$here/runs" "$here/json"
 
 # cluster SLOTS: the cluster (re)built with SLOTS per node; sets launcher, hostfile, topology.
