@@ -45,10 +45,9 @@ run "$mpimon" report missing.h5 -o bad.html
 expect_eq "$rc" 1 "report of a missing file exit code"
 check && [ -e bad.html ] && fail "a failed report left bad.html"
 
-# Under the sanitizers (MPIMON_SANITIZED) the commands above and below run as here, but the page is
-# not opened in Chromium nor checked by Python: no code of that build runs there, and the main
-# build checks them.
-if [ -n "${MPIMON_SANITIZED:-}" ]; then
+# report_hot_pair: hot.html, the report of a matrix made by check_report_heatmap.py (one hot pair
+# among cold ones), merged by mpimon-merge.
+report_hot_pair() {
   mkdir hot
   run "$python" "$here/check_report_heatmap.py" write hot/hot
   expect_eq "$rc" 0 "writing the hot-pair dumps: $out"
@@ -56,6 +55,12 @@ if [ -n "${MPIMON_SANITIZED:-}" ]; then
   expect_eq "$rc" 0 "mpimon-merge of the hot-pair dumps: $err"
   run "$mpimon" report hot.h5 -o hot.html
   expect_eq "$rc" 0 "mpimon report hot.h5: $err"
+}
+# Under the sanitizers (MPIMON_SANITIZED) the commands above and below run as here, but the page is
+# not opened in Chromium nor checked by Python: no code of that build runs there, and the main
+# build checks them.
+if [ -n "${MPIMON_SANITIZED:-}" ]; then
+  report_hot_pair
   finish report
 fi
 
@@ -78,13 +83,7 @@ expect_eq "$rc" 0 "screenshot: $out"
 # The heatmap as a person sees it: a matrix made by check_report_heatmap.py (one hot pair among
 # cold ones), merged, reported and rendered; each cell's colour in Plotly's rendered SVG against
 # Plotly's documented Viridis at the cell's value, and exactly one hot cell, at its place.
-mkdir hot
-run "$python" "$here/check_report_heatmap.py" write hot/hot
-expect_eq "$rc" 0 "writing the hot-pair dumps: $out"
-run "$merge" -o hot.h5 hot/hot.*.prof
-expect_eq "$rc" 0 "mpimon-merge of the hot-pair dumps: $err"
-run "$mpimon" report hot.h5 -o hot.html
-expect_eq "$rc" 0 "mpimon report hot.h5: $err"
+report_hot_pair
 rm -rf "$work/profile"
 page=hot.html browse --dump-dom >hot_dom.html 2>console.log
 check && [ -s hot_dom.html ] || fail "chromium wrote no DOM of the hot-pair report: $(tail -5 console.log)"
