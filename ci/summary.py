@@ -9,7 +9,8 @@ not running (docs/cli.md, "The test command's verdict").
     summary.py gate MPIMON BASELINE DIR [GATE OPTIONS...]   the overhead gate, each measure on its own
     summary.py ompi5 SCRIPT BUILD                    ci/ompi5.sh validate and its reports
     summary.py debian-package SCRIPT BUILD           ci/debian-package.sh test, one check
-    summary.py status STAGE EXIT                     a stage counted as one check from its exit code
+    summary.py status STAGE EXIT [LOG]               a stage counted as one check from its exit code
+                                                     (failed: LOG's last lines repeated at the end)
     summary.py failed STAGE REASON | skipped STAGE REASON   (skipped: an explicit opt-out, MPIMON_*)
     summary.py print                                 the failures, the counts; the exit code
 
@@ -350,9 +351,14 @@ def debian_package(script, build):
         status_check("debian-package", status)
 
 
-def status_check(stage, status):
+def status_check(stage, status, log=None):
+    """A failure carries the end of the stage's output: CI keeps the end of the whole command's, where
+    print_summary repeats it, and a stage's own lines may have been cut from the middle."""
     if status == 0:
         passed(stage)
+    elif log:
+        tail = read_text(log, "(no output saved)").splitlines()[-15:]
+        failed(stage, f"exit code {status}; the end of {log}:\n" + "\n".join("    " + line for line in tail))
     else:
         failed(stage, f"exit code {status}")
 
@@ -388,7 +394,7 @@ def main(argv):
         "gate": (gate, 3, None),
         "ompi5": (ompi5, 2, 2),
         "debian-package": (debian_package, 2, 2),
-        "status": (lambda stage, code: status_check(stage, number(code)), 2, 2),
+        "status": (lambda stage, code, log=None: status_check(stage, number(code), log), 2, 3),
         "passed": (passed, 1, 2),
         "failed": (failed, 2, 2),
         "skipped": (skipped, 2, 2),

@@ -88,8 +88,8 @@ fuzz_seconds=${MPIMON_FUZZ_SECONDS:-60}
 if [ "$fuzz_seconds" -gt 0 ]; then
   step "fuzzing the readers for ${fuzz_seconds}s"
   fuzz_status=0
-  "$repo/ci/fuzz.sh" "$fuzz_seconds" || fuzz_status=$?
-  summary status fuzz "$fuzz_status"
+  "$repo/ci/fuzz.sh" "$fuzz_seconds" 2>&1 | tee "$build/fuzz.log" || fuzz_status=${PIPESTATUS[0]}
+  summary status fuzz "$fuzz_status" "$build/fuzz.log"
 else
   summary skipped fuzz "MPIMON_FUZZ_SECONDS=0"
 fi

@@ -143,6 +143,17 @@ out=$(summary s junit main empty.xml)
 expect_contains "$out" "rc=1" "a run of no test fails"
 out=$(summary s skipped fuzz off)
 expect_contains "$out" "rc=1" "nothing but skips fails: nothing passed"
+# A stage counted from its exit code: a failure repeats the end of its output at the end (CI keeps the end).
+seq 1 40 | sed 's/^/line /' >stage.log
+out=$(summary s status fuzz 0 stage.log)
+expect_contains "$out" "1 passed, 0 failed" "a stage's exit code 0 passes"
+check && ! grep -qF "line 40" <<<"$out" || fail "a stage that passed: its output not repeated"
+out=$(summary s status fuzz 1 stage.log)
+expect_contains "$out" "failed: fuzz: exit code 1; the end of stage.log:" "a stage's failure names its log"
+expect_contains "$out" "    line 40" "a stage's failure repeats its last line"
+check && ! grep -qF "line 25" <<<"$out" || fail "only the end of the stage's output is repeated"
+out=$(summary s status fuzz 2)
+expect_contains "$out" "failed: fuzz: exit code 2" "a stage's failure without a log"
 
 # The real expected-skips list: every line is STAGE TEST REASON, for a stage ci/test.sh counts.
 while read -r stage pattern reason; do
