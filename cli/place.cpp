@@ -63,15 +63,13 @@ int place_command(const std::string& name, const std::vector<std::string>& args)
         "a mapping to cost and improve ('RANK LEAF' lines, as --mapping-out writes): methods given and refine")(
         "time-limit", po::value(&o.time_limit),
         "seconds for all methods together (default: ranks / 256, at least 10, at most 25)")(
-        "link", po::value(&o.link)->composing(),
-        "RATE,LATENCY of the links below one level, e.g. 100mbit,50us; once per level, top first (levels left out "
-        "are free)")("links", po::value(&o.links_file), "the links file mpimon probe writes (one link per level)")(
         "objective", po::value(&o.objective)->default_value("hop-bytes"),
         "what the search minimises and the chosen mapping is least in: hop-bytes (the modelled cost) or time (the "
         "predicted communication time; needs the links; never a mapping predicted slower than the hop-bytes "
         "choice or packed, whose row it adds)")("json", po::value(&o.json),
                                                 "also write the table as JSON to this file")(
         "input", po::value(&o.input)->required(), "merged HDF5 file");
+    add_link_options(options, o);
     po::positional_options_description positional;
     positional.add("input", 1);
     po::variables_map vm;

@@ -18,6 +18,8 @@ namespace mpimon::cli {
 TreeTopology topology_of(PlaceOptions& o);
 PlacementRequest request_of(const PlaceOptions& o, const po::variables_map& vm);
 std::vector<std::string> hosts_of(const PlaceOptions& o, std::uint64_t nodes);
+/// --link and --links, the links' rates and latencies of the machine placed on (place, report).
+void add_link_options(po::options_description& options, PlaceOptions& o);
 /// "Methods:" and one line per entry of the method table.
 std::string method_help();
 

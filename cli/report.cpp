@@ -88,11 +88,8 @@ int report_command(const std::string& name, const std::vector<std::string>& args
         "matrices files: place their ranks on this machine (as mpimon place)")(
         "hostfile", po::value(&machine.hostfile),
         "with --topology or alone: the hostfile of an mpimon cluster, whose nodes and links' rate place takes")(
-        "link", po::value(&machine.link)->composing(),
-        "RATE,LATENCY of the links below one level, top first, e.g. 100mbit,50us (as mpimon place): the "
-        "placement's predicted time")("links", po::value(&machine.links_file),
-                                      "the links file mpimon probe writes (as mpimon place --links)")(
         "input", po::value(&inputs)->required(), "input files");
+    add_link_options(options, machine);  // the placement's predicted time
     po::positional_options_description positional;
     positional.add("input", -1);
     po::variables_map vm;
