@@ -17,6 +17,10 @@
 # Anything else is ours, including a report without a stack, a libhdf5 frame without a function
 # name, and a plain reader failing somewhere else on the file.
 
+# No pipeline here ends early (grep -q, head): under ci/fuzz.sh's pipefail the writer killed by
+# SIGPIPE would fail the test, and the verdict would depend on how long the report is. Each stage is
+# kept in a variable and tested on its own.
+
 # Frames to look past: the sanitizers' interceptors and runtime (names in __), libFuzzer, the
 # allocators, the C and C++ runtime libraries.
 readonly fuzz_runtime_frame=' in (__|fuzzer::|operator new|operator delete|malloc|calloc|realloc|free|std::)|[(/]lib(c|stdc\+\+|m|gcc_s)\.so|sysdeps/'
@@ -33,15 +37,17 @@ first_report_stack() {
 # crash_origin LOG: "libhdf5" when the first frame of the first report's stack, past the runtime
 # frames, is inside libhdf5; "ours" otherwise, including when LOG holds no stack at all.
 crash_origin() {
-  first_report_stack "$1" | grep -vE "$fuzz_runtime_frame" | head -1 | grep -qE "$fuzz_libhdf5_frame" &&
-    echo libhdf5 || echo ours
+  local first
+  first=$(first_report_stack "$1" | awk -v runtime="$fuzz_runtime_frame" '$0 !~ runtime && !found { print; found = 1 }')
+  grep -qE "$fuzz_libhdf5_frame" <<<"$first" && echo libhdf5 || echo ours
 }
 
 # first_libhdf5_function LOG: the name of the first function inside libhdf5 in the first report's
 # stack ("H5HG_read"); nothing when libhdf5's frames there have no name.
 first_libhdf5_function() {
-  first_report_stack "$1" | grep -E "$fuzz_libhdf5_frame" | sed -n 's/^ *#[0-9]* 0x[0-9a-f]* in \([A-Za-z0-9_]*\) .*/\1/p' |
-    head -1
+  first_report_stack "$1" | awk -v hdf5="$fuzz_libhdf5_frame" '
+    $0 ~ hdf5 && !found && match($0, /^ *#[0-9]+ 0x[0-9a-f]+ in [A-Za-z0-9_]+ /) {
+      found = 1; sub(/^ *#[0-9]+ 0x[0-9a-f]+ in /, ""); sub(/ .*/, ""); print }'
 }
 
 # mpimon_allocation LOG: the frame of mpimon that allocated (or freed) the memory the first report
@@ -100,7 +106,7 @@ triage() {
 
 # triage_with LOG PLAIN_REPORT [hang]: triage's verdict on LOG given plain_hdf5_report's of its input.
 triage_with() {
-  local log=$1 plain=$2 kind=${3:-} function allocation
+  local log=$1 plain=$2 kind=${3:-} function allocation frames
   if [ "$(crash_origin "$log")" != libhdf5 ]; then
     echo "ours: the report's first frame is not inside libhdf5"
     return
@@ -115,7 +121,7 @@ triage_with() {
     echo "ours: no libhdf5 function named in the report's stack to find in a plain reader's"
   elif [ -z "$plain" ]; then
     echo "ours: libhdf5 alone reads the same bytes without ${kind:-a crash} (h5dump, h5py)"
-  elif grep -E '^#|^(at|by) 0x' <<<"$plain" | grep -qw -- "$function"; then
+  elif frames=$(grep -E '^#|^(at|by) 0x' <<<"$plain") && grep -qw -- "$function" <<<"$frames"; then
     echo "upstream: libhdf5 alone fails in $function on the same bytes ($(grep -m1 '^== ' <<<"$plain" | cut -c4-))"
   else
     echo "ours: libhdf5 alone fails on the same bytes, but not in $function ($(grep -m1 '^== ' <<<"$plain" | cut -c4-))"

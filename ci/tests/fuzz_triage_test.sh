@@ -9,7 +9,8 @@
 #   although libhdf5 alone fails on that file;
 # - a hang in H5C_protect on bytes where h5py loops in H5C_protect: upstream (found without
 #   valgrind, in seconds); a hang in a function the plain readers do not loop in: ours;
-# - a crash or hang inside libhdf5 on a valid file or on bytes that are not HDF5: ours.
+# - a crash or hang inside libhdf5 on a valid file or on bytes that are not HDF5: ours;
+# - the same verdicts under pipefail (as ci/fuzz.sh runs it) with a plain report of 20000 frames.
 # Usage: fuzz_triage_test.sh REPO
 set -u
 repo=$1
@@ -103,6 +104,14 @@ expect_contains "$(judge vlen crash "${segv[@]}")" \
 expect_contains "$(judge vlen crash "${segv[@]:0:3}" "    #1 0x7 in H5O_msg_read $hdf5" "    #2 0x5 in mpimon::h5::has_attribute(long) $ours")" \
   "ours: libhdf5 alone fails on the same bytes, but not in H5O_msg_read" \
   "the same bytes, a crash in a function where libhdf5 alone does not fail"
+# As ci/fuzz.sh runs it (pipefail), with a plain report long enough that a pipeline ending early
+# (grep -q) would kill its writer: the verdict must not depend on the report's length (it did: CI).
+long_plain="$(cat "$work/plain-vlen-crash.txt")
+$(seq 1 20000 | sed 's/.*/by 0x2: H5X_frame& (in libhdf5)/')"
+printf '%s\n' "INFO: Seed: 1" "${segv[@]}" >"$work/pair.log"
+expect_eq "$(set -o pipefail; crash_origin "$work/pair.log")" libhdf5 "under pipefail: the crash's origin"
+expect_contains "$(set -o pipefail; triage_with "$work/pair.log" "$long_plain")" \
+  "upstream: libhdf5 alone fails in H5HG_read on the same bytes" "under pipefail, a long plain report: the same verdict"
 alloc_report "    #0 0x5 in operator new(unsigned long) $fuzzer" "    #1 0x5 in mpimon::h5::read_strings(long) $ours"
 expect_contains "$(triage_with "$work/alloc.log" "$(cat "$work/plain-vlen-crash.txt")")" \
   "ours: the memory was allocated or freed by mpimon (#1 0x5 in mpimon::h5::read_strings(long)" \
