@@ -129,7 +129,7 @@ stencil() {
     # topo/treematch on the Cartesian grid: one launch, what it says.
     interruptible "$launcher" -np "$np" --map-by node --mca topo treematch "$workload" "${run[@]}" \
       --topology-reorder cart >"$here/runs/$tag-cart-treematch.txt" 2>&1 || true
-    grep -v "nodeid from the modex" "$here/runs/$tag-cart-treematch.txt" | head -8 >"$here/stats/$tag-cart-treematch.txt"
+    grep -v "nodeid from the modex" "$here/runs/$tag-cart-treematch.txt" | sed -n 1,8p >"$here/stats/$tag-cart-treematch.txt"
     IFS=, read -r before after < <(modelled MPI_Dist_graph_create_adjacent "$stats")
     # treematch keeps the order of unbound ranks (reorder.cluster checks it): its modelled cost is
     # the order's, the library's "before".

@@ -302,11 +302,13 @@ fig5() {
       mkdir -p "$dir"
       for r in $(seq 0 $((np - 1))); do echo "rank $r=node$((r / 8)) slot=$((r % 8 / 4)):$((r % 4))"; done >"$dir/packed.rf"
       # The traffic of one iteration (every iteration sends the same), simulated under the packed
-      # mapping, as a recording: what the mappings are computed from.
+      # mapping, as a recording: what the mappings are computed from. Kept between runs (it depends
+      # on the case and the ranks only: 11 min at 4096 ranks); delete runs/$label/ to simulate it again.
       # shellcheck disable=SC2086
-      simulate --topology "$tleaf" --rankfile "$dir/packed.rf" --np "$np" "${common[@]}" "${fig5_smpi[@]}" --smpi smpi/allreduce=rdb \
-        --traffic-out "$dir/traffic.h5" --name "$label-traffic" -o "$dir/traffic-sim.h5" -- mpimon-workload-smpi \
-        $(sed -E 's/--iterations [0-9]+/--iterations 1/' <<<"$args")
+      [ -s "$dir/traffic.h5" ] ||
+        simulate --topology "$tleaf" --rankfile "$dir/packed.rf" --np "$np" "${common[@]}" "${fig5_smpi[@]}" --smpi smpi/allreduce=rdb \
+          --traffic-out "$dir/traffic.h5" --name "$label-traffic" -o "$dir/traffic-sim.h5" -- mpimon-workload-smpi \
+          $(sed -E 's/--iterations [0-9]+/--iterations 1/' <<<"$args")
       for arm in "${fig5_arms[@]}"; do
         case $arm in
           default) "$mpimon" place "$dir/traffic.h5" --topology "$tleaf" --rankfile "$dir/$arm.rf" --json "$dir/$arm.json" ;;
