@@ -30,7 +30,8 @@
 #   (N / NODES slots per node, ITERATIONS per count, e.g. NODES=2 ... fig4a-np8)
 # Environment: NODES (4), RATE (1gbit), PAIRS (5), CLUSTER_NAME (measuredPID), COUNTS ("100000 1000000 10000000" integers),
 # ITERATIONS_np16 ("20 5 2"), ITERATIONS_np32 ("20 5 1"): reduces per launch for each count;
-# FIG5_CASES ("stencil7-scrambled stencil27-scrambled cg").
+# FIG5_CASES ("stencil7-scrambled stencil27-scrambled cg"); CASE_TAG: appended to the objective-* cases'
+# names, to measure a case again beside its earlier rows (e.g. CASE_TAG=again).
 # Writes next to this script: runs/ (full results, not committed), json/, compact/, *.csv, conditions.txt.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
@@ -44,6 +45,7 @@ name=${CLUSTER_NAME:-measured$$} cluster_is_up=0
 # Cases measured at another link rate than 1 Gbit/s carry it in their name (e.g. np16-100000-100mbit).
 rate_tag=$([ "$rate" = 1gbit ] || echo "-$rate")
 node_tag=$([ "$nodes" = 4 ] || echo "-${nodes}nodes")
+case_tag=${CASE_TAG:+-$CASE_TAG}
 # fig5_args CASE: the workload's options of a Fig. 5 case.
 fig5_args() {
   case $1 in
@@ -87,6 +89,10 @@ cluster() {
   node_topology=(--mca "hwloc_base_topo_file=$scratch/node$1.xml")
 }
 
+# unpath JSON: the paths of this directory in a placement report made relative (the committed
+# reports name no machine's path: the recording, the links file).
+unpath() { sed -i "s|$here/||g" "$1"; }
+
 # place TAG ARM RUN.h5 OPTIONS...: runs/TAG-ARM.rf and json/TAG-ARM.json; prints the chosen
 # mapping's modelled cost (costed on the PML view, external,internal).
 place() {
@@ -94,6 +100,7 @@ place() {
   shift 3
   "$mpimon" place "$run" --topology "$topology" --hostfile "$hostfile" "$@" --evaluate-classes external,internal \
     --rankfile "$here/runs/$tag-$arm.rf" --json "$here/json/$tag-$arm.json" >/dev/null
+  unpath "$here/json/$tag-$arm.json"
   python3 -c 'import json,sys; r=json.load(open(sys.argv[1])); print(next(m["cost"] for m in r["methods"] if m["method"] == r["chosen"]))' \
     "$here/json/$tag-$arm.json"
 }
@@ -305,7 +312,7 @@ objective_compare() {
   for objective in hop-bytes time; do
     "$mpimon" place "$record" --topology "$topology" --hostfile "$hostfile" --links "$links" --objective "$objective" \
       --rankfile "$here/runs/objective-$label-$objective.rf" --json "$here/json/objective-$label-$objective.json" >/dev/null
-    sed -i "s|\"file\": \"$here/|\"file\": \"|" "$here/json/objective-$label-$objective.json"  # no machine's path
+    unpath "$here/json/objective-$label-$objective.json"
     cost[$objective]=$(chosen_field "$here/json/objective-$label-$objective.json" cost)
     predicted[$objective]=$(chosen_field "$here/json/objective-$label-$objective.json" predicted_seconds)
   done
@@ -321,7 +328,7 @@ objective_fig5() {
   local label args record
   for label in $fig5_cases; do
     args=$(fig5_args "$label")
-    label=$label$rate_tag$node_tag
+    label=$label$rate_tag$node_tag$case_tag
     record=$here/runs/objective-$label.h5
     # shellcheck disable=SC2086
     interruptible "$mpimon" record --launcher "$launcher" --np "$np" -o "$record" -- "$workload" $args >/dev/null 2>&1
@@ -337,7 +344,7 @@ objective_fig4a() {
   local iterations i=0 count label record
   read -ra iterations <<<"$2"
   for count in $counts; do
-    label=np$np-$count$rate_tag$node_tag record=$here/runs/objective-$label.h5
+    label=np$np-$count$rate_tag$node_tag$case_tag record=$here/runs/objective-$label.h5
     interruptible "$mpimon" record --launcher "$launcher" --np "$np" -o "$record" "${forced[@]}" -- \
       "$collective" --op reduce --count "$count" --type-size 4 >/dev/null 2>&1
     objective_compare fig4a "$label" "$record" 'seconds per iteration: ([0-9.]+)' "${iterations[$i]}" "${forced[@]}" -- \
