@@ -98,9 +98,17 @@ void print_time_choice(std::ostream& out, const std::vector<MethodResult>& rows,
   out << "Objective time kept " << named(kept);
   if (&kept == &by_cost) {
     out << ", the hop-bytes choice";
-    if (fastest->computed_seconds < kept.computed_seconds) {
+    const auto& in_order = fastest->computed_ordered_seconds;
+    if (fastest->computed_seconds * (1 + kTimeTolerance) >= kept.computed_seconds &&
+        fastest->computed_seconds < kept.computed_seconds) {
       out << ": the fastest, " << named(*fastest) << ", is within " << 100 * kTimeTolerance
           << " %, a tie the cost decides";
+    } else if (fastest->computed_seconds < kept.computed_seconds && in_order && kept.computed_ordered_seconds) {
+      out << ": the fastest, " << named(*fastest) << ", takes longer with the transfers in order ("
+          << format_seconds(*in_order) << " against " << format_seconds(*kept.computed_ordered_seconds)
+          << ": a rank forwards what it received)";
+    } else if (fastest->computed_seconds < kept.computed_seconds) {
+      out << ": no faster mapping passed the guards below";
     } else {
       out << ": no mapping is predicted faster";
     }
@@ -109,7 +117,7 @@ void print_time_choice(std::ostream& out, const std::vector<MethodResult>& rows,
   }
   if (packed != rows.end() && &*packed != &kept) out << "; packed " << format_seconds(packed->computed_seconds);
   out << " (predicted on the traffic the mappings are computed from; never a mapping predicted slower than the "
-         "hop-bytes choice or packed).\n";
+         "hop-bytes choice or packed, nor one slower than the hop-bytes choice with the transfers in order).\n";
 }
 
 // The chosen mapping against packed (ranks in order), in words: which is cheaper and by how much.

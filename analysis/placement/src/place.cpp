@@ -47,6 +47,7 @@ void predict_rows(std::vector<MethodResult>& results, const TimeTraffic& compute
     if (!r.unavailable.empty()) continue;
     r.predicted = std::make_shared<TimePrediction>(predict_time(evaluate, topo, r.mapping));
     r.computed_seconds = &compute == &evaluate ? r.predicted->seconds : predict_time(compute, topo, r.mapping).seconds;
+    if (request.objective == Objective::time) r.computed_ordered_seconds = ordered_bandwidth_seconds(compute, topo, r.mapping);
     if (r.draws > 1) {
       std::vector<double> times;
       for (std::uint32_t d = 0; d < r.draws; ++d)
@@ -239,20 +240,28 @@ const MethodResult& cheapest(const std::vector<MethodResult>& results, Objective
     raise_error(Error::Kind::system, "--method", "no method could run" + why);
   }
   if (objective != Objective::time) return *by_cost;
-  // Never a mapping predicted slower than the hop-bytes choice or packed (the identity); among the
-  // rest, the cheapest of those within kTimeTolerance of the fastest (the model does not tell
-  // mappings apart more finely than that: they are ties).
+  // Never a mapping predicted slower than the hop-bytes choice or packed (the identity), nor one the
+  // ordered model predicts slower than the hop-bytes choice (a reduction tree's steps: measured,
+  // results/placement/measured); among the rest, the cheapest of those within kTimeTolerance of the
+  // fastest (the model does not tell mappings apart more finely than that: they are ties). When
+  // none is left, the hop-bytes choice.
+  const auto ordered_ceiling = by_cost->computed_ordered_seconds;
+  auto in_order = [&](const MethodResult& r) {
+    return !ordered_ceiling || !r.computed_ordered_seconds ||
+           *r.computed_ordered_seconds <= *ordered_ceiling * (1 + kTimeTolerance);
+  };
   double ceiling = by_cost->computed_seconds;
   for (const auto& r : results) {
     if (r.unavailable.empty() && r.method == "packed") ceiling = std::min(ceiling, r.computed_seconds);
   }
   double fastest = ceiling;
   for (const auto& r : results) {
-    if (r.unavailable.empty()) fastest = std::min(fastest, r.computed_seconds);
+    if (r.unavailable.empty() && in_order(r)) fastest = std::min(fastest, r.computed_seconds);
   }
-  return *least_cost(results, [&](const MethodResult& r) {
-    return r.computed_seconds <= ceiling && r.computed_seconds <= fastest * (1 + kTimeTolerance);
+  const MethodResult* chosen = least_cost(results, [&](const MethodResult& r) {
+    return r.computed_seconds <= ceiling && r.computed_seconds <= fastest * (1 + kTimeTolerance) && in_order(r);
   });
+  return chosen != nullptr ? *chosen : *by_cost;
 }
 
 }  // namespace mpimon

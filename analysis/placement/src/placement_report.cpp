@@ -40,6 +40,7 @@ Json method_time_fields(const MethodResult& r) {
   fields["predicted_bandwidth_seconds"] = p.bandwidth_seconds;
   fields["predicted_latency_seconds"] = p.latency_seconds;
   fields["computed_predicted_seconds"] = r.computed_seconds;
+  if (r.computed_ordered_seconds) fields["computed_ordered_seconds"] = *r.computed_ordered_seconds;
   fields["predicted_vs_packed"] = json_optional(r.time_vs_packed);
   fields["time_vs_bound_percent"] =
       r.time_bound_seconds > 0 ? Json(100.0 * (r.predicted_seconds() / r.time_bound_seconds - 1)) : Json();

@@ -280,6 +280,8 @@ struct MethodResult {
   /// bound on any mapping's prediction (the same on every row).
   std::shared_ptr<const TimePrediction> predicted;
   double computed_seconds = 0;
+  /// --objective time: ordered_bandwidth_seconds on the computing traffic (what the choice is checked by).
+  std::optional<double> computed_ordered_seconds;
   double predicted_mean = 0, predicted_sd = 0;
   std::optional<double> time_vs_packed;  ///< this row's predicted seconds / packed's
   double time_bound_seconds = 0;

@@ -87,6 +87,18 @@ struct TimePrediction {
 /// Throws Error::Kind::input unless `mapping` puts every rank on its own usable leaf.
 TimePrediction predict_time(const TimeTraffic& traffic, const TreeTopology& topo, const Mapping& mapping);
 
+/// The bandwidth part again, with the order the traffic implies: a rank forwards what it received.
+/// A flow starts once every flow into its sender from another strongly connected component of the
+/// traffic has arrived (a reduction tree: level after level; the flows of one component, a halo
+/// exchange, start together); the flows under way share each link max-min fairly; the time is when
+/// the last one arrives. The one-phase prediction cannot tell two transfers at different steps of a
+/// tree from two at once. No latency. nullopt when the traffic has no order (no flow between two
+/// components: every flow at once, the one-phase prediction's own case) and above kOrderedFlowLimit
+/// flows (an event simulation: its cost grows with the flows squared).
+inline constexpr std::size_t kOrderedFlowLimit = 4096;
+std::optional<double> ordered_bandwidth_seconds(const TimeTraffic& traffic, const TreeTopology& topo,
+                                                const Mapping& mapping);
+
 /// A lower bound on predict_time(...).seconds over every mapping: a bandwidth part (per level, the
 /// traffic that must cross between its subtrees, from placement_lower_bound's cut bounds, spread
 /// evenly over the subtrees that can hold ranks; and per rank, what it sends or receives beyond
