@@ -3,6 +3,7 @@
 // the flows, each link shared max-min fairly by the flows crossing it at the time.
 #include <algorithm>
 #include <cmath>
+#include <iterator>
 #include <limits>
 
 #include "mpimon/placement/time_model.hpp"
@@ -59,10 +60,16 @@ std::vector<std::uint32_t> components(const TimeTraffic& traffic) {
 
 }  // namespace
 
-std::optional<double> ordered_bandwidth_seconds(const TimeTraffic& traffic, const TreeTopology& topo,
+std::optional<double> ordered_bandwidth_seconds(const TimeTraffic& recorded, const TreeTopology& topo,
                                                 const Mapping& mapping) {
+  check_mapping(mapping, recorded.order, topo);
+  // The flows that carry bytes: messages without any (a barrier's) order no data, and would join
+  // every rank into one component.
+  TimeTraffic traffic;
+  traffic.order = recorded.order;
+  std::copy_if(recorded.flows.begin(), recorded.flows.end(), std::back_inserter(traffic.flows),
+               [](const TimeTraffic::Flow& f) { return f.bytes > 0; });
   if (traffic.flows.size() > kOrderedFlowLimit) return std::nullopt;
-  check_mapping(mapping, traffic.order, topo);
   const placement_detail::TimeNetwork net(topo);
   const std::size_t flows = traffic.flows.size();
   // Each flow's links with a rate (up the sender's levels c..L-1, down the receiver's; a free level

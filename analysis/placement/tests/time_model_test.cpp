@@ -485,6 +485,18 @@ TEST(TimeModel, OrderedTreeSharesTheRootsLink) {
   EXPECT_NEAR(ordered_bandwidth_seconds(traffic, pairs, {0, 2, 1, 3, 4}).value(), 2.0, 1e-9);
 }
 
+TEST(TimeModel, OrderedIgnoresMessagesWithoutBytes) {
+  // The chain 0 -> 1 -> 2 (1 and 2 MB: 3 s) with a barrier's empty messages back 2 -> 1 -> 0, which
+  // would make the three ranks one component (every flow at once: 2 s): still 3 s.
+  const TreeTopology t = tree("tleaf 1 3 1", {"8mbit,0us"});
+  std::vector<std::uint64_t> b(9, 0), m(9, 0);
+  b[0 * 3 + 1] = 1000000, b[1 * 3 + 2] = 2000000;
+  m[0 * 3 + 1] = m[1 * 3 + 2] = m[2 * 3 + 1] = m[1 * 3 + 0] = 1;
+  const TimeTraffic traffic = time_traffic(square_matrix(3, b), square_matrix(3, m));
+  ASSERT_EQ(traffic.flows.size(), 4u);
+  EXPECT_NEAR(ordered_bandwidth_seconds(traffic, t, {0, 1, 2}).value(), 3.0, 1e-9);
+}
+
 TEST(TimeModel, OrderedCycleStartsTogether) {
   // A ring 0 -> 1 -> 2 -> 0 (1 MB each on its own links) feeding 2 -> 3 (1 MB): the ring is one
   // component, its flows at once (1 s), then 2 forwards to 3 (1 s): 2 s.

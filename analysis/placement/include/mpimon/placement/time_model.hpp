@@ -92,7 +92,8 @@ TimePrediction predict_time(const TimeTraffic& traffic, const TreeTopology& topo
 /// traffic has arrived (a reduction tree: level after level; the flows of one component, a halo
 /// exchange, start together); the flows under way share each link max-min fairly; the time is when
 /// the last one arrives. The one-phase prediction cannot tell two transfers at different steps of a
-/// tree from two at once. No latency. nullopt when the traffic has no order (no flow between two
+/// tree from two at once. No latency; flows without bytes (a barrier's messages) left out, order
+/// included. nullopt when the traffic has no order (no flow between two
 /// components: every flow at once, the one-phase prediction's own case) and above kOrderedFlowLimit
 /// flows (an event simulation: its cost grows with the flows squared).
 inline constexpr std::size_t kOrderedFlowLimit = 4096;
