@@ -27,7 +27,8 @@
 #            points a rank, FIG5_ITERATIONS (3) iterations (at 4096 ranks a single run takes about an hour
 #            here: `growth`, README); the traffic of one iteration from a simulation of the packed
 #            mapping (--traffic-out: no run can be recorded at this scale here), the mappings packed,
-#            cyclic, random, TreeMatch, Scotch and place's default placed from it and costed on it.
+#            cyclic, random, TreeMatch, Scotch and place's default placed from it and costed on it;
+#            communication only (the computation is not simulated: README.md).
 #   growth:  the wall time of one simulated run against the ranks (GROWTH_NP), growth.csv.
 #   compact: compact files (no paths of this machine), the figures redrawn, *.csv, platforms/.
 #   why:     Fig. 4a's comparisons again, with Open MPI's own decomposition of the reduce (one message per
@@ -288,8 +289,10 @@ fig5_args() {  # CASE GRID
 
 # FIG5_ARMS: the mappings simulated against packed (default: all five); FIG5_SMPI: more SMPI settings
 # (e.g. "network/crosstraffic=0", SimGrid's cheaper sharing model, at 4096 ranks: README.md).
+# Communication only (smpi/simulate-computation=no): SMPI would time each rank's computation on this
+# shared host, once, and at scale those bursts, not the mappings, made the differences (README.md).
 read -r -a fig5_arms <<<"${FIG5_ARMS:-cyclic random treematch scotch default}"
-fig5_smpi=()
+fig5_smpi=(--smpi smpi/simulate-computation=no)
 for kv in ${FIG5_SMPI:-}; do fig5_smpi+=(--smpi "$kv"); done
 
 fig5() {
@@ -393,7 +396,7 @@ EOF
   if ls "$here"/compact/fig4a-* >/dev/null 2>&1; then /usr/bin/python3 "$here/plot_fig4a.py" "$here"; fi
   if ls "$here"/compact/fig5-* >/dev/null 2>&1; then
     "$mpimon" plot placement "$here"/compact/fig5-*-compact.h5 -o "$here/fig5" \
-      --title "Fig. 5 SIMULATED at scale (fat tree, 10 Gbit/s)"
+      --title "Fig. 5 SIMULATED at scale (fat tree, 10 Gbit/s, communication only)"
   fi
 }
 
