@@ -18,16 +18,9 @@ install(DIRECTORY ${PROJECT_BINARY_DIR}/${CMAKE_INSTALL_DATADIR}/mpimon/ DESTINA
         COMPONENT runtime)
 
 install(TARGETS mpimon mpimon-merge RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR} COMPONENT runtime)
-set(mpimon_launched)
-foreach(t IN ITEMS mpimon-p2p-ledger mpimon-rma-ledger mpimon-coll-ledger mpimon-mpit-ledger mpimon-pvars
-                   mpimon-demo-ring mpimon-workload mpimon-run-collective mpimon-collect-phases
-                   mpimon-overhead-bench mpimon-link-probe mpimon_pmpi_delay mpimon-gate-probe mpimon_gate_inject
-                   mpimon-reorder-demo mpimon-workload-smpi mpimon-run-collective-smpi
-                   mpimon-demo-ring-smpi mpimon-simgrid-platform)
-  if(TARGET ${t})  # the MPI parts (MPIMON_ENABLE_MPI) and the gate's probe (valgrind) are optional
-    list(APPEND mpimon_launched ${t})
-  endif()
-endforeach()
+# Every target declared with mpimon_launched (CMakeLists.txt) where it is defined: the MPI parts,
+# the gate's probe (valgrind) and the SMPI programs (SimGrid) exist only where they are built.
+get_property(mpimon_launched GLOBAL PROPERTY MPIMON_LAUNCHED)
 if(mpimon_launched)
   install(TARGETS ${mpimon_launched} RUNTIME DESTINATION ${CMAKE_INSTALL_LIBEXECDIR}/mpimon COMPONENT runtime
                                      LIBRARY DESTINATION ${CMAKE_INSTALL_LIBEXECDIR}/mpimon COMPONENT runtime)
