@@ -131,6 +131,7 @@ std::optional<double> ordered_bandwidth_seconds(const TimeTraffic& recorded, con
           share = room[link] / static_cast<double>(unfixed[link]), bottleneck = link;
       }
       if (!std::isfinite(share)) break;
+      share = std::max(share, 1e-12 * capacity[bottleneck]);  // rounding must not stop a flow
       for (const auto k : running) {
         if (rate[k] >= 0 || std::find(path[k].begin(), path[k].end(), bottleneck) == path[k].end()) continue;
         rate[k] = share;
