@@ -66,8 +66,8 @@ int place_command(const std::string& name, const std::vector<std::string>& args)
         "objective", po::value(&o.objective)->default_value("hop-bytes"),
         "what the search minimises and the chosen mapping is least in: hop-bytes (the modelled cost) or time (the "
         "predicted communication time; needs the links; never a mapping predicted slower than the hop-bytes "
-        "choice or packed, whose row it adds, nor slower than the hop-bytes choice with the transfers in order)")("json", po::value(&o.json),
-                                                "also write the table as JSON to this file")(
+        "choice or packed, whose row it adds, nor slower than the hop-bytes choice with the transfers in order)")(
+        "json", po::value(&o.json), "also write the table as JSON to this file")(
         "input", po::value(&o.input)->required(), "merged HDF5 file");
     add_link_options(options, o);
     po::positional_options_description positional;

@@ -137,8 +137,8 @@ PlacementRequest request_of(const PlaceOptions& o, const po::variables_map& vm) 
 void add_link_options(po::options_description& options, PlaceOptions& o) {
   options.add_options()("link", po::value(&o.link)->composing(),
                         "RATE,LATENCY of the links below one level, e.g. 100mbit,50us; once per level, top first "
-                        "(levels left out are free)")(
-      "links", po::value(&o.links_file), "the links file mpimon probe writes (one link per level)");
+                        "(levels left out are free)")("links", po::value(&o.links_file),
+                                                      "the links file mpimon probe writes (one link per level)");
 }
 
 std::string method_help() {

@@ -47,7 +47,8 @@ void predict_rows(std::vector<MethodResult>& results, const TimeTraffic& compute
     if (!r.unavailable.empty()) continue;
     r.predicted = std::make_shared<TimePrediction>(predict_time(evaluate, topo, r.mapping));
     r.computed_seconds = &compute == &evaluate ? r.predicted->seconds : predict_time(compute, topo, r.mapping).seconds;
-    if (request.objective == Objective::time) r.computed_ordered_seconds = ordered_bandwidth_seconds(compute, topo, r.mapping);
+    if (request.objective == Objective::time)
+      r.computed_ordered_seconds = ordered_bandwidth_seconds(compute, topo, r.mapping);
     if (r.draws > 1) {
       std::vector<double> times;
       for (std::uint32_t d = 0; d < r.draws; ++d)

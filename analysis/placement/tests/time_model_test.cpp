@@ -501,8 +501,7 @@ TEST(TimeModel, OrderedCycleStartsTogether) {
   // A ring 0 -> 1 -> 2 -> 0 (1 MB each on its own links) feeding 2 -> 3 (1 MB): the ring is one
   // component, its flows at once (1 s), then 2 forwards to 3 (1 s): 2 s.
   const TreeTopology t = tree("tleaf 1 4 1", {"8mbit,0us"});
-  const TimeTraffic traffic =
-      flows_of(4, {{{0, 1, 1000000}, {1, 2, 1000000}, {2, 0, 1000000}, {2, 3, 1000000}}});
+  const TimeTraffic traffic = flows_of(4, {{{0, 1, 1000000}, {1, 2, 1000000}, {2, 0, 1000000}, {2, 3, 1000000}}});
   EXPECT_NEAR(ordered_bandwidth_seconds(traffic, t, {0, 1, 2, 3}).value(), 2.0, 1e-9);
   // The ring alone has no order: not computed (the one-phase prediction is that case's).
   EXPECT_FALSE(ordered_bandwidth_seconds(flows_of(3, {{{0, 1, 1000000}, {1, 2, 1000000}, {2, 0, 1000000}}}),
