@@ -103,12 +103,13 @@ void print_time_choice(std::ostream& out, const std::vector<MethodResult>& rows,
         fastest->computed_seconds < kept.computed_seconds) {
       out << ": the fastest, " << named(*fastest) << ", is within " << 100 * kTimeTolerance
           << " %, a tie the cost decides";
-    } else if (fastest->computed_seconds < kept.computed_seconds && in_order && kept.computed_ordered_seconds) {
+    } else if (fastest->computed_seconds < kept.computed_seconds && in_order && kept.computed_ordered_seconds &&
+               *in_order > *kept.computed_ordered_seconds * (1 + kTimeTolerance)) {
       out << ": the fastest, " << named(*fastest) << ", takes longer with the transfers in order ("
           << format_seconds(*in_order) << " against " << format_seconds(*kept.computed_ordered_seconds)
           << ": a rank forwards what it received)";
     } else if (fastest->computed_seconds < kept.computed_seconds) {
-      out << ": no faster mapping passed the guards below";
+      out << ": no faster mapping passed the guards in brackets";
     } else {
       out << ": no mapping is predicted faster";
     }
