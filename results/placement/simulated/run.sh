@@ -24,8 +24,8 @@
 #   fig4a-live: the program itself at 10^6 integers on the same mappings, against the replay.
 #   fig5:    Fig. 5 at FIG5_NP ranks on a two-level fat tree of 8-core nodes (racks of 8 or 16 nodes,
 #            10 Gbit/s, 1 us): the 7- and 27-point stencils with a scrambled rank order and CG, 16^3
-#            points a rank, FIG5_ITERATIONS (3) iterations (at 4096 ranks a single run takes about an hour
-#            here: `growth`, README); the traffic of one iteration from a simulation of the packed
+#            points a rank, FIG5_ITERATIONS (3) iterations (at 4096 ranks use 1: a run of one mapping
+#            takes 0.5-27 min here, README); the traffic of one iteration from a simulation of the packed
 #            mapping (--traffic-out: no run can be recorded at this scale here), the mappings packed,
 #            cyclic, random, TreeMatch, Scotch and place's default placed from it and costed on it;
 #            communication only (the computation is not simulated: README.md).
