@@ -33,21 +33,22 @@ std::string read_text(const std::string& path) {
 }  // namespace
 
 int simulate_command(const std::string& name, const std::vector<std::string>& all_args) {
-  Command cmd{name,
-              "(--platform P.xml | --topology TOPO [--rate 10gbit] [--latency 1us] [--network fat-tree|flat]\n"
-              "       [--node-rate 80gbit] [--node-latency 0.1us]) --rankfile A.rf [--rankfile B.rf ...] --np N\n"
-              "       [--smpi KEY=VALUE]... [-o RESULTS.h5] [--json FILE] [--matrices RUN.h5 [--dump NAME]] "
-              "[--traffic-out F.h5]\n"
-              "       [--time-regex REGEX] [--name LABEL] [--no-traffic] [--smpirun CMD] [--timeout SECONDS]\n"
-              "       (-- PROGRAM ARGS | --replay TRACE)",
-              "Simulates an SMPI build of PROGRAM (smpicxx; mpimon's own: mpimon-workload-smpi,\n"
-              "mpimon-run-collective-smpi, mpimon-demo-ring-smpi) with SimGrid under each rankfile's mapping,\n"
-              "on a platform given or built from a placement tree (written beside RESULTS.h5 for smpirun). Prints\n"
-              "one row per mapping: the SIMULATED time, its ratio to the first, and the MODELLED cost of the\n"
-              "mapping (mpimon place's model, on the traffic of --matrices or else of the simulation). With\n"
-              "--matrices (a recorded run), each simulation's bytes between hosts must equal the recording's.\n"
-              "The results file is bench placement's format; mpimon show and plot placement read it\n"
-              "(docs/simulate.md)."};
+  Command cmd{
+      name,
+      "(--platform P.xml | --topology TOPO [--rate 10gbit] [--latency 1us] [--network fat-tree|flat]\n"
+      "       [--node-rate 80gbit] [--node-latency 0.1us]) --rankfile A.rf [--rankfile B.rf ...] --np N\n"
+      "       [--smpi KEY=VALUE]... [-o RESULTS.h5] [--json FILE] [--matrices RUN.h5 [--dump NAME]] "
+      "[--traffic-out F.h5]\n"
+      "       [--time-regex REGEX] [--name LABEL] [--no-traffic] [--smpirun CMD] [--timeout SECONDS] [--jobs N]\n"
+      "       (-- PROGRAM ARGS | --replay TRACE)",
+      "Simulates an SMPI build of PROGRAM (smpicxx; mpimon's own: mpimon-workload-smpi,\n"
+      "mpimon-run-collective-smpi, mpimon-demo-ring-smpi) with SimGrid under each rankfile's mapping,\n"
+      "on a platform given or built from a placement tree (written beside RESULTS.h5 for smpirun). Prints\n"
+      "one row per mapping: the SIMULATED time, its ratio to the first, and the MODELLED cost of the\n"
+      "mapping (mpimon place's model, on the traffic of --matrices or else of the simulation). With\n"
+      "--matrices (a recorded run), each simulation's bytes between hosts must equal the recording's.\n"
+      "The results file is bench placement's format; mpimon show and plot placement read it\n"
+      "(docs/simulate.md)."};
   const auto [args, command] = split_command(all_args);
   return run_command(cmd, [&] {
     SimulateOptions o;
@@ -77,7 +78,9 @@ int simulate_command(const std::string& name, const std::vector<std::string>& al
         "no-traffic", po::bool_switch(&o.no_traffic), "do not trace the messages (no traffic check)")(
         "smpirun", po::value(&s.smpirun)->default_value("smpirun"), "SimGrid's launcher")(
         "timeout", po::value(&timeout)->default_value(86400)->notifier(in_range<int>("timeout", 1)),
-        "seconds per simulation");
+        "seconds per simulation")("jobs,j",
+                                  po::value(&o.jobs)->default_value(1)->notifier(in_range<unsigned>("jobs", 1)),
+                                  "simulations at once (SimGrid uses one core each)");
     po::variables_map vm;
     if (!parse_options(cmd, args, options, {}, vm)) return kExitOk;
     if (o.platform.empty() == o.topology.empty()) throw po::error("give either --platform or --topology");
@@ -163,18 +166,27 @@ int simulate_command(const std::string& name, const std::vector<std::string>& al
     s.platform = o.topology.empty() ? fs::absolute(o.platform).string() : stem + ".platform.xml";
     if (tree && !o.topology.empty()) fs::copy_file(candidate.path(), s.platform, fs::copy_options::overwrite_existing);
 
-    for (auto& out : outcomes) {
-      s.hosts = out.arm.hosts;
+    std::vector<harness::Simulation> runs;
+    for (const auto& out : outcomes) {
+      runs.push_back(s);
+      runs.back().hosts = out.arm.hosts;
       write_file_atomically(stem + "." + out.arm.arm + ".hosts", [&](std::ostream& f) {
-        for (const auto& h : s.hosts) f << h << '\n';
+        for (const auto& h : out.arm.hosts) f << h << '\n';
       });
-      std::fprintf(stderr, "%s: simulating %s (%s) ...\n", name.c_str(), out.arm.arm.c_str(), out.arm.rankfile.c_str());
-      out.run = harness::run_simulation(s);
-      std::fprintf(stderr, "%s: %s: %s, %.6g s simulated, %.1f s here\n", name.c_str(), out.arm.arm.c_str(),
-                   out.run.status.c_str(), out.run.seconds, out.run.wall_seconds);
     }
+    const harness::SimulationProgress progress{
+        [&](std::size_t i) {
+          std::fprintf(stderr, "%s: simulating %s (%s) ...\n", name.c_str(), outcomes[i].arm.arm.c_str(),
+                       outcomes[i].arm.rankfile.c_str());
+        },
+        [&](std::size_t i, const harness::SimulationResult& r) {
+          std::fprintf(stderr, "%s: %s: %s, %.6g s simulated, %.1f s here\n", name.c_str(), outcomes[i].arm.arm.c_str(),
+                       r.status.c_str(), r.seconds, r.wall_seconds);
+        }};
+    auto results = harness::run_simulations(runs, o.jobs, progress);
+    for (std::size_t i = 0; i < outcomes.size(); ++i) outcomes[i].run = std::move(results[i]);
     return report_simulations(outcomes, {s, label, o.output, o.json, o.matrices, o.traffic_out, o.np, tree, recorded,
-                                         info, platform_text, o.topology.empty() ? o.platform : s.platform});
+                                         info, platform_text, o.topology.empty() ? o.platform : s.platform, o.jobs});
   });
 }
 

@@ -138,6 +138,7 @@ int report_simulations(std::vector<SimulatedOutcome>& outcomes, const Simulation
       c.label, c.platform, c.platform_text);
   configuration["platform_file"] = c.platform_file;
   configuration["case"] = c.label;
+  configuration["jobs"] = std::to_string(c.jobs) + " (simulations at once: wall_seconds shared the cores)";
   configuration["topology"] = c.tree ? c.tree->source + " (" + c.tree->tleaf() + ")" : "";
   configuration["modelled_traffic"] = c.recorded      ? "the recording " + c.matrices
                                       : first_traffic ? "the first simulation's"

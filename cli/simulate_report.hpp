@@ -20,6 +20,7 @@ struct SimulateOptions {
       traffic_out;
   std::vector<std::string> rankfiles, smpi;
   std::uint32_t np = 0;
+  unsigned jobs = 1;  ///< simulations at once
   bool no_traffic = false;
 };
 
@@ -50,6 +51,7 @@ struct SimulationContext {
   const std::optional<SparseMatrix>& recorded;  ///< --matrices: external + internal bytes
   const harness::PlatformInfo& platform;
   std::string platform_text, platform_file;
+  unsigned jobs = 1;  ///< simulations that ran at once (their wall times shared the cores)
 };
 /// Costs the mappings, checks their traffic against the recording, writes the results file and
 /// the JSON, prints the table; throws Error{launch} when a simulation failed and Error{input} when a

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Stopping mpimon while it works (Ctrl-C, kill) leaves nothing behind, one command of each family:
-# bench, record, collect, validate, merge, plot, place. A launch's mpirun runs in its own process
+# bench, record, collect, validate, merge, plot, place, simulate (two simulations at once). A launch's mpirun runs in its own process
 # group, which mpimon stops before it dies of the signal it was sent (with a grace period of 10 s
 # for mpirun to take its ranks down); the scratch directories and temporary files (in $TMPDIR,
 # here a directory of the test's own, and next to the output files) are removed.
@@ -94,5 +94,17 @@ else
     "$merge" -q in/big -o in/big.h5 || fail "the 4096-rank file could not be made"
   stop place INT "exists '$TMPDIR/mpimon-place-*'" "" -- \
     "$mpimon" place in/big.h5 --topology 64x4x16 --method treematch --json out_place/p.json
+fi
+# simulate --jobs 2: both simulations (the fake launcher as smpirun) stopped, their scratch directories
+# removed; the platform and hostfiles written beside the results before the first run stay.
+for r in $(seq 0 3); do echo "rank $r=node$((r / 2)) slot=0:$((r % 2))"; done >in/packed.rf
+for r in $(seq 0 3); do echo "rank $r=node$((r % 2)) slot=0:$((r / 2))"; done >in/cyclic.rf
+simulate=("$mpimon" simulate --topology 2x1x2 --rankfile in/packed.rf --rankfile in/cyclic.rf --np 4 --no-traffic)
+run "${simulate[@]}" --smpirun /bin/true -o in/probe.h5 -- /bin/true
+if [ "$rc" -ne 9 ]; then
+  skip_part "simulate: SimGrid's platform reader cannot run here ($err)"
+else
+  stop simulate INT "sleeps_are 2" "s.*" -- "${simulate[@]}" --jobs 2 --smpirun "$work/in/launcher" \
+    -o out_simulate/s.h5 -- /bin/true
 fi
 finish interrupt

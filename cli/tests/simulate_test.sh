@@ -6,6 +6,7 @@
 #   property: on a network-dominated platform (10 Mbit/s between nodes) the ring kept inside the nodes
 #     (packed: 4 of 16 edges cross nodes) simulates faster than the ring crossing nodes on every edge
 #     (cyclic); never a number;
+#   jobs: with --jobs 2 both mappings run at once, each where its rankfile says, with the same times;
 #   platform: the platforms --topology writes are read by SimGrid itself (mpimon-simgrid-platform):
 #     their hosts, cores and routes, a two-level fat tree included.
 # Usage: simulate_test.sh MPIMON SIMGRID_PLATFORM_READER DEMO_RING_SMPI
@@ -66,4 +67,26 @@ expect_eq "$rc" 0 "simulate on a two-level fat tree ($err)"
 expect_contains "$(cat tree.platform.xml)" 'topo_parameters="2;4,4;1,4;1,1"' "the fat tree's parameters"
 expect_eq "$("$reader" tree.platform.xml node0 node5 node15 | awk '$1 == "host"' | wc -l)" 16 "16 hosts of the fat tree, routed"
 expect_eq "$(hosts tree.platform.xml | awk '{ print $1, $16 }')" "node0:8 node15:8" "8 cores per host of the fat tree"
+# 4. --jobs 2: both mappings simulated at once (each started before either ended), each rank still
+#    where its rankfile says, the rows in the order given, the simulated times those of one at a time
+#    (communication only: SMPI would time the ring's computation on this machine, shared by the two).
+quiet=(--topology 4x1x4 --rate 10mbit --node-rate 100gbit --rankfile packed.rf --rankfile cyclic.rf --np 16
+  --smpi smpi/simulate-computation=no)
+run "$mpimon" simulate "${quiet[@]}" -o one.h5 --json one.json -- "$ring"
+expect_eq "$rc" 0 "simulate, one at a time, exit code ($err)"
+run "$mpimon" simulate "${quiet[@]}" --jobs 2 -o jobs.h5 --json jobs.json -- "$ring"
+expect_eq "$rc" 0 "simulate --jobs 2 exit code ($err)"
+expect_eq "$(grep -E ': (simulating|[AB]: )' <<<"$err" | cut -d' ' -f3 | head -2 | tr '\n' ' ')" "simulating simulating " \
+  "--jobs 2: the second simulation starts before the first ends"
+seconds() { /usr/bin/python3 -c 'import json, sys; print(" ".join(m["rankfile"].rsplit("/", 1)[1] + "=" + repr(m["simulated_seconds"]) for m in json.load(open(sys.argv[1]))["mappings"]))' "$1"; }
+expect_contains "$(seconds jobs.json)" "packed.rf=" "--jobs 2: the JSON rows"
+expect_eq "$(seconds jobs.json)" "$(seconds one.json)" "--jobs 2: the rows in order, the times of one simulation at a time"
+for arm in A B; do
+  rf=$([ $arm = A ] && echo packed.rf || echo cyclic.rf)
+  expect_eq "$(paste -d' ' <(seq 0 15) jobs.$arm.hosts)" "$(sed -E 's/^rank ([0-9]+)=([^ ]+) .*/\1 \2/' "$rf" | sort -n)" \
+    "--jobs 2: the hostfile of $arm ($rf)"
+done
+run "$mpimon" simulate --topology 4x1x4 --rankfile packed.rf --np 16 --jobs 0 -o zero.h5 -- "$ring"
+expect_eq "$rc" 2 "--jobs 0 refused"
+expect_contains "$err" "--jobs" "--jobs 0: the error names the option"
 finish simulate

@@ -5,9 +5,12 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <atomic>
 #include <cstdio>
+#include <exception>
 #include <fstream>
 #include <map>
+#include <mutex>
 #include <regex>
 #include <set>
 #include <sstream>
@@ -367,6 +370,40 @@ SimulationResult run_simulation(const Simulation& s) {
   }
   if (result.status.empty()) result.status = "ok";
   return result;
+}
+
+std::vector<SimulationResult> run_simulations(const std::vector<Simulation>& runs, unsigned jobs,
+                                              const SimulationProgress& progress) {
+  std::vector<SimulationResult> results(runs.size());
+  std::atomic<std::size_t> next{0};
+  std::mutex told;  // progress, and the first failure to launch
+  std::exception_ptr failure;
+  auto work = [&] {
+    for (std::size_t i; (i = next++) < runs.size();) {
+      if (progress.started) {
+        const std::lock_guard lock(told);
+        progress.started(i);
+      }
+      try {
+        results[i] = run_simulation(runs[i]);
+      } catch (...) {  // cannot launch at all (fork, pipe): the others end, then it is thrown
+        const std::lock_guard lock(told);
+        if (!failure) failure = std::current_exception();
+        next = runs.size();
+        return;
+      }
+      if (progress.ended) {
+        const std::lock_guard lock(told);
+        progress.ended(i, results[i]);
+      }
+    }
+  };
+  std::vector<std::thread> workers;
+  for (unsigned j = 1; j < std::min<std::size_t>(std::max(jobs, 1U), runs.size()); ++j) workers.emplace_back(work);
+  work();
+  for (auto& w : workers) w.join();
+  if (failure) std::rethrow_exception(failure);
+  return results;
 }
 
 std::map<std::string, std::string> simulation_configuration(const Simulation& s, const std::vector<SimulatedArm>& arms,

@@ -6,6 +6,7 @@
 #include <fcntl.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <array>
 #include <atomic>
 #include <csignal>
@@ -199,6 +200,13 @@ int StopGroupOnInterrupt::interrupted() { return g_interrupted; }
 
 void StopGroupOnInterrupt::exit_if_interrupted() {
   if (g_interrupted == 0) return;
+  // Launches side by side (threads): the others' groups had SIGTERM too and are killed after their
+  // grace period; exit once they are gone, not while a child still uses a registered path.
+  const pid_t self = getpid();
+  auto others_running = [self] {
+    return std::any_of(g_groups.begin(), g_groups.end(), [self](const GroupSlot& g) { return g.owner == self; });
+  };
+  for (int waited = 0; waited < 150 && others_running(); ++waited) usleep(100000);
   remove_registered();
   _exit(128 + g_interrupted);
 }

@@ -35,7 +35,8 @@
 #            edge, from the recording) and then also with the reduction's arithmetic on the emulated
 #            cluster's CPU share (README: why the simulated and measured ratios differ).
 # Usage: results/placement/simulated/run.sh [BUILD_DIR] [PART...] (default: trust why fig4a fig4a-live fig5 growth compact)
-# Environment: FIG5_NP ("256 1024 4096"), FIG5_CASES, FIG5_ITERATIONS (3), FIG5_ARMS, FIG5_SMPI, GROWTH_NP ("256 512 1024"),
+# Environment: FIG5_NP ("256 1024 4096"), FIG5_CASES, FIG5_ITERATIONS (3), FIG5_ARMS, FIG5_SMPI,
+# FIG5_JOBS (1: mappings simulated at once, simulate --jobs; their wall times then share the cores), GROWTH_NP ("256 512 1024"),
 # GROWTH_TIMEOUT (1800), FIG4A_RATES ("1gbit 10gbit"),
 # FIG4A_COUNTS, FIG4A_FLOPS_PER_BYTE, NICE (10).
 # Writes next to this script: runs/ (full results, not committed), compact/, platforms/, *.csv, conditions.txt.
@@ -324,7 +325,7 @@ fig5() {
       for arm in "${fig5_arms[@]}"; do rankfiles+=(--rankfile "$dir/$arm.rf"); done
       simulate --topology "$tleaf" "${rankfiles[@]}" --np "$np" \
         --matrices "$dir/traffic.h5" --no-traffic "${common[@]}" "${fig5_smpi[@]}" --smpi smpi/allreduce=rdb --name "$label" -o "$runs/$label.h5" \
-        --json "$runs/$label.json" -- mpimon-workload-smpi $args
+        --json "$runs/$label.json" --jobs "${FIG5_JOBS:-1}" -- mpimon-workload-smpi $args
     done
   done
 }

@@ -6,6 +6,7 @@
 
 #include <chrono>
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <optional>
 #include <string>
@@ -77,6 +78,18 @@ struct SimulationResult {
 /// removed at the end and on interruption). A run that fails, times out, prints no simulated time,
 /// puts a rank elsewhere than on its host, or whose workload check fails has a status saying so.
 SimulationResult run_simulation(const Simulation& s);
+
+/// Told when each simulation of run_simulations starts and ends (its index), one call at a time.
+struct SimulationProgress {
+  std::function<void(std::size_t)> started;
+  std::function<void(std::size_t, const SimulationResult&)> ended;
+};
+
+/// Runs every simulation of `runs`, up to `jobs` at once: SimGrid simulates in one thread, so
+/// independent mappings fill a machine's cores side by side. Results in the order of `runs`; a
+/// simulation's wall time is then measured beside the others'.
+std::vector<SimulationResult> run_simulations(const std::vector<Simulation>& runs, unsigned jobs,
+                                              const SimulationProgress& progress);
 
 /// "[rank R] -> HOST" lines of SMPI's -map (smpi/map): the host of ranks 0..np-1 ("" when a rank has
 /// no line).
