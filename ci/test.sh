@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Every test: install what is missing, build, run the whole CTest suite (unit, CLI, validation
-# under mpiexec); the overhead regression gate; then, in a second build with AddressSanitizer and
+# under mpiexec); the overhead regression gate; the README's other setup commands as written
+# (ci/readme_setup.sh: the main job, the build by hand); then, in a second build with AddressSanitizer and
 # UndefinedBehaviorSanitizer, the tests that need no MPI and run a program of that build; then a
 # short fuzzing run of the readers.
 # MPIMON_FUZZ_SECONDS (default 60) sets the fuzzing time, 0 skips it (counted as skipped).
@@ -66,6 +67,13 @@ summary junit main "$build/ctest.xml" "$ctest_status"
 # to the build.
 step "overhead regression gate (mpimon gate)"
 summary gate "$build/cli/mpimon" "$repo/results/gate/baseline.json" "$build"
+
+# The README's two commands: the test command is this one; the main command and "Building by hand"
+# run here as written (ci/readme_setup.sh), on the build above (nothing compiled again).
+step "the README's setup blocks as written: bash ci/main.sh, the build by hand (ci/readme_setup.sh)"
+readme_status=0
+"$repo/ci/readme_setup.sh" 2>&1 | tee "$build/readme-setup.log" || readme_status=${PIPESTATUS[0]}
+summary status readme-setup "$readme_status" "$build/readme-setup.log"
 
 sanitized=${build}-sanitize
 step "sanitizer build ($sanitized): address,undefined, tests without MPI"

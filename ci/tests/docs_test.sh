@@ -2,7 +2,8 @@
 # A documentation page run as written (docs.quickstart, docs.cluster, docs.readme): its `sh`
 # blocks in order, in one bash shell with `set -e` (a failing command fails the test), in a scratch
 # directory, with the mpimon under test first on PATH. The `sh setup` blocks (installing, building)
-# are what the build under test stands for: the scripts they name must exist; an `sh install` block
+# are what the build under test stands for: the scripts they name must exist (the test command runs
+# the README's as written: ci/readme_setup.sh); an `sh install` block
 # runs with the build under test as ./build, in a private mount namespace whose /opt is a tmpfs (it
 # installs into /opt, which the machine never sees); `sh ompi5` blocks (the Debian 13 root) are
 # only checked to be valid shell (cli.cluster_ompi5 runs their like). Pages that say `./app` (your
