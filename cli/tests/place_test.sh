@@ -366,7 +366,8 @@ cluster)
   expect_contains "$err" "--topology: cannot read the node's hwloc XML file 'missing.xml'" "missing node file message"
   ;;
 scotch)
-  # Debian's Scotch programs are the oracle: gmap maps, gmtst costs. Without them nothing here is checked.
+  # Debian's Scotch programs are the oracle: gmap maps (-Cd: deterministic, as mpimon asks of Scotch 7), gmtst
+  # costs. Without them nothing here is checked.
   { command -v scotch_gmap && command -v gmtst; } >/dev/null ||
     skip_test "Scotch's programs scotch_gmap and gmtst (Debian package scotch) not installed"
   # gmtst (SCOTCH_graphMapView, Scotch 6.0 to 7.0.8) renumbers the leaves a mapping uses 0, 1, ... in
@@ -414,7 +415,7 @@ scotch)
     echo "$tleaf" >tree.tgt
     leaves=$(leaves_of "$tleaf")
     # The strategy mpimon builds: SCOTCH_stratGraphMapBuild(SCOTCH_STRATQUALITY, leaves, imbalance 0).
-    run scotch_gmap -cq -b0 graph.grf tree.tgt gmap.map
+    run scotch_gmap -cq -Cd -b0 graph.grf tree.tgt gmap.map
     expect_eq "$rc" 0 "scotch_gmap on $tleaf ($err)"
     tail -n +2 gmap.map | sort -n | tr '\t' ' ' >gmap.pairs
     run "$mpimon" place $h5 --topology "$tleaf" --json all.json
@@ -439,7 +440,7 @@ scotch)
   # The equality above is not vacuous: on the torus gmap moved ranks, and another imbalance than
   # the 0 mpimon asks for gives another mapping.
   check && [ "$(cut -d' ' -f2 gmap.pairs | tr '\n' ' ')" != "$(seq 0 63 | tr '\n' ' ')" ] || fail "scotch_gmap kept rank order on the torus"
-  check && scotch_gmap -cq -b0.05 graph.grf tree.tgt loose.map || fail "scotch_gmap -b0.05 on the torus"
+  check && scotch_gmap -cq -Cd -b0.05 graph.grf tree.tgt loose.map || fail "scotch_gmap -b0.05 on the torus"
   check && cmp -s gmap.map loose.map && fail "scotch_gmap -b0.05 maps the torus as -b0 does: the input does not tell the imbalance"
   # Weights beyond 32 bits (the torus with 2^20 times the bytes, up to 7 GiB a pair): the export
   # scales them, and libscotch must get the same scaled weights: the same mapping as scotch_gmap's.
@@ -449,7 +450,7 @@ scotch)
   run "$mpimon" export scotch heavy.h5 -o heavy.grf
   expect_contains "$err" "weights scaled by" "export scotch scales the heavy torus"
   echo "tleaf 3 2 100 2 10 16 1" >tree.tgt
-  run scotch_gmap -cq -b0 heavy.grf tree.tgt heavy.map
+  run scotch_gmap -cq -Cd -b0 heavy.grf tree.tgt heavy.map
   expect_eq "$rc" 0 "scotch_gmap on the heavy torus ($err)"
   run "$mpimon" place heavy.h5 --topology "tleaf 3 2 100 2 10 16 1" --method scotch --mapping-out heavy-place.map
   expect_eq "$rc" 0 "place --method scotch on the heavy torus ($err)"
@@ -463,7 +464,7 @@ scotch)
   tleaf="tleaf 3 2 100 2 10 8 1"
   echo "$tleaf" >tree.tgt
   check && "$mpimon" export scotch run.h5 -o graph.grf || fail "export scotch run.h5"
-  check && scotch_gmap -cq -b0 graph.grf tree.tgt gmap.map || fail "scotch_gmap on $tleaf"
+  check && scotch_gmap -cq -Cd -b0 graph.grf tree.tgt gmap.map || fail "scotch_gmap on $tleaf"
   tail -n +2 gmap.map | sort -n | tr '\t' ' ' >gmap.pairs
   excluded=$(awk '$1 == 0 || $1 == 5 || $1 == 9 { print $2 }' gmap.pairs | sort -n | tr '\n' ',' | sed 's/,$//')
   expected=$(awk -v ex=",$excluded," 'index(ex, "," $2 ",") || seen[$2]++ { printf "%s%s", (n++ ? ", " : ""), $1 }' gmap.pairs)

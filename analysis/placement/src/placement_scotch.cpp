@@ -36,11 +36,16 @@ Mapping scotch_in_process(const AffinityGraph& graph, const TreeTopology& topo) 
     }
     verttab[v + 1] = static_cast<SCOTCH_Num>(edgetab.size());
   }
-  SCOTCH_randomReset();  // the same mapping on every run
-  SCOTCH_Graph g;
+  // The same mapping on every run: Scotch 7's threads make its results depend on their timing
+  // unless its context asks for determinism (the global random reset alone is not enough).
+  SCOTCH_randomReset();
+  SCOTCH_Context context;
+  SCOTCH_Graph g, bound;
   SCOTCH_Arch arch;
   SCOTCH_Strat strat;
+  SCOTCH_contextInit(&context);
   SCOTCH_graphInit(&g);
+  SCOTCH_graphInit(&bound);
   SCOTCH_archInit(&arch);
   SCOTCH_stratInit(&strat);
   std::vector<SCOTCH_Num> sizes(topo.arity.begin(), topo.arity.end());
@@ -51,10 +56,15 @@ Mapping scotch_in_process(const AffinityGraph& graph, const TreeTopology& topo) 
   if (status == 0) status = SCOTCH_archTleaf(&arch, static_cast<SCOTCH_Num>(topo.levels()), sizes.data(), links.data());
   if (status == 0)
     status = SCOTCH_stratGraphMapBuild(&strat, SCOTCH_STRATQUALITY, static_cast<SCOTCH_Num>(topo.leaves()), 0.0);
-  if (status == 0 && n > 0) status = SCOTCH_graphMap(&g, &arch, &strat, parts.data());
+  if (status == 0) status = SCOTCH_contextOptionSetNum(&context, SCOTCH_OPTIONNUMDETERMINISTIC, 1);
+  if (status == 0) status = SCOTCH_contextRandomClone(&context);
+  if (status == 0) status = SCOTCH_contextBindGraph(&context, &g, &bound);
+  if (status == 0 && n > 0) status = SCOTCH_graphMap(&bound, &arch, &strat, parts.data());
   SCOTCH_stratExit(&strat);
   SCOTCH_archExit(&arch);
+  SCOTCH_graphExit(&bound);
   SCOTCH_graphExit(&g);
+  SCOTCH_contextExit(&context);
   if (status != 0)
     raise_error(Error::Kind::system, "Scotch", "SCOTCH_graphMap failed (status " + std::to_string(status) + ")");
   return {parts.begin(), parts.end()};
