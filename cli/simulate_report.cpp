@@ -129,7 +129,7 @@ int report_simulations(std::vector<SimulatedOutcome>& outcomes, const Simulation
     cost_mappings(outcomes, *c.tree, c.recorded ? *c.recorded : *first_traffic);
 
   auto configuration = harness::simulation_configuration(
-      c.simulation,
+      c.simulation, c.np,
       [&] {
         std::vector<harness::SimulatedArm> arms;
         for (const auto& out : outcomes) arms.push_back(out.arm);

@@ -50,6 +50,7 @@ expect_contains "$out" "demo ring: 10 steps on 16 ranks" "smpirun's run of the r
 run "$mpimon" show ring.h5
 expect_contains "$out" "kind                   simulated" "show: the results are labelled simulated"
 expect_contains "$out" "scrambled" "show: the table of mappings"
+expect_eq "$(awk '$1 == "np" { print $2 }' <<<"$out")" 16 "show: np as --np gave it"
 
 # 2. Network-dominated: the ring inside the nodes is faster than the ring across them.
 run "$mpimon" simulate --topology 4x1x4 --rate 10mbit --node-rate 100gbit --rankfile packed.rf \
@@ -80,6 +81,8 @@ expect_eq "$(grep -E ': (simulating|[AB]: )' <<<"$err" | cut -d' ' -f3 | head -2
   "--jobs 2: the second simulation starts before the first ends"
 seconds() { /usr/bin/python3 -c 'import json, sys; print(" ".join(m["rankfile"].rsplit("/", 1)[1] + "=" + repr(m["simulated_seconds"]) for m in json.load(open(sys.argv[1]))["mappings"]))' "$1"; }
 expect_contains "$(seconds jobs.json)" "packed.rf=" "--jobs 2: the JSON rows"
+expect_eq "$("$mpimon" show jobs.h5 | awk '$1 == "np" || $1 == "jobs" { print $1, $2 }' | tr '\n' ' ')" "jobs 2 np 16 " \
+  "--jobs 2: np and jobs recorded"
 expect_eq "$(seconds jobs.json)" "$(seconds one.json)" "--jobs 2: the rows in order, the times of one simulation at a time"
 for arm in A B; do
   rf=$([ $arm = A ] && echo packed.rf || echo cyclic.rf)

@@ -406,7 +406,8 @@ std::vector<SimulationResult> run_simulations(const std::vector<Simulation>& run
   return results;
 }
 
-std::map<std::string, std::string> simulation_configuration(const Simulation& s, const std::vector<SimulatedArm>& arms,
+std::map<std::string, std::string> simulation_configuration(const Simulation& s, std::uint32_t np,
+                                                            const std::vector<SimulatedArm>& arms,
                                                             const std::string& label, const PlatformInfo& platform,
                                                             const std::string& platform_text) {
   char host[256] = "";
@@ -421,7 +422,7 @@ std::map<std::string, std::string> simulation_configuration(const Simulation& s,
       {"simgrid_version", platform.simgrid_version},
       {"apps", label},
       {"programs", label + ": " + (s.replay.empty() ? join(s.argv, " ") : "smpirun -replay " + s.replay)},
-      {"np", std::to_string(s.hosts.size())},
+      {"np", std::to_string(np)},
       {"pairs", "1"},
       {"arms", join(names)},
       {"platform_file", s.platform},

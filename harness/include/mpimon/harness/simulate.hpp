@@ -121,10 +121,11 @@ struct SimulatedArm {
 };
 
 /// What a simulation's results file records of it (its configuration): kind=simulated, the arms
-/// (arm_X: the rankfile and its text, arm_X_name), np, the program line, the platform (file and
+/// (arm_X: the rankfile and its text, arm_X_name), np (every arm's), the program line, the platform (file and
 /// text), SimGrid's version, the SMPI settings, how the time is read; plus this machine's name and
 /// cores and mpimon's version.
-std::map<std::string, std::string> simulation_configuration(const Simulation& s, const std::vector<SimulatedArm>& arms,
+std::map<std::string, std::string> simulation_configuration(const Simulation& s, std::uint32_t np,
+                                                            const std::vector<SimulatedArm>& arms,
                                                             const std::string& label, const PlatformInfo& platform,
                                                             const std::string& platform_text);
 
