@@ -164,12 +164,4 @@ void write_app_csv(const std::vector<AppRow>& rows, std::ostream& out, const Arm
   }
 }
 
-void order_rows(std::vector<AppRow>& rows, const std::string& apps) {
-  std::vector<std::string> order;
-  std::istringstream in(apps);
-  for (std::string app; std::getline(in, app, ',');) order.push_back(app);
-  auto rank = [&](const AppRow& r) { return std::find(order.begin(), order.end(), r.app) - order.begin(); };
-  std::stable_sort(rows.begin(), rows.end(), [&](const AppRow& a, const AppRow& b) { return rank(a) < rank(b); });
-}
-
 }  // namespace mpimon::cli

@@ -10,8 +10,6 @@
 
 namespace mpimon::cli {
 
-/// Sorts rows in the order of `apps` (comma-separated labels, the sweep's order), then by np.
-void order_rows(std::vector<AppRow>& rows, const std::string& apps);
 /// One line per application and process count: the columns of RR-9038's Table 1, and the
 /// overhead's interval against a `threshold` cost (0.05); then a line for each inconclusive row.
 void print_app_table(const std::vector<AppRow>& rows, double threshold = 0.05);

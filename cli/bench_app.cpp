@@ -113,12 +113,7 @@ int bench_app_command(const std::string& name, const std::vector<std::string>& a
     if (s.csv.empty()) s.csv = default_csv(s.output);
     check_launches_planned(s);
 
-    const auto [launches, failed] = run_app_sweep(s, name);
-    AppResults results(s.output);
-    const ArmPair arms{s.arms[0].name, s.arms[1].name};
-    auto rows = analyze_apps(launches, 0.95, arms);
-    order_rows(rows, results.configuration().at("apps"));
-    results.write_analysis(rows, app_pairs(launches, arms), arms);
+    const auto [launches, failed, arms, rows, configuration] = run_app_sweep(s, name);
     print_app_table(rows, gate ? fail_above / 100 : 0.05);
     if (arms.base != kArmOff) {
       std::printf("(off: the %s arm, %s; on: the %s arm, %s)\n", arms.base.c_str(), s.arms[0].description.c_str(),
@@ -128,7 +123,7 @@ int bench_app_command(const std::string& name, const std::vector<std::string>& a
     std::printf("results: %s\ntable: %s\n", s.output.c_str(), s.csv.c_str());
     failed.raise_if_any();  // --keep-going: failed launches, the gate's verdict too (not judged on fewer pairs)
     if (!gate) return kExitOk;
-    return judge_and_report(rows, results.configuration(), fail_above, vm.count("allow-inconclusive") > 0, json, junit);
+    return judge_and_report(rows, configuration, fail_above, vm.count("allow-inconclusive") > 0, json, junit);
   });
 }
 

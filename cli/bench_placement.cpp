@@ -64,12 +64,7 @@ int bench_placement_command(const std::string& name, const std::vector<std::stri
                            : placement_arms(kinds, np, s.h.launcher);
     check_launches_planned(s);
 
-    const auto [launches, failed] = run_app_sweep(s, name);
-    AppResults results(s.output);
-    const ArmPair arms{s.arms[0].name, s.arms[1].name};
-    auto rows = analyze_apps(launches, 0.95, arms);
-    order_rows(rows, results.configuration().at("apps"));
-    results.write_analysis(rows, app_pairs(launches, arms), arms);
+    const auto [launches, failed, arms, rows, configuration] = run_app_sweep(s, name);
     print_placement_table(rows, arms);
     for (const auto& a : s.arms) {  // a rankfile's path, else the placement's summary
       const bool rankfile = a.launcher_options.size() > 1 && a.launcher_options[0] == "--rankfile";

@@ -422,7 +422,12 @@ AppSweepRun run_app_sweep(const AppSweep& s, const std::string& name) {
     failed.raise_if_any("no launch succeeded: no results file");
   }
   if (failed.stopped) failed.raise_if_any();
-  return {std::move(launches), std::move(failed)};
+  AppSweepRun run{std::move(launches), std::move(failed), {s.arms.at(0).name, s.arms.at(1).name}, {}, {}};
+  run.rows = analyze_apps(run.launches, 0.95, run.arms);
+  run.configuration = results.configuration();
+  order_rows(run.rows, run.configuration.at("apps"));
+  results.write_analysis(run.rows, app_pairs(run.launches, run.arms), run.arms);
+  return run;
 }
 
 }  // namespace mpimon::harness

@@ -340,7 +340,9 @@ TEST(RankfileSweep, EachPairLaunchesBothRankfilesWithMonitoringOff) {
   // 6 pairs: both orders occur unless the draw is 6 times the same (probability 2^-5).
   EXPECT_TRUE(a_first && b_first);
 
-  auto [launches, failed] = run_app_sweep(s, "test");
+  const auto run = run_app_sweep(s, "test");
+  const auto& launches = run.launches;
+  const auto& failed = run.failed;
   EXPECT_EQ(failed.count(), 0u);
   ASSERT_EQ(launches.size(), 12u);
   // The fake launcher logs "MONITORING BTL ARGS": monitoring never on, each arm its own rankfile.

@@ -112,6 +112,14 @@ std::vector<AppPair> app_pairs(const std::vector<AppLaunchRecord>& launches, con
   return pairs;
 }
 
+void order_rows(std::vector<AppRow>& rows, const std::string& apps) {
+  std::vector<std::string> order;
+  std::istringstream in(apps);
+  for (std::string app; std::getline(in, app, ',');) order.push_back(app);
+  auto rank = [&](const AppRow& r) { return std::find(order.begin(), order.end(), r.app) - order.begin(); };
+  std::stable_sort(rows.begin(), rows.end(), [&](const AppRow& a, const AppRow& b) { return rank(a) < rank(b); });
+}
+
 std::vector<AppRow> analyze_apps(const std::vector<AppLaunchRecord>& launches, double confidence, const ArmPair& arms) {
   auto by_key = successful(launches);
   struct Cell {

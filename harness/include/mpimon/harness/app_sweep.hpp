@@ -118,10 +118,14 @@ void check_launches_planned(const AppSweep& s);
 struct AppSweepRun {
   std::vector<AppLaunchRecord> launches;
   FailedLaunches failed;
+  ArmPair arms;                                      ///< the sweep's two arms, base first
+  std::vector<AppRow> rows;                          ///< their paired analysis, as written
+  std::map<std::string, std::string> configuration;  ///< the results file's
 };
 
 /// The whole sweep on its results file s.output: created (an existing file needs s.resume, and
-/// then the same arms), the launches not yet done run, every launch returned. A sweep stopped at a
+/// then the same arms), the launches not yet done run, every launch returned, and the paired
+/// analysis of its two arms written to the file (rows in the order of its applications). A sweep stopped at a
 /// failed launch throws Error{launch} (FailedLaunches::raise_if_any), and a new file in which no
 /// launch succeeded is removed; with s.keep_going the failures are returned, for the caller to
 /// raise once it has said what succeeded.

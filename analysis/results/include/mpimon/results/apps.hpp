@@ -130,6 +130,8 @@ struct AppPair {
 std::vector<AppRow> analyze_apps(const std::vector<AppLaunchRecord>& launches, double confidence = 0.95,
                                  const ArmPair& arms = {});
 std::vector<AppPair> app_pairs(const std::vector<AppLaunchRecord>& launches, const ArmPair& arms = {});
+/// Sorts rows in the order of `apps` (comma-separated labels, the sweep's order), then by np.
+void order_rows(std::vector<AppRow>& rows, const std::string& apps);
 
 /// Reads and appends to a results file (format mpimon-apps); every append is flushed.
 class AppResults {
