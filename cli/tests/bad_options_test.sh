@@ -244,6 +244,7 @@ probe | --messages | pos | --topology 2x1x1 -o l.json
 probe | --rounds | pos | --topology 2x1x1 -o l.json
 run | --time-limit | pos-real | --reorder -- true
 simulate | --timeout | pos | --topology 2x1x1 --np 2 RF -- true
+simulate | --jobs | pos | --topology 2x1x1 --np 2 RF -- true
 plot placement | --columns | pos | -o p M5
 '
 # A launcher in PATH that leaves a mark if anything is launched (its --version answers, for provenance).
