@@ -29,14 +29,15 @@
 #            mapping (--traffic-out: no run can be recorded at this scale here), the mappings packed,
 #            cyclic, random, TreeMatch, Scotch and place's default placed from it and costed on it;
 #            communication only (the computation is not simulated: README.md).
-#   growth:  the wall time of one simulated run against the ranks (GROWTH_NP), growth.csv.
+#   growth:  the wall time of one simulated run of each stencil against the ranks (GROWTH_NP), growth.csv.
 #   compact: compact files (no paths of this machine), the figures redrawn, *.csv, platforms/.
 #   why:     Fig. 4a's comparisons again, with Open MPI's own decomposition of the reduce (one message per
 #            edge, from the recording) and then also with the reduction's arithmetic on the emulated
 #            cluster's CPU share (README: why the simulated and measured ratios differ).
 # Usage: results/placement/simulated/run.sh [BUILD_DIR] [PART...] (default: trust why fig4a fig4a-live fig5 growth compact)
 # Environment: FIG5_NP ("256 1024 4096"), FIG5_CASES, FIG5_ITERATIONS (3), FIG5_ARMS, FIG5_SMPI,
-# FIG5_JOBS (1: mappings simulated at once, simulate --jobs; their wall times then share the cores), GROWTH_NP ("256 512 1024"),
+# FIG5_JOBS (1: mappings simulated at once, simulate --jobs; their wall times then share the cores),
+# GROWTH_CASES ("stencil7-scrambled stencil27-scrambled"), GROWTH_NP ("256 512 1024"),
 # GROWTH_TIMEOUT (1800), FIG4A_RATES ("1gbit 10gbit"),
 # FIG4A_COUNTS, FIG4A_FLOPS_PER_BYTE, NICE (10).
 # Writes next to this script: runs/ (full results, not committed), compact/, platforms/, *.csv, conditions.txt.
@@ -330,26 +331,29 @@ fig5() {
   done
 }
 
-# How a simulation's wall time grows with the ranks: one run of Fig. 5's 7-point stencil (scrambled,
-# one iteration, the packed mapping: the costliest to simulate, every halo crosses the fat tree) at
-# each GROWTH_NP, with SMPI's default network model and with its cross-traffic off
-# (network/crosstraffic=0), each stopped after GROWTH_TIMEOUT s. Writes growth.csv.
+# How a simulation's wall time grows with the ranks: one run of each of Fig. 5's stencils (GROWTH_CASES,
+# scrambled, one iteration, communication only as Fig. 5 runs them, the packed mapping: every halo
+# crosses the fat tree) at each GROWTH_NP, with SMPI's default network model and with its
+# cross-traffic off (network/crosstraffic=0), each stopped after GROWTH_TIMEOUT s. Writes growth.csv.
 growth() {
-  local np racks per grid tleaf cross dir=$runs/growth
+  local case np racks per grid tleaf cross dir=$runs/growth
   mkdir -p "$dir"
-  echo "np,crosstraffic,status,simulated_s,wall_s" >"$here/growth.csv"
-  for np in ${GROWTH_NP:-256 512 1024}; do
-    read -r racks per grid <<<"$(fig5_shape "$np")"
-    tleaf="tleaf 4 $racks 1000 $per 100 2 10 4 1"
-    for r in $(seq 0 $((np - 1))); do echo "rank $r=node$((r / 8)) slot=$((r % 8 / 4)):$((r % 4))"; done >"$dir/packed$np.rf"
-    for cross in 1 0; do
-      # shellcheck disable=SC2046  # the workload's arguments, split as words
-      simulate --topology "$tleaf" --rankfile "$dir/packed$np.rf" --np "$np" --no-traffic "${common[@]}" \
-        --smpi smpi/allreduce=rdb --smpi network/crosstraffic=$cross --timeout "${GROWTH_TIMEOUT:-1800}" \
-        --name "growth-np$np-cross$cross" -o "$dir/np$np-cross$cross.h5" -- mpimon-workload-smpi \
-        $(fig5_args stencil7-scrambled "$grid" | sed -E 's/--iterations [0-9]+/--iterations 1/')
-      "$mpimon" show "$dir/np$np-cross$cross.h5" --csv "$scratch/growth.csv" >/dev/null
-      awk -F, -v np="$np" -v c="$cross" 'NR == 2 { print np "," c "," $3 "," $6 "," $7 }' "$scratch/growth.csv" >>"$here/growth.csv"
+  echo "case,np,crosstraffic,status,simulated_s,wall_s" >"$here/growth.csv"
+  for case in ${GROWTH_CASES:-stencil7-scrambled stencil27-scrambled}; do
+    for np in ${GROWTH_NP:-256 512 1024}; do
+      read -r racks per grid <<<"$(fig5_shape "$np")"
+      tleaf="tleaf 4 $racks 1000 $per 100 2 10 4 1"
+      for r in $(seq 0 $((np - 1))); do echo "rank $r=node$((r / 8)) slot=$((r % 8 / 4)):$((r % 4))"; done >"$dir/packed$np.rf"
+      for cross in 1 0; do
+        # shellcheck disable=SC2046  # the workload's arguments, split as words
+        simulate --topology "$tleaf" --rankfile "$dir/packed$np.rf" --np "$np" --no-traffic "${common[@]}" "${fig5_smpi[@]}" \
+          --smpi smpi/allreduce=rdb --smpi network/crosstraffic=$cross --timeout "${GROWTH_TIMEOUT:-1800}" \
+          --name "growth-$case-np$np-cross$cross" -o "$dir/$case-np$np-cross$cross.h5" -- mpimon-workload-smpi \
+          $(fig5_args "$case" "$grid" | sed -E 's/--iterations [0-9]+/--iterations 1/')
+        "$mpimon" show "$dir/$case-np$np-cross$cross.h5" --csv "$scratch/growth.csv" >/dev/null
+        awk -F, -v case="$case" -v np="$np" -v c="$cross" 'NR == 2 { print case "," np "," c "," $3 "," $6 "," $7 }' \
+          "$scratch/growth.csv" >>"$here/growth.csv"
+      done
     done
   done
 }
@@ -406,6 +410,9 @@ conditions() {
     echo "part: $1 ($(date -u +%FT%TZ), $2 s here)"
     echo "  SimGrid: $(smpirun -version 2>&1 | head -n 1); Open MPI (recordings): $(mpirun --version | head -n 1)"
     echo "  load average now: $(cut -d' ' -f1-3 /proc/loadavg); $(nproc) cores, shared"
+    local set
+    set=$(env | grep -E '^(FIG5|FIG4A|GROWTH)_' | sort | tr '\n' ' ')
+    [ -z "$set" ] || echo "  settings: $set"
   } >>"$here/conditions.txt"
 }
 
