@@ -39,6 +39,8 @@ int export_treematch_command(const std::string& name, const std::vector<std::str
 int export_scotch_command(const std::string& name, const std::vector<std::string>& args);
 int export_metis_command(const std::string& name, const std::vector<std::string>& args);
 int export_mat_command(const std::string& name, const std::vector<std::string>& args);
+/// `mpimon export pairs`: the directed pairs as CSV (docs/exports.md).
+int export_pairs_command(const std::string& name, const std::vector<std::string>& args);
 /// `mpimon validate`: the ledger-checked suite (docs/validation.md).
 int validate_command(const std::string& name, const std::vector<std::string>& args);
 /// `mpimon validate collective`: the collective model against Open MPI (docs/collectives.md).

@@ -121,6 +121,32 @@ int export_metis_command(const std::string& name, const std::vector<std::string>
   return export_graph(graph_command(name, "graph", "METIS's graph format (gpmetis)"), args, write_metis_graph);
 }
 
+int export_pairs_command(const std::string& name, const std::vector<std::string>& args) {
+  Command cmd{name, "FILE.h5 [--dump NAME] [--classes LIST] [-o OUT.csv]",
+              "Writes every directed pair that exchanged a message as CSV, from,to,bytes,messages (the\n"
+              "classes added up), by sender then receiver (docs/exports.md): what a script or a spreadsheet\n"
+              "reads instead of the HDF5 file. Size and time follow the non-zeros."};
+  return run_command(cmd, [&] {
+    std::string input, dump, classes, output;
+    po::options_description options("Options");
+    options.add_options()("dump", po::value(&dump), "dump to export (required when the file holds several)")(
+        "classes", po::value(&classes)->default_value("external,internal"), "classes to add up")(
+        "output,o", po::value(&output), "output file (default: standard output)")(
+        "input", po::value(&input)->required(), "merged HDF5 file");
+    po::positional_options_description positional;
+    positional.add("input", 1);
+    po::variables_map vm;
+    if (!parse_options(cmd, args, options, positional, vm)) return kExitOk;
+    const auto chosen = parse_classes(classes);
+    MatrixFile file(input);
+    if (dump.empty()) dump = file.default_dump();
+    const SparseMatrix bytes = sum_classes(file, dump, chosen, Metric::bytes);
+    const SparseMatrix messages = sum_classes(file, dump, chosen, Metric::count);
+    write_output(output, [&](std::ostream& out) { write_pairs_csv(bytes, messages, out); });
+    return kExitOk;
+  });
+}
+
 int export_mat_command(const std::string& name, const std::vector<std::string>& args) {
   Command cmd{name, "FILE.h5 --compat profile2mat [--dump NAME] [-o DIR] [--force]",
               "Writes the .mat files Open MPI's profile2mat writes for DIR/DUMP.prof (the concatenated\n"

@@ -30,6 +30,7 @@ constexpr Entry kCommands[] = {
     {"export mat", mpimon::cli::export_mat_command, "the .mat files of Open MPI's profile2mat"},
     {"export scotch", mpimon::cli::export_scotch_command, "symmetric weighted communication graph for Scotch (.grf)"},
     {"export metis", mpimon::cli::export_metis_command, "symmetric weighted communication graph for METIS (gpmetis)"},
+    {"export pairs", mpimon::cli::export_pairs_command, "every directed pair's bytes and messages as CSV"},
     {"validate", mpimon::cli::validate_command, "check the monitoring's matrices against ground truth under mpirun"},
     {"validate collective", mpimon::cli::validate_collective_command,
      "check the collective model against Open MPI's monitoring"},

@@ -25,7 +25,7 @@ help)
   run "$mpimon" --help
   expect_eq "$rc" 0 "mpimon --help exit code"
   for c in merge show export; do expect_contains "$out" "  $c" "mpimon --help lists $c"; done
-  for c in merge show "export" "export treematch" "export mat" "export scotch" "export metis"; do
+  for c in merge show "export" "export treematch" "export mat" "export scotch" "export metis" "export pairs"; do
     # shellcheck disable=SC2086
     run "$mpimon" $c --help
     expect_eq "$rc" 0 "mpimon $c --help exit code"
@@ -246,6 +246,24 @@ export_graph)
     skip_part "METIS's gpmetis/graphchk not installed (package metis): the graph read by METIS"
   fi
   echo "edge weight total (from the files): $total"
+  # export pairs: every directed pair of the classes, bytes and messages as the .prof lines add them up
+  # (awk), by sender then receiver; a class list of one; the same refusals as the other exports.
+  for classes in external,internal internal; do
+    re=$([ "$classes" = internal ] && echo I || echo 'E|I')
+    expected=$(join -j1 <(awk_matrix "$re" 4 prof/*.prof | awk '{ print $1 "," $2, $3 }' | sort) \
+      <(awk_matrix "$re" 5 prof/*.prof | awk '{ print $1 "," $2, $3 }' | sort) |
+      awk '$2 > 0 || $3 > 0 { print $1 "," $2 "," $3 }' | sort -t, -n -k1,1 -k2,2)
+    run "$mpimon" export pairs out.h5 --classes "$classes" -o pairs.csv
+    expect_eq "$rc" 0 "export pairs --classes $classes ($err)"
+    expect_eq "$(head -1 pairs.csv)" "from,to,bytes,messages" "export pairs: the header"
+    expect_eq "$(tail -n +2 pairs.csv)" "$expected" "export pairs --classes $classes: the pairs of the .prof files"
+  done
+  check && [ "$(tail -n +2 pairs.csv | wc -l)" -gt 0 ] || fail "export pairs: no pair (the comparison is vacuous)"
+  run "$mpimon" export pairs out.h5 --classes bogus -o bad.csv
+  expect_eq "$rc" 2 "export pairs: a bad class"
+  run "$mpimon" export pairs out.h5 --dump nope -o bad.csv
+  expect_eq "$rc" 1 "export pairs: an unknown dump"
+  check && [ ! -e bad.csv ] || fail "export pairs: partial output after a failed export"
   ;;
 
 profile2mat_compat)

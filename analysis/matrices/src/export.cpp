@@ -149,6 +149,26 @@ void write_treematch(const SparseMatrix& directed, std::ostream& out) {
   }
 }
 
+void write_pairs_csv(const SparseMatrix& bytes, const SparseMatrix& messages, std::ostream& out) {
+  if (bytes.rows != messages.rows || bytes.columns != messages.columns)
+    raise_error(Error::Kind::input, "", "the bytes and messages matrices differ in shape");
+  out << "from,to,bytes,messages\n";
+  std::string line;
+  for (std::uint32_t i = 0; i < bytes.rows; ++i) {
+    auto b = bytes.indptr[i], m = messages.indptr[i];
+    const auto b_end = bytes.indptr[i + 1], m_end = messages.indptr[i + 1];
+    while (b < b_end || m < m_end) {  // both rows' columns, in order
+      const std::uint32_t j =
+          std::min(b < b_end ? bytes.indices[b] : UINT32_MAX, m < m_end ? messages.indices[m] : UINT32_MAX);
+      const std::uint64_t sent = b < b_end && bytes.indices[b] == j ? bytes.values[b++] : 0;
+      const std::uint64_t count = m < m_end && messages.indices[m] == j ? messages.values[m++] : 0;
+      line =
+          std::to_string(i) + ',' + std::to_string(j) + ',' + std::to_string(sent) + ',' + std::to_string(count) + '\n';
+      out << line;
+    }
+  }
+}
+
 namespace {
 
 // One pass of profile2mat: the classes it matches and the suffix of its files.

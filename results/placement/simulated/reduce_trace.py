@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """A time-independent trace (SMPI's -trace-ti format, one file per rank and an index) of the reduce
-Open MPI carried out in a recording: its internal messages, read with h5py from the matrices file of
-`mpimon record` (the monitoring's PML view of the forced binary reduce), one message per tree edge
+Open MPI carried out in a recording: its internal messages, as `mpimon export pairs RECORDING.h5
+--classes internal` writes them (the monitoring's PML view of the forced binary reduce; the pairs
+without bytes, the barriers' messages, left out), one message per tree edge
 as Open MPI 4.1.4 sends it with coll_tuned_reduce_algorithm 4 and no segment size (SMPI's own
 ompi_binary cuts the buffer into 32 KB segments), each rank receiving from its children one after
 the other, then sending to its parent; between two barriers, as mpimon-run-collective --skip
@@ -12,24 +13,25 @@ MPI call).
 With --scale K, every message carries K times its recorded bytes (the same reduce on a buffer K times
 larger: Fig. 4a's sizes from one recording).
 
-Usage: reduce_trace.py RECORDING.h5 OUT_PREFIX [--flops-per-byte F] [--scale K]  -> OUT_PREFIX.txt, OUT_PREFIX/"""
+Usage: reduce_trace.py PAIRS.csv RANKS OUT_PREFIX [--flops-per-byte F] [--scale K]  -> OUT_PREFIX.txt, OUT_PREFIX/"""
 import argparse
+import csv
 import os
-
-import h5py
 
 
 def main():
     parser = argparse.ArgumentParser()
-    parser.add_argument("recording")
+    parser.add_argument("pairs")
+    parser.add_argument("ranks", type=int)
     parser.add_argument("out")
     parser.add_argument("--flops-per-byte", type=float, default=0.0)
     parser.add_argument("--scale", type=float, default=1.0)
     args = parser.parse_args()
-    with h5py.File(args.recording, "r") as f:
-        dump = f[next(k for k in f if isinstance(f[k], h5py.Group))]
-        sent = (dump["internal"]["bytes"][()] * args.scale).round().astype("int64")
-    ranks = sent.shape[0]
+    ranks = args.ranks
+    sent = [[0] * ranks for _ in range(ranks)]
+    with open(args.pairs, newline="") as f:
+        for row in csv.DictReader(f):
+            sent[int(row["from"])][int(row["to"])] = round(int(row["bytes"]) * args.scale)
     os.makedirs(args.out, exist_ok=True)
     index = []
     for r in range(ranks):

@@ -80,6 +80,15 @@ print("\n".join(f"{i} {leaf}" for i, leaf in enumerate(m["mapping"])))' "$prefix
   done
 }
 
+# edge_trace RECORDING.h5 NP OUT_PREFIX [ARGS...]: reduce_trace.py's trace of the reduce the recording
+# holds (its internal messages, read through mpimon export pairs).
+edge_trace() {
+  local recording=$1 np=$2 out=$3
+  shift 3
+  "$mpimon" export pairs "$recording" --classes internal -o "$scratch/pairs.csv"
+  /usr/bin/python3 "$here/reduce_trace.py" "$scratch/pairs.csv" "$np" "$out" "$@"
+}
+
 # reduce_trace NP TOPOLOGY DIR: DIR/ti.txt, the time-independent trace of the binary reduce (SMPI's
 # -trace-ti of mpimon-run-collective-smpi --skip --iterations 1: barrier, one reduce, barrier).
 reduce_trace() {
@@ -176,8 +185,8 @@ fig4a() {
         for variant in edges arithmetic ompi_binary; do
           local trace=$runs/trace-np$np-$variant-$count args=() traffic=(--no-traffic)
           case $variant in
-            edges) /usr/bin/python3 "$here/reduce_trace.py" "$runs/fig4a-np$np-recorded.h5" "$trace" --scale "$((count / 1000000))" ;;
-            arithmetic) /usr/bin/python3 "$here/reduce_trace.py" "$runs/fig4a-np$np-recorded.h5" "$trace" \
+            edges) edge_trace "$runs/fig4a-np$np-recorded.h5" "$np" "$trace" --scale "$((count / 1000000))" ;;
+            arithmetic) edge_trace "$runs/fig4a-np$np-recorded.h5" "$np" "$trace" \
               --scale "$((count / 1000000))" --flops-per-byte "$flops" ;;
             ompi_binary)  # SMPI's own algorithm: every 32 KB segment a flow (15 min a run at 64 ranks, 10^7)
               [ "$count" -le $((320000000 / np)) ] || continue
@@ -240,11 +249,11 @@ CPP
     np=${case%%-*} np=${np#np} slots=$((np / 4))
     rf=()
     for a in pml pmpi cyclic random; do rf+=(--rankfile "$runs/trust-fig4a-$case/$a.rf"); done
-    /usr/bin/python3 "$here/reduce_trace.py" "$runs/trust-fig4a-$case-recorded.h5" "$runs/why-trace-$case"
+    edge_trace "$runs/trust-fig4a-$case-recorded.h5" "$np" "$runs/why-trace-$case"
     simulate --topology "4x1x$slots" --rate 1gbit --latency 0us --network flat "${rf[@]}" --np "$np" \
       --matrices "$runs/trust-fig4a-$case-recorded.h5" "${common[@]}" --name "why-unsegmented-$case" \
       -o "$runs/why-unsegmented-$case.h5" --replay "$runs/why-trace-$case.txt"
-    /usr/bin/python3 "$here/reduce_trace.py" "$runs/trust-fig4a-$case-recorded.h5" "$runs/why-trace-cpu-$case" \
+    edge_trace "$runs/trust-fig4a-$case-recorded.h5" "$np" "$runs/why-trace-cpu-$case" \
       --flops-per-byte "$flops"
     sed 's/core="[0-9]*"/core="1"/; s/speed="1000000000f"/speed="500000000f"/' \
       "$runs/trust-fig4a-$case.platform.xml" >"$runs/why-cpu-$case.platform.xml"

@@ -55,6 +55,11 @@ void write_metis_graph(const SparseMatrix& graph, const GraphWeights& weights, s
 /// Throws if an entry reaches 2^53, beyond which TreeMatch's doubles lose integers.
 void write_treematch(const SparseMatrix& directed, std::ostream& out);
 
+/// Every directed pair that exchanged a message, as CSV: a header "from,to,bytes,messages", then one
+/// line per pair (`bytes` and `messages` the same classes' matrices), by sender then receiver; a
+/// pair of empty messages has bytes 0. O(non-zeros + N): at any scale (`mpimon export pairs`).
+void write_pairs_csv(const SparseMatrix& bytes, const SparseMatrix& messages, std::ostream& out);
+
 /// Writes the files Open MPI's `profile2mat` writes for `DIR/DUMP.prof` (the concatenation of the
 /// dump's per-rank files), byte for byte; returns their paths in the order profile2mat writes them.
 std::vector<std::string> write_profile2mat(const MatrixFile& file, const std::string& dump, const std::string& dir);
