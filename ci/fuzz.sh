@@ -26,6 +26,12 @@
 set -euo pipefail
 source "$(dirname "$0")/fuzz_triage.sh"
 
+# The targets' temporary files in a directory of this run's own, removed whatever happens (a
+# fuzzer that crashes or is stopped leaves its files behind).
+TMPDIR=$(mktemp -d)
+export TMPDIR
+trap 'rm -rf "$TMPDIR"' EXIT
+
 duration=${1:-60}
 [[ $duration =~ ^[0-9]+$ && $duration -gt 0 ]] || { echo "usage: $0 [SECONDS]" >&2; exit 2; }
 

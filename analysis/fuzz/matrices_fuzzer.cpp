@@ -119,8 +119,9 @@ void read_dump(const mpimon::MatrixFile& file, const std::string& dump) {
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   if (reaches_libhdf5_vlen_overflow(mpimon::fuzz::as_text(data, size))) return 0;
-  // One file per process: the replay test may run beside the fuzzer, or two replays at once.
-  static const mpimon::TemporaryFile input("fuzz");
+  // One file per input, removed when it is read: the replay test may run beside the fuzzer, and
+  // libFuzzer ends with _Exit, which would leave a file kept for the whole process behind.
+  const mpimon::TemporaryFile input("fuzz");
   const std::string& path = input.path();
   {
     std::ofstream out(path, std::ios::binary | std::ios::trunc);
