@@ -6,7 +6,8 @@
 #   property: on a network-dominated platform (10 Mbit/s between nodes) the ring kept inside the nodes
 #     (packed: 4 of 16 edges cross nodes) simulates faster than the ring crossing nodes on every edge
 #     (cyclic); never a number;
-#   jobs: with --jobs 2 both mappings run at once, each where its rankfile says, with the same times;
+#   jobs: with --jobs 2 both mappings run at once (each waits for the other to start), each where its
+#     rankfile says, with the same times;
 #   platform: the platforms --topology writes are read by SimGrid itself (mpimon-simgrid-platform):
 #     their hosts, cores and routes, a two-level fat tree included.
 # Usage: simulate_test.sh MPIMON SIMGRID_PLATFORM_READER DEMO_RING_SMPI
@@ -68,17 +69,30 @@ expect_eq "$rc" 0 "simulate on a two-level fat tree ($err)"
 expect_contains "$(cat tree.platform.xml)" 'topo_parameters="2;4,4;1,4;1,1"' "the fat tree's parameters"
 expect_eq "$("$reader" tree.platform.xml node0 node5 node15 | awk '$1 == "host"' | wc -l)" 16 "16 hosts of the fat tree, routed"
 expect_eq "$(hosts tree.platform.xml | awk '{ print $1, $16 }')" "node0:8 node15:8" "8 cores per host of the fat tree"
-# 4. --jobs 2: both mappings simulated at once (each started before either ended), each rank still
-#    where its rankfile says, the rows in the order given, the simulated times those of one at a time
-#    (communication only: SMPI would time the ring's computation on this machine, shared by the two).
+# 4. --jobs 2: both mappings simulated at once, each rank still where its rankfile says, the rows in
+#    the order given, the simulated times those of one at a time (communication only: SMPI would time
+#    the ring's computation on this machine, shared by the two). "At once" without a clock: smpirun is
+#    a wrapper that lets each simulation start only once the other has started (one at a time, the
+#    first would wait for a second that never comes, and fail after 60 s).
 quiet=(--topology 4x1x4 --rate 10mbit --node-rate 100gbit --rankfile packed.rf --rankfile cyclic.rf --np 16
   --smpi smpi/simulate-computation=no)
 run "$mpimon" simulate "${quiet[@]}" -o one.h5 --json one.json -- "$ring"
 expect_eq "$rc" 0 "simulate, one at a time, exit code ($err)"
-run "$mpimon" simulate "${quiet[@]}" --jobs 2 -o jobs.h5 --json jobs.json -- "$ring"
-expect_eq "$rc" 0 "simulate --jobs 2 exit code ($err)"
-expect_eq "$(grep -E ': (simulating|[AB]: )' <<<"$err" | cut -d' ' -f3 | head -2 | tr '\n' ' ')" "simulating simulating " \
-  "--jobs 2: the second simulation starts before the first ends"
+mkdir met
+cat >meet.sh <<'EOF'
+#!/bin/sh
+met=$(dirname "$0")/met
+touch "$met/$$"
+for i in $(seq 600); do
+  [ "$(ls "$met" | wc -l)" -ge 2 ] && exec smpirun "$@"
+  sleep 0.1
+done
+echo "the other simulation never started" >&2
+exit 1
+EOF
+chmod +x meet.sh
+run "$mpimon" simulate "${quiet[@]}" --jobs 2 --smpirun ./meet.sh -o jobs.h5 --json jobs.json -- "$ring"
+expect_eq "$rc" 0 "simulate --jobs 2: both simulations ran at once ($err)"
 seconds() { /usr/bin/python3 -c 'import json, sys; print(" ".join(m["rankfile"].rsplit("/", 1)[1] + "=" + repr(m["simulated_seconds"]) for m in json.load(open(sys.argv[1]))["mappings"]))' "$1"; }
 expect_contains "$(seconds jobs.json)" "packed.rf=" "--jobs 2: the JSON rows"
 expect_eq "$("$mpimon" show jobs.h5 | awk '$1 == "np" || $1 == "jobs" { print $1, $2 }' | tr '\n' ' ')" "jobs 2 np 16 " \
