@@ -30,6 +30,7 @@ packages=(
   python3-scipy                      # Delaunay meshes of results/placement/instances.py (scale.sh, kahip.sh)
   debootstrap                        # the Debian roots of ci/ompi5.sh and ci/debian-package.sh (ci/test.sh prepares both at once)
   libsimgrid-dev                     # SimGrid's SMPI (smpicxx, smpirun, libsimgrid): mpimon simulate (docs/simulate.md) and its tests
+  gromacs lammps                     # real applications that ask for reorder=1 (gmx_mpi, lmp): docs/reorder.md and its tests
 )
 if [ "${1:-}" = "--list" ]; then
   printf '%s\n' "${packages[@]}"
