@@ -502,7 +502,8 @@ void stop_collecting() {
     std::fprintf(stderr, "mpimon-collect: rank %d: %s\n", g_collector->rank, e.what());
   }
   g_collector->source.reset();  // frees the MPI_T handles and removes this process's directory
-  // MPI_T_finalize after MPI_Finalize crashes Open MPI 4.1.4 (docs/mpit.md): before it.
+  // MPI_T_finalize after MPI_Finalize crashes Open MPI 4.1.4: before it
+  // (docs/open-mpi-versions.md#mpi_t_finalize-comes-before-mpi_finalize).
   if (g_collector->mpit_initialised) MPI_T_finalize();
   delete g_collector;
   g_collector = nullptr;

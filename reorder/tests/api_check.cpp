@@ -1,4 +1,4 @@
-// The C API's bad inputs and agreement (docs/reorder.md#errors): every process must return the same
+// The C API's bad inputs and agreement (docs/reorder.md#the-c-api-mpimonreorderh): every process must return the same
 // status, MPI_COMM_NULL on an error, a message naming what is wrong, and never hang. Expected codes
 // and words are this program's own. Prints "OK name" or "FAIL name: why" per check; exits 1 on any
 // failure. Run on one node with unbound processes (a valid call then keeps the order, with a note).

@@ -1,5 +1,5 @@
 // mpimon-reorder-decide-bench: what rank 0 of a reordering computes, timed at process counts this
-// machine cannot launch (docs/reorder.md#cost). The gathered places and the declared graph are
+// machine cannot launch (docs/reorder.md#measuring-it). The gathered places and the declared graph are
 // synthetic, as rank 0 would receive them: P processes per node, launched round-robin over the
 // nodes (process p on node p mod nodes, as --map-by node or a cyclic srun), unbound (placed by
 // node) or bound one per core (--bound: nodes of 2 packages); the graph is the 7-point stencil of

@@ -55,7 +55,7 @@ struct KnownDefect {
 const std::vector<KnownDefect>& known_defects();
 /// The defect of this id; throws mpimon::Error (input) for an unknown id.
 const KnownDefect& known_defect(const std::string& id);
-/// "docs/defects.md#ID": where a user reads about it.
+/// "docs/defects.md#" and the id: where a user reads about it.
 std::string defect_link(const std::string& id);
 
 /// What the monitoring records with the defect present: the ideal ledgers of a pinned case
