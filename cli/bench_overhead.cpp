@@ -26,6 +26,7 @@
 #include "mpimon/harness/overhead_sweep.hpp"
 #include "mpimon/overhead_design/interleave.hpp"
 #include "mpimon/overhead_design/operations.hpp"
+#include "mpimon/overhead_design/sizes.hpp"
 #include "mpimon/results/arms.hpp"
 #include "mpimon/results/overhead.hpp"
 #include "overhead_report.hpp"
@@ -63,8 +64,9 @@ void print_calibration(const std::vector<OverheadCell>& cells,
 
 int bench_overhead_command(const std::string& name, const std::vector<std::string>& args) {
   Command cmd{name,
-              "[--ops send,bcast,alltoall,put,get] [--sizes LIST|paper|quick] [--np LIST] [--pairs R]\n"
-              "       [--launcher CMD] [--mca KEY=VALUE]... [-o RESULTS.h5] [--resume] [--keep-going]",
+              "[--ops send,bcast,alltoall,put,get] [--sizes " + sizes_synopsis() +
+                  "] [--np LIST] [--pairs R]\n"
+                  "       [--launcher CMD] [--mca KEY=VALUE]... [-o RESULTS.h5] [--resume] [--keep-going]",
               "Measures what monitoring costs: for each process count and each of R pairs, one launch of\n"
               "mpimon-overhead-bench with monitoring off (--mca pml,osc,coll ^monitoring) and one with it on\n"
               "(pml_monitoring_enable, dumping to files), plus monitoring loaded but stopped through MPI_T, in\n"
@@ -78,8 +80,8 @@ int bench_overhead_command(const std::string& name, const std::vector<std::strin
     options.add_options()("ops", po::value(&s.ops)->default_value("send,bcast,alltoall,put,get"), "operations")(
         "sizes",
         po::value(&s.sizes)->default_value("paper")->notifier([](const std::string& t) { check_sizes(t, "sizes"); }),
-        "message sizes in bytes, or paper (44 sizes) or quick")("np", po::value(&np_list)->default_value("2"),
-                                                                "process counts")(
+        ("message sizes in bytes, or " + named_sizes_help()).c_str())("np", po::value(&np_list)->default_value("2"),
+                                                                      "process counts")(
         "pairs", po::value(&s.pairs)->default_value(10)->notifier(in_range<std::uint32_t>("pairs", 1)),
         "launch pairs per process count")("arms", po::value(&arms)->default_value("on,mpit_off"),
                                           "arms compared with off: on, mpit_off")(

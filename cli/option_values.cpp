@@ -5,6 +5,7 @@
 #include <limits>
 
 #include "cli_support.hpp"
+#include "mpimon/overhead_design/sizes.hpp"
 
 namespace mpimon::cli {
 
@@ -40,7 +41,7 @@ std::vector<std::uint32_t> split_positive_list(const std::string& text, const st
 }
 
 void check_sizes(const std::string& text, const std::string& option) {
-  if (text == "paper" || text == "quick") return;
+  if (named_sizes(text)) return;
   parse_number_list(text, option, 0, static_cast<std::uint64_t>(std::numeric_limits<int>::max()));
 }
 

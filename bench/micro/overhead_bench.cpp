@@ -1,12 +1,8 @@
 // mpimon-overhead-bench: the micro-benchmark program that `mpimon bench overhead` launches with
 // monitoring off and on (docs/benchmarks.md). One Google Benchmark run per (operation, size); each
 // run executes a fixed loop of W untimed and N timed iterations, identical on every rank, and
-// reports the per-iteration maximum over ranks.
-//
-// Usage: mpimon-overhead-bench [--ops LIST] [--sizes LIST|paper|quick] [--iterations N]
-//                              [--warmup W] [--seed S] [--samples FILE] [--mpit-off]
-//                              [--clock auto|tsc|monotonic] [--interleave B [--switch mpit|delay] [--blocks FILE]]
-//                              [Google Benchmark flags, e.g. --benchmark_out=F.json]
+// reports the per-iteration maximum over ranks. Its options: usage() (overhead_bench_options.cpp),
+// what --help prints; Google Benchmark's flags (e.g. --benchmark_out=F.json) pass through.
 //
 // The parts: overhead_bench_options.cpp (the command line), overhead_bench_context.cpp (provenance),
 // overhead_bench_run.cpp (one benchmark's loop); this file starts MPI and MPI_T and runs them.
@@ -58,11 +54,11 @@ int main(int argc, char** argv) {
   }
   // Every rank parses the same command line, so all reach the same verdict and leave together.
   if (!usage_error.empty()) {
-    if (rank == 0) std::fprintf(stderr, "mpimon-overhead-bench: error: %s\n%s", usage_error.c_str(), kUsage.data());
+    if (rank == 0) std::fprintf(stderr, "mpimon-overhead-bench: error: %s\n%s", usage_error.c_str(), usage().c_str());
     return 2;
   }
   if (options.help) {
-    if (rank == 0) std::printf("%s", kUsage.data());
+    if (rank == 0) std::printf("%s", usage().c_str());
     return 0;
   }
 
@@ -117,7 +113,7 @@ int main(int argc, char** argv) {
   benchmark::Initialize(&gb_argc, gb_argv.data());
   if (gb_argc > 1) {
     if (rank == 0)
-      std::fprintf(stderr, "mpimon-overhead-bench: error: unknown argument '%s'\n%s", gb_argv[1], kUsage.data());
+      std::fprintf(stderr, "mpimon-overhead-bench: error: unknown argument '%s'\n%s", gb_argv[1], usage().c_str());
     return 2;
   }
 

@@ -29,24 +29,8 @@ inline std::vector<Op> all_ops() {
 
 // ---- options (overhead_bench_options.cpp) ----------------------------------------------------
 
-inline constexpr std::string_view kUsage =
-    "usage: mpimon-overhead-bench [--ops LIST] [--sizes LIST|paper|quick] [--iterations N] [--warmup W]\n"
-    "                             [--seed S] [--samples FILE] [--mpit-off] [--benchmark_* flags]\n"
-    "  --ops LIST      comma list of send,pingpong,bcast,alltoall,put_lock,put_flush,get_lock,get_flush\n"
-    "                  (put = put_lock, get = get_lock); default: all\n"
-    "  --sizes SPEC    comma list of byte counts, 'paper' (44 sizes 0..1 MiB, default) or 'quick' (0,8,1024,65536)\n"
-    "  --iterations N  timed iterations per (op, size), default 1000\n"
-    "  --warmup W      untimed iterations before them, default 100\n"
-    "  --seed S        seed of the shuffled run order (rank 0's value is used), default 12345\n"
-    "  --samples FILE  rank 0 writes every per-iteration maximum: op<TAB>size<TAB>v1,...,vN (ns)\n"
-    "  --mpit-off      switch Open MPI's monitoring off through MPI_T right after MPI_Init\n"
-    "  --interleave B  interleaved design: timed iterations in blocks of B, the cost switched on and off in\n"
-    "                  ABBA order (iterations must be a multiple of 2B)\n"
-    "  --switch S      what --interleave switches: mpit (monitoring's counting, default) or delay (the\n"
-    "                  calibration library's loop)\n"
-    "  --blocks FILE   rank 0 writes each run's blocks: op<TAB>size<TAB>B<TAB>states<TAB>counted\n"
-    "  --clock C       auto (the invariant TSC when usable on every rank, default), tsc (or fail), monotonic\n"
-    "See docs/benchmarks.md.\n";
+/// The program's --help: its options, the operations of kBenchOpNames and the named sizes.
+std::string usage();
 
 struct UsageError : std::runtime_error {
   using std::runtime_error::runtime_error;

@@ -7,6 +7,7 @@
 #include <limits>
 
 #include "mpimon/overhead_design/interleave.hpp"
+#include "mpimon/overhead_design/sizes.hpp"
 
 namespace mpimon::bench {
 
@@ -32,20 +33,6 @@ T parse_number(std::string_view text, std::string_view what, T min, T max) {
   return value;
 }
 
-// The sizes of Open MPI's test_overhead: from 0, next = floor(1.4 x) if that is larger, else x + 1,
-// while below 1.4 MiB: 44 sizes, the last 1385027. We clamp that last one to 1 MiB so that the
-// sweep spans exactly 0..1 MiB (docs/benchmarks.md).
-std::vector<int> paper_sizes() {
-  std::vector<int> sizes;
-  for (int x = 0; x < 1024 * 1024 * 1.4;) {
-    sizes.push_back(x);
-    const int next = static_cast<int>(x * 1.4);
-    x = next > x ? next : x + 1;
-  }
-  sizes.back() = 1024 * 1024;
-  return sizes;
-}
-
 std::vector<Op> parse_ops(std::string_view list) {
   std::vector<Op> ops;
   for (std::string_view name : split(list, ',')) {
@@ -59,8 +46,7 @@ std::vector<Op> parse_ops(std::string_view list) {
 }
 
 std::vector<int> parse_sizes(std::string_view spec) {
-  if (spec == "paper") return paper_sizes();
-  if (spec == "quick") return {0, 8, 1024, 65536};
+  if (auto named = named_sizes(spec)) return *named;
   std::vector<int> sizes;
   for (std::string_view item : split(spec, ',')) {
     const int size = parse_number<int>(item, "--sizes", 0, std::numeric_limits<int>::max());
@@ -72,6 +58,31 @@ std::vector<int> parse_sizes(std::string_view spec) {
 }
 
 }  // namespace
+
+std::string usage() {
+  return "usage: mpimon-overhead-bench [--ops LIST] [--sizes " + sizes_synopsis() +
+         "] [--iterations N] [--warmup W]\n"
+         "                             [--seed S] [--samples FILE] [--mpit-off] [--clock C]\n"
+         "                             [--interleave B [--switch S] [--blocks FILE]] [--benchmark_* flags]\n"
+         "  --ops LIST      comma list of " +
+         bench_op_names() +
+         "; default: all\n"
+         "  --sizes SPEC    comma list of byte counts, " +
+         named_sizes_help() +
+         "; default paper\n"
+         "  --iterations N  timed iterations per (op, size), default 1000\n"
+         "  --warmup W      untimed iterations before them, default 100\n"
+         "  --seed S        seed of the shuffled run order (rank 0's value is used), default 12345\n"
+         "  --samples FILE  rank 0 writes every per-iteration maximum: op<TAB>size<TAB>v1,...,vN (ns)\n"
+         "  --mpit-off      switch Open MPI's monitoring off through MPI_T right after MPI_Init\n"
+         "  --interleave B  interleaved design: timed iterations in blocks of B, the cost switched on and off in\n"
+         "                  ABBA order (iterations must be a multiple of 2B)\n"
+         "  --switch S      what --interleave switches: mpit (monitoring's counting, default) or delay (the\n"
+         "                  calibration library's loop)\n"
+         "  --blocks FILE   rank 0 writes each run's blocks: op<TAB>size<TAB>B<TAB>states<TAB>counted\n"
+         "  --clock C       auto (the invariant TSC when usable on every rank, default), tsc (or fail), monotonic\n"
+         "See docs/benchmarks.md.\n";
+}
 
 Options parse_options(int argc, char** argv) {
   Options o;
