@@ -14,6 +14,7 @@
 #include <vector>
 #include "mpimon/base/error.hpp"
 #include "mpimon/base/exit_codes.hpp"
+#include "mpimon/base/option_list.hpp"  // split_list
 #include "mpimon/base/output.hpp"
 #include "mpimon/matrices/matrix.hpp"
 #include "mpimon/matrices/matrix_file.hpp"
@@ -73,12 +74,8 @@ std::function<void(const std::vector<T>&)> each_in_range(const std::string& opti
   };
 }
 
-/// Comma-separated list to vector ("a,b" -> {"a","b"}), empty items rejected.
-
 /// The exit code of each kind of mpimon::Error (usage 2, the others 1), used by run_command.
 int exit_code_of(Error::Kind kind);
-
-std::vector<std::string> split_list(const std::string& text, const std::string& option);
 
 /// Whether progress lines should be drawn (stderr is a terminal).
 bool stderr_is_terminal();

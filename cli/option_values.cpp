@@ -45,18 +45,4 @@ void check_sizes(const std::string& text, const std::string& option) {
   parse_number_list(text, option, 0, static_cast<std::uint64_t>(std::numeric_limits<int>::max()));
 }
 
-std::vector<std::string> split_list(const std::string& text, const std::string& option) {
-  std::vector<std::string> items;
-  std::size_t start = 0;
-  while (true) {
-    std::size_t comma = text.find(',', start);
-    std::string item = text.substr(start, comma - start);
-    if (item.empty()) throw po::error("empty item in --" + option + " '" + text + "'");
-    items.push_back(item);
-    if (comma == std::string::npos) break;
-    start = comma + 1;
-  }
-  return items;
-}
-
 }  // namespace mpimon::cli

@@ -1,23 +1,28 @@
 // `mpimon place`: mappings of a dump's ranks onto a modelled tree, their modelled costs, and the
 // files that apply one (docs/placement.md).
-#include <algorithm>
-#include <cstdio>
-#include <fstream>
-#include <iomanip>
 #include <iostream>
 #include <optional>
 #include <sstream>
 
 #include "cli_support.hpp"
 #include "commands.hpp"
-#include "mpimon/base/error.hpp"
-#include "mpimon/matrices/export.hpp"
-#include "mpimon/placement/placement.hpp"
-#include "mpimon/placement/time_model.hpp"
+#include "mpimon/placement/links.hpp"
+#include "mpimon/placement/mapping_files.hpp"
+#include "mpimon/placement/place.hpp"
 #include "place_options.hpp"
-#include "place_table.hpp"
 
 namespace mpimon::cli {
+
+namespace {
+
+// "Methods:" and one line per entry of the method table.
+std::string method_help() {
+  std::string text = "Methods:\n";
+  for (const auto& m : placement_methods()) text += "  " + std::string(m.name) + ": " + m.summary + "\n";
+  return text;
+}
+
+}  // namespace
 
 int place_command(const std::string& name, const std::vector<std::string>& args) {
   Command cmd{
@@ -79,48 +84,38 @@ int place_command(const std::string& name, const std::vector<std::string>& args)
     const auto compute_classes = parse_classes(o.classes);
     const auto evaluate_classes = parse_classes(o.evaluate_classes, "--evaluate-classes");
     const Metric metric = parse_metric(o.metric);
-    PlacementRequest request = request_of(o, vm);
-    const TreeTopology topo = topology_of(o);
-    if (request.objective == Objective::time && !has_links(topo)) {
-      throw po::error(
-          "--objective time needs the links' rates and latencies: --link RATE,LATENCY per level, --links "
-          "FILE (mpimon probe), or --hostfile of an mpimon cluster");
-    }
+    PlacementRequest request;
+    request.methods = parse_methods(o.methods);
+    request.methods_explicit = !request.methods.empty();
+    request.seed = o.seed;
+    request.time_limit = o.time_limit;
+    request.objective = parse_objective(o.objective);
+    const PlacementMachine machine = machine_of(o);
+    const TreeTopology& topo = machine.topo;
+    check_request(request, !o.start_mapping.empty(), has_links(topo));
 
     MatrixFile file(o.input);
     const std::string dump = o.dump.empty() ? file.default_dump() : o.dump;
-    const AffinityGraph compute = fold_traffic(sum_classes(file, dump, compute_classes, metric));
-    const AffinityGraph evaluate =
-        o.evaluate_classes == o.classes ? compute : fold_traffic(sum_classes(file, dump, evaluate_classes, metric));
-    // The time model reads bytes and messages per directed pair (and the size histograms).
-    std::optional<TimeTraffic> compute_flows, other_flows;
-    if (has_links(topo)) {
-      compute_flows = read_time_traffic(file, dump, compute_classes);
-      if (o.evaluate_classes != o.classes) other_flows = read_time_traffic(file, dump, evaluate_classes);
-    }
-    const TimeTraffic* evaluate_flows = other_flows ? &*other_flows : compute_flows ? &*compute_flows : nullptr;
-    if (!o.start_mapping.empty()) request.start = read_mapping(o.start_mapping, compute.order, topo);
-    const auto rows =
-        place(compute, evaluate, topo, request, compute_flows ? &*compute_flows : nullptr, evaluate_flows);
+    const PlacementTraffic traffic =
+        read_placement_traffic(file, dump, compute_classes, evaluate_classes, metric, has_links(topo));
+    if (!o.start_mapping.empty()) request.start = read_mapping(o.start_mapping, traffic.compute.order, topo);
+    const auto rows = place(traffic, topo, request);
     const MethodResult& chosen = cheapest(rows, request.objective);
     // For Slurm's one map_cpu list, the chosen mapping renumbered within nodes (the same cost), in every file.
     const Mapping mapping = o.slurm_hostfile.empty() ? chosen.mapping : renumber_within_nodes(chosen.mapping, topo);
 
+    const PlacementContext context{o.input,  dump,   traffic.compute.order, o.classes, o.evaluate_classes,
+                                   o.metric, o.seed, machine.links_from};
     std::ostringstream table, json;
-    print_table(table, rows, topo, o, compute.order, dump, chosen.method);
-    if (!o.json.empty()) {
-      write_placement_json(
-          json, rows, topo,
-          {o.input, dump, compute.order, o.classes, o.evaluate_classes, o.metric, o.seed, o.links_from}, chosen.method,
-          request.objective);
-    }
+    write_placement_table(table, rows, topo, context, chosen.method, request.objective);
+    if (!o.json.empty()) write_placement_json(json, rows, topo, context, chosen.method, request.objective);
     std::ostringstream mapping_text, rankfile, slurm_hosts;
     if (!o.mapping_out.empty()) write_mapping(mapping, topo, mapping_text);
     if (!o.rankfile.empty()) write_rankfile(mapping, topo, hosts_of(o, topo.nodes()), rankfile);
     std::optional<SlurmPlacement> slurm;
     if (!o.slurm_hostfile.empty()) {
       slurm = slurm_placement(mapping, topo, hosts_of(o, topo.nodes()));
-      for (const auto& host : slurm->rank_hosts) slurm_hosts << host << '\n';
+      write_slurm_hostfile(*slurm, slurm_hosts);
     }
     // Every file is complete before any appears.
     std::vector<std::pair<std::string, std::string>> outputs;
@@ -130,7 +125,7 @@ int place_command(const std::string& name, const std::vector<std::string>& args)
     if (slurm) outputs.emplace_back(o.slurm_hostfile, slurm_hosts.str());
     for (const auto& [path, text] : outputs) write_file_atomically(path, [&](std::ostream& out) { out << text; });
     std::cout << table.str();
-    if (slurm) print_slurm_line(std::cout, *slurm, o.slurm_hostfile);
+    if (slurm) write_slurm_launch(*slurm, o.slurm_hostfile, std::cout);
     return kExitOk;
   });
 }

@@ -12,8 +12,8 @@
 #include "commands.hpp"
 #include "mpimon/base/scratch.hpp"
 #include "mpimon/harness/link_probe.hpp"
-#include "mpimon/placement/placement.hpp"
-#include "mpimon/placement/time_model.hpp"
+#include "mpimon/placement/links.hpp"
+#include "mpimon/placement/mapping_files.hpp"
 #include "place_options.hpp"
 
 namespace mpimon::cli {
@@ -83,7 +83,7 @@ int probe_command(const std::string& name, const std::vector<std::string>& args)
     if (!o.hosts.empty() && !o.hostfile.empty()) throw po::error("--hosts and --hostfile exclude each other");
     harness::check_link_probe_settings(s);
     o.slots_per_leaf = 1;
-    const TreeTopology topo = topology_of(o);
+    const TreeTopology topo = machine_of(o).topo;
     const auto hosts = hosts_of(o, topo.nodes());
     check_output_path(output);
 

@@ -20,8 +20,8 @@
 #include "mpimon/matrices/export.hpp"
 #include "mpimon/matrices/matrix_file.hpp"
 #include "mpimon/matrices/matrix_view.hpp"
-#include "mpimon/placement/placement.hpp"
-#include "mpimon/placement/time_model.hpp"
+#include "mpimon/placement/links.hpp"
+#include "mpimon/placement/place.hpp"
 #include "mpimon/results/apps.hpp"
 #include "mpimon/results/overhead.hpp"
 #include "place_options.hpp"
@@ -45,18 +45,16 @@ bool starts_with_hdf5_signature(const std::string& path) {
 // report's placement section.
 std::string placement_json(const MatrixFile& file, const std::string& dump_name, PlaceOptions machine) {
   const std::string dump = dump_name.empty() ? file.default_dump() : dump_name;
-  const TreeTopology topo = topology_of(machine);
+  const PlacementMachine placed = machine_of(machine);
+  const TreeTopology& topo = placed.topo;
   const std::vector<TrafficClass> classes = {TrafficClass::external, TrafficClass::internal};
-  const AffinityGraph traffic = fold_traffic(sum_classes(file, dump, classes, Metric::bytes));
-  std::optional<TimeTraffic> flows;
-  if (has_links(topo)) flows = read_time_traffic(file, dump, classes);
-  const TimeTraffic* timed = flows ? &*flows : nullptr;
-  const auto rows = place(traffic, traffic, topo, PlacementRequest{}, timed, timed);
+  const PlacementTraffic traffic = read_placement_traffic(file, dump, classes, classes, Metric::bytes, has_links(topo));
+  const auto rows = place(traffic, topo, PlacementRequest{});
   std::ostringstream out;
-  write_placement_json(
-      out, rows, topo,
-      {file.path(), dump, traffic.order, "external,internal", "external,internal", "bytes", 1, machine.links_from},
-      cheapest(rows).method);
+  write_placement_json(out, rows, topo,
+                       {file.path(), dump, traffic.compute.order, "external,internal", "external,internal", "bytes", 1,
+                        placed.links_from},
+                       cheapest(rows).method);
   return out.str();
 }
 

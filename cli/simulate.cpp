@@ -14,6 +14,7 @@
 #include "commands.hpp"
 #include "mpimon/harness/locations.hpp"
 #include "mpimon/matrices/export.hpp"
+#include "mpimon/placement/mapping_files.hpp"
 #include "mpimon/placement/simgrid_platform.hpp"
 #include "simulate_report.hpp"
 

@@ -1,6 +1,6 @@
 // What the CLI decides on its own, tested without running a command: the checks of option values
-// (cli_support.hpp, option_values.cpp), the exit code of each kind of error, and `mpimon place`'s
-// table (place_table.cpp), on inputs whose answers are worked out by hand here.
+// (cli_support.hpp, option_values.cpp), the exit code of each kind of error, and where `mpimon
+// place`'s rankfile hosts come from, on inputs whose answers are worked out by hand here.
 
 #include <gtest/gtest.h>
 
@@ -14,18 +14,21 @@
 
 #include "cli_support.hpp"
 #include "place_options.hpp"
-#include "place_table.hpp"
 
 namespace mpimon::cli {
 namespace {
 
-/// The message of the po::error that `f` throws, or "" when it throws none.
+/// The message of the usage error (po::error, or mpimon::Error of kind usage: run_command answers
+/// both alike) that `f` throws, or "" when it throws none.
 template <typename F>
 std::string usage_error_of(F f) {
   try {
     f();
   } catch (const po::error& e) {
     return e.what();
+  } catch (const Error& e) {
+    if (e.kind() == Error::Kind::usage) return e.what();
+    throw;
   }
   return "";
 }
@@ -133,74 +136,13 @@ TEST(ExitCodes, RunCommandMapsWhatTheBodyThrows) {
   EXPECT_EQ(run_command(cmd, []() -> int { throw std::runtime_error("odd"); }), 1);
 }
 
-// ---- mpimon place's options and table ------------------------------------------------------------
-
-TEST(PlaceOptions, SlotsAndExcludedCoresShapeTheTree) {
-  PlaceOptions o;
-  o.topology = "2x1x2";
-  o.slots_per_leaf = 2;
-  o.exclude_leaves = "3";
-  const TreeTopology t = topology_of(o);
-  EXPECT_EQ(t.leaves(), 8u);         // 4 cores x 2 slots
-  EXPECT_EQ(t.usable_leaves(), 6u);  // core 3's two slots kept free
-  EXPECT_FALSE(t.usable(6));
-  EXPECT_FALSE(t.usable(7));
-  EXPECT_TRUE(t.usable(5));
-}
+// ---- mpimon place's options ------------------------------------------------------------
 
 TEST(PlaceOptions, HostsAreGivenOrNamedAfterTheNodes) {
   PlaceOptions o;
   EXPECT_EQ(hosts_of(o, 3), (std::vector<std::string>{"node0", "node1", "node2"}));
   o.hosts = "a,b";
   EXPECT_EQ(hosts_of(o, 2), (std::vector<std::string>{"a", "b"}));
-}
-
-// Two nodes of two sockets of two cores; packed crosses 1200 bytes between nodes, the chosen mapping 600.
-MethodResult row(const std::string& method, std::uint64_t cost, std::uint64_t between_nodes,
-                 std::optional<double> gain) {
-  MethodResult r;
-  r.method = method;
-  r.metrics.cost = cost;
-  r.metrics.crossing = {between_nodes, 2 * between_nodes, 3 * between_nodes};
-  r.metrics.busiest_node_off_node = between_nodes;
-  r.lower_bound = 100;
-  r.gain_vs_packed = gain;
-  return r;
-}
-
-TEST(PlaceTable, ColumnsAlignAndTheVerdictComparesWithPacked) {
-  PlaceOptions o;
-  o.input = "run.h5";
-  o.classes = o.evaluate_classes = "external";
-  o.metric = "bytes";
-  const TreeTopology t = parse_topology("2x2x2");
-  // gain 100 x (packed / cost - 1): packed 400, chosen 200 -> +100 %, i.e. 0.50 x packed.
-  const std::vector<MethodResult> rows = {row("packed", 400, 1200, 0.0), row("multisection", 200, 600, 100.0)};
-  std::ostringstream out;
-  print_table(out, rows, t, o, 8, "run", "multisection");
-  const std::string text = out.str();
-  EXPECT_NE(text.find("Placement of 8 ranks (run.h5, dump run) on 'tleaf 3 2 100 2 10 2 1' (8 leaves, 2 nodes)"),
-            std::string::npos)
-      << text;
-  // Every row as wide as the header, the method column left-aligned, the rest right-aligned.
-  EXPECT_NE(text.find("method          cost  x bound  x packed  x random  L0 node  L1 socket  busiest node off\n"
-                      "packed           400   4.00 x    1.00 x         -     1200       2400              1200\n"
-                      "multisection *   200   2.00 x    0.50 x         -      600       1200               600\n"),
-            std::string::npos)
-      << text;
-  EXPECT_NE(text.find("Chosen: multisection costs 0.50 x packed (ranks in order); traffic between nodes -50 % "
-                      "(1200 -> 600 bytes); traffic between sockets -50 % (2400 -> 1200 bytes) (modelled).\n"),
-            std::string::npos)
-      << text;
-}
-
-TEST(PlaceTable, PackedAlreadyCheapestIsSaid) {
-  PlaceOptions o;
-  o.metric = "bytes";
-  const TreeTopology t = parse_topology("2x2x2");
-  std::ostringstream out;
-  print_table(out, {row("packed", 400, 1200, 0.0)}, t, o, 4, "run", "packed");
-  EXPECT_NE(out.str().find("Packed (ranks in order) is already the cheapest"), std::string::npos) << out.str();
 }
 
 // docs/cli.md's table of exit codes lists exactly the codes of the one table in the code, each row

@@ -10,7 +10,10 @@
 
 #include "mpimon/base/error.hpp"
 #include "mpimon/base/summary.hpp"
-#include "mpimon/placement/placement.hpp"
+#include "mpimon/matrices/export.hpp"
+#include "mpimon/placement/links.hpp"
+#include "mpimon/placement/mappers.hpp"
+#include "mpimon/placement/place.hpp"
 #include "mpimon/placement/time_model.hpp"
 
 namespace mpimon {
@@ -67,23 +70,38 @@ double MethodResult::predicted_seconds() const {
   return predicted ? predicted->seconds : 0;
 }
 
-const char* objective_name(Objective o) { return o == Objective::time ? "time" : "hop-bytes"; }
+double placement_time_limit(std::uint32_t ranks) { return std::clamp(ranks / 256.0, 10.0, 25.0); }
 
-Objective parse_objective(const std::string& text) {
-  if (text == "hop-bytes") return Objective::hop_bytes;
-  if (text == "time") return Objective::time;
-  raise_error(Error::Kind::usage, "--objective", "takes hop-bytes or time, not '" + text + "'");
+void check_request(const PlacementRequest& request, bool start_given, bool timed) {
+  if (request.time_limit < 0) throw Error(Error::Kind::usage, "--time-limit must be positive (seconds)");
+  bool reads_start = request.methods.empty();
+  for (const auto& name : request.methods) {
+    const PlacementMethod& method = placement_method(name);
+    if (method.needs_start_mapping && !start_given) {
+      raise_error(Error::Kind::usage, "--method", "the method '" + name + "' needs --start-mapping FILE");
+    }
+    reads_start = reads_start || method.reads_start_mapping();
+  }
+  if (start_given && !reads_start) {
+    std::string readers;
+    for (const auto& m : placement_methods()) {
+      if (m.reads_start_mapping()) readers += (readers.empty() ? "" : ", ") + std::string(m.name);
+    }
+    throw Error(Error::Kind::usage,
+                "--start-mapping is read only by the methods " + readers + ": --method lists none of them");
+  }
+  if (request.objective == Objective::time && !timed) {
+    throw Error(Error::Kind::usage,
+                "--objective time needs the links' rates and latencies: --link RATE,LATENCY per level, --links "
+                "FILE (mpimon probe), or --hostfile of an mpimon cluster");
+  }
 }
 
 std::vector<MethodResult> place(const AffinityGraph& compute, const AffinityGraph& evaluate, const TreeTopology& topo,
                                 const PlacementRequest& request, const TimeTraffic* compute_flows,
                                 const TimeTraffic* evaluate_flows) {
   const bool timed = compute_flows != nullptr && evaluate_flows != nullptr && has_links(topo);
-  if (request.objective == Objective::time && !timed) {
-    raise_error(Error::Kind::usage, "--objective time",
-                "needs the links' rates and latencies (--link RATE,LATENCY per level, --links FILE from mpimon probe, "
-                "or --hostfile of an mpimon cluster)");
-  }
+  check_request(request, !request.start.empty(), timed);
   if (compute.order != evaluate.order) {
     raise_error(Error::Kind::input, "matrix", "the computing and evaluating traffic have different rank counts");
   }
@@ -117,15 +135,8 @@ std::vector<MethodResult> place(const AffinityGraph& compute, const AffinityGrap
   std::vector<std::pair<std::string, Mapping>> seeds;  // refine's starting points computed so far
   std::set<std::string> attempted, planned(names.begin(), names.end());
   for (const auto& name : names) {
-    const PlacementMethod* method = find_placement_method(name);
-    if (method == nullptr) {
-      raise_error(Error::Kind::usage, "--method", "unknown method '" + name + "' (" + placement_method_names() + ")");
-    }
-    if (method->needs_start_mapping && request.start.empty()) {
-      raise_error(Error::Kind::usage, "--method", "the method '" + name + "' needs --start-mapping FILE");
-    }
     for (const auto& m : placement_methods()) {
-      if (method->starts_from_seeds && seeds_refine(m)) planned.insert(m.name);
+      if (placement_method(name).starts_from_seeds && seeds_refine(m)) planned.insert(m.name);
     }
   }
   const auto begin = std::chrono::steady_clock::now();
@@ -159,7 +170,7 @@ std::vector<MethodResult> place(const AffinityGraph& compute, const AffinityGrap
   const uint128 bound = placement_lower_bound(evaluate, topo);
   std::vector<MethodResult> results;
   for (const auto& name : names) {
-    const PlacementMethod* method = find_placement_method(name);
+    const PlacementMethod* method = &placement_method(name);
     if (method->starts_from_seeds) {  // compute the seeds that were not asked for
       for (const auto& m : placement_methods()) {
         if (seeds_refine(m) && !attempted.count(m.name)) run(m, false);
@@ -217,6 +228,27 @@ std::vector<MethodResult> place(const AffinityGraph& compute, const AffinityGrap
   }
   if (timed) predict_rows(results, *compute_flows, *evaluate_flows, topo, request);
   return results;
+}
+
+PlacementTraffic read_placement_traffic(const MatrixFile& file, const std::string& dump,
+                                        const std::vector<TrafficClass>& compute,
+                                        const std::vector<TrafficClass>& evaluate, Metric metric, bool timed) {
+  PlacementTraffic traffic;
+  traffic.compute = fold_traffic(sum_classes(file, dump, compute, metric));
+  if (evaluate != compute) traffic.evaluate_other = fold_traffic(sum_classes(file, dump, evaluate, metric));
+  // The time model reads bytes and messages per directed pair (and the size histograms).
+  if (timed) {
+    traffic.compute_flows = read_time_traffic(file, dump, compute);
+    if (evaluate != compute) traffic.evaluate_other_flows = read_time_traffic(file, dump, evaluate);
+  }
+  return traffic;
+}
+
+std::vector<MethodResult> place(const PlacementTraffic& traffic, const TreeTopology& topo,
+                                const PlacementRequest& request) {
+  const TimeTraffic* compute_flows = traffic.compute_flows ? &*traffic.compute_flows : nullptr;
+  const TimeTraffic* evaluate_flows = traffic.evaluate_other_flows ? &*traffic.evaluate_other_flows : compute_flows;
+  return place(traffic.compute, traffic.evaluate(), topo, request, compute_flows, evaluate_flows);
 }
 
 namespace {

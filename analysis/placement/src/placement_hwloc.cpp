@@ -3,7 +3,7 @@
 #include <hwloc.h>
 
 #include "mpimon/base/error.hpp"
-#include "mpimon/placement/placement.hpp"
+#include "mpimon/placement/topology.hpp"
 
 namespace mpimon {
 

@@ -7,6 +7,7 @@
 #include <deque>
 #include <unordered_map>
 
+#include "mpimon/placement/mappers.hpp"
 #include "placement_internal.hpp"
 
 namespace mpimon {

@@ -6,7 +6,10 @@
 #include <sstream>
 
 #include "mpimon/base/error.hpp"
+#include "mpimon/base/option_list.hpp"
 #include "mpimon/matrices/export.hpp"
+#include "mpimon/placement/mappers.hpp"
+#include "mpimon/placement/methods.hpp"
 #include "mpimon/placement/time_model.hpp"
 #include "placement_internal.hpp"
 
@@ -222,12 +225,34 @@ const PlacementMethod* find_placement_method(const std::string& name) {
   return nullptr;
 }
 
+const PlacementMethod& placement_method(const std::string& name) {
+  const PlacementMethod* method = find_placement_method(name);
+  if (method == nullptr) {
+    throw Error(Error::Kind::usage,
+                "unknown method '" + name + "' in --method (" + placement_method_names() + ", all)");
+  }
+  return *method;
+}
+
 std::string placement_method_names() {
   std::string names;
   for (const auto& m : placement_methods()) names += (names.empty() ? "" : ", ") + std::string(m.name);
   return names;
 }
 
-double placement_time_limit(std::uint32_t ranks) { return std::clamp(ranks / 256.0, 10.0, 25.0); }
+std::vector<std::string> parse_methods(const std::string& text) {
+  if (text == "all") return {};
+  std::vector<std::string> names = split_list(text, "method");
+  for (const auto& name : names) placement_method(name);
+  return names;
+}
+
+const char* objective_name(Objective o) { return o == Objective::time ? "time" : "hop-bytes"; }
+
+Objective parse_objective(const std::string& text) {
+  if (text == "hop-bytes") return Objective::hop_bytes;
+  if (text == "time") return Objective::time;
+  raise_error(Error::Kind::usage, "--objective", "takes hop-bytes or time, not '" + text + "'");
+}
 
 }  // namespace mpimon

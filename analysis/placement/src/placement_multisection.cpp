@@ -16,6 +16,7 @@
 #include <tuple>
 
 #include "mpimon/base/error.hpp"
+#include "mpimon/placement/mappers.hpp"
 #include "placement_internal.hpp"
 
 namespace mpimon {

@@ -2,7 +2,8 @@
 #include <algorithm>
 
 #include "mpimon/json.hpp"
-#include "mpimon/placement/placement.hpp"
+#include "mpimon/placement/links.hpp"
+#include "mpimon/placement/place.hpp"
 #include "mpimon/placement/time_model.hpp"
 
 namespace mpimon {

@@ -4,7 +4,7 @@
 
 #include "mpimon/base/error.hpp"
 #include "mpimon/matrices/export.hpp"
-#include "mpimon/placement/placement.hpp"
+#include "mpimon/placement/mappers.hpp"
 #include "placement_internal.hpp"
 
 #ifdef MPIMON_HAVE_SCOTCH

@@ -7,7 +7,7 @@
 #include <numeric>
 
 #include "mpimon/base/error.hpp"
-#include "mpimon/placement/placement.hpp"
+#include "mpimon/placement/mapping_files.hpp"
 
 namespace mpimon {
 
@@ -17,19 +17,7 @@ std::uint64_t product(const TreeTopology& topo, std::uint32_t from, std::uint32_
   return std::accumulate(topo.arity.begin() + from, topo.arity.begin() + to, std::uint64_t{1}, std::multiplies<>());
 }
 
-std::string count_text(std::uint64_t n, const char* one) { return std::to_string(n) + " " + one + (n == 1 ? "" : "s"); }
-
 }  // namespace
-
-std::string MachineShape::text() const {
-  return count_text(nodes, "node") + " x " + count_text(sockets, "socket") + " x " + count_text(cores, "core");
-}
-
-MachineShape machine_shape(const TreeTopology& topo) {
-  const std::uint32_t socket_end = topo.node_levels + topo.socket_levels;
-  const std::uint64_t cores = product(topo, socket_end, topo.levels()) / topo.slots_per_core;
-  return {product(topo, 0, topo.node_levels), product(topo, topo.node_levels, socket_end), cores};
-}
 
 Mapping renumber_within_nodes(const Mapping& mapping, const TreeTopology& topo) {
   if (!topo.excluded.empty()) return mapping;
@@ -57,8 +45,8 @@ Mapping renumber_within_nodes(const Mapping& mapping, const TreeTopology& topo) 
 
 SlurmPlacement slurm_placement(const Mapping& mapping, const TreeTopology& topo,
                                const std::vector<std::string>& hosts) {
-  const std::uint64_t per_node = topo.leaves_per_node() / topo.slots_per_core;  // cores
-  std::map<std::uint64_t, std::vector<std::uint64_t>> cpus;                     // node -> CPUs by local id
+  const std::uint64_t per_node = machine_shape(topo).cores_per_node();
+  std::map<std::uint64_t, std::vector<std::uint64_t>> cpus;  // node -> CPUs by local id
   SlurmPlacement p;
   for (const auto leaf : mapping) {
     const std::uint64_t core = topo.core_of(leaf), node = core / per_node;
@@ -81,6 +69,30 @@ SlurmPlacement slurm_placement(const Mapping& mapping, const TreeTopology& topo,
     }
   }
   return p;
+}
+
+void write_slurm_hostfile(const SlurmPlacement& slurm, std::ostream& out) {
+  for (const auto& host : slurm.rank_hosts) out << host << '\n';
+}
+
+void write_slurm_launch(const SlurmPlacement& slurm, const std::string& hostfile, std::ostream& out) {
+  auto list = [](const std::vector<std::uint64_t>& cpus) {
+    std::string text;
+    for (auto c : cpus) text += (text.empty() ? "" : ",") + std::to_string(c);
+    return text;
+  };
+  const std::string launch =
+      "SLURM_HOSTFILE=" + hostfile + " srun --distribution=arbitrary -n " + std::to_string(slurm.rank_hosts.size());
+  if (!slurm.map_cpu.empty()) {
+    out << "slurm: " << launch << " --cpu-bind=map_cpu:" << list(slurm.map_cpu)
+        << " COMMAND\n  (each rank on its node and core; Slurm binds only where the step holds whole nodes: "
+           "--exclusive)\n";
+    return;
+  }
+  out << "slurm: " << launch << " COMMAND puts each rank on its node; the cores of the nodes' ranks differ (";
+  for (const auto& [host, cpus] : slurm.node_cpus)
+    out << (&host == &slurm.node_cpus.front().first ? "" : "; ") << host << " map_cpu:" << list(cpus);
+  out << ") and --cpu-bind=map_cpu takes one list for every node\n";
 }
 
 }  // namespace mpimon

@@ -9,7 +9,6 @@
 #include <unordered_map>
 
 #include "mpimon/base/error.hpp"
-#include "mpimon/base/units.hpp"
 #include "mpimon/matrices/export.hpp"
 #include "mpimon/placement/time_model.hpp"
 #include "placement_internal.hpp"
@@ -98,47 +97,6 @@ TimeTraffic read_time_traffic(const MatrixFile& file, const std::string& dump,
       point_to_point && file.histogram_count(dump) > 0 ? file.histograms(dump) : HistogramTable{};
   return time_traffic(sum_classes(file, dump, classes, Metric::bytes), sum_classes(file, dump, classes, Metric::count),
                       histograms.size() > 0 ? &histograms : nullptr);
-}
-
-LinkSpec parse_link(const std::string& text, const std::string& option) {
-  const auto comma = text.find(',');
-  LinkSpec link;
-  link.bits_per_second = static_cast<double>(parse_rate(text.substr(0, comma), option));
-  if (comma != std::string::npos) link.latency_seconds = parse_duration(text.substr(comma + 1), option);
-  return link;
-}
-
-std::string format_link(const LinkSpec& link) {
-  if (link.bits_per_second <= 0 && link.latency_seconds <= 0) return "free";
-  std::ostringstream out;
-  // parse_rate takes whole units: the rate to 4 significant digits (a probe's 95.234 Mbit/s reads
-  // "95230kbit", 126.34 Gbit/s "126300mbit").
-  std::uint64_t bits = 0;
-  if (link.bits_per_second >= 1) {
-    const double scale = std::pow(10.0, std::max(0.0, std::floor(std::log10(link.bits_per_second)) - 3));
-    bits = static_cast<std::uint64_t>(std::round(link.bits_per_second / scale) * scale);
-  }
-  out << (bits > 0 ? format_rate(bits) : "free");
-  const double us = link.latency_seconds * 1e6;
-  out << ',' << std::setprecision(4) << (us >= 1000 ? us / 1000 : us) << (us >= 1000 ? "ms" : "us");
-  return out.str();
-}
-
-TreeTopology with_links(TreeTopology topo, const std::vector<LinkSpec>& links, const std::string& option) {
-  const std::uint32_t levels = topo.levels() - (topo.slots_per_core > 1 ? 1 : 0);  // not the slots' level
-  if (links.size() > levels) {
-    raise_error(Error::Kind::usage, option,
-                std::to_string(links.size()) + " links given, but '" + topo.tleaf() + "' has " +
-                    std::to_string(levels) + " levels (one link per level, top first)");
-  }
-  topo.links = links;
-  topo.links.resize(topo.levels());
-  return topo;
-}
-
-bool has_links(const TreeTopology& topo) {
-  return std::any_of(topo.links.begin(), topo.links.end(),
-                     [](const LinkSpec& l) { return l.bits_per_second > 0 || l.latency_seconds > 0; });
 }
 
 TimePrediction predict_time(const TimeTraffic& traffic, const TreeTopology& topo, const Mapping& mapping) {

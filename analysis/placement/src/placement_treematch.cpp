@@ -15,7 +15,7 @@
 
 #include "mpimon/base/error.hpp"
 #include "mpimon/base/scratch.hpp"
-#include "mpimon/placement/placement.hpp"
+#include "mpimon/placement/mappers.hpp"
 #include "placement_internal.hpp"
 
 namespace mpimon {

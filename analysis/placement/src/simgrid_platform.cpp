@@ -1,17 +1,14 @@
-// A placement tree as a SimGrid platform, and rankfiles read back as mappings
+// A placement tree as a SimGrid platform, and the tree read back from one
 // (analysis/placement/include/mpimon/placement/simgrid_platform.hpp).
 
 #include "mpimon/placement/simgrid_platform.hpp"
-#include "mpimon/base/xml.hpp"
 
 #include <algorithm>
-#include <fstream>
 #include <limits>
-#include <numeric>
-#include <regex>
 #include <sstream>
 
 #include "mpimon/base/error.hpp"
+#include "mpimon/base/xml.hpp"
 
 namespace mpimon {
 
@@ -78,13 +75,6 @@ const char* simulated_network_name(SimulatedNetwork network) {
   return network == SimulatedNetwork::fat_tree ? "fat-tree" : "flat";
 }
 
-std::vector<std::string> default_hosts(std::uint64_t nodes) {
-  std::vector<std::string> hosts;
-  hosts.reserve(nodes);
-  for (std::uint64_t n = 0; n < nodes; ++n) hosts.push_back("node" + std::to_string(n));
-  return hosts;
-}
-
 void write_simgrid_platform(const TreeTopology& topo, SimulatedNetwork network, std::ostream& out) {
   check_links(topo, network);
   if (topo.slots_per_core != 1 || !topo.excluded.empty()) {
@@ -147,76 +137,6 @@ std::optional<TreeTopology> platform_topology(const std::map<std::string, std::s
   }
   if (const auto source = properties.find("mpimon_topology"); source != properties.end()) topo.source = source->second;
   return topo;
-}
-
-std::vector<RankfileEntry> read_rankfile(const std::string& path, std::uint32_t np) {
-  std::ifstream in(path);
-  if (!in) raise_error(Error::Kind::input, path, "cannot read this rankfile (--rankfile)");
-  static const std::regex form(R"(\s*rank\s+([0-9]{1,9})\s*=\s*(\S+)\s+slot\s*=\s*(?:([0-9]{1,9}):)?([0-9]{1,9})\s*)");
-  std::vector<RankfileEntry> entries(np);
-  std::size_t number = 0;
-  for (std::string line; std::getline(in, line);) {
-    const std::string where = path + ":" + std::to_string(++number);
-    const auto first = line.find_first_not_of(" \t\r");
-    if (first == std::string::npos || line[first] == '#') continue;
-    std::smatch m;
-    if (!std::regex_match(line, m, form)) {
-      raise_error(Error::Kind::input, where,
-                  "expected 'rank R=HOST slot=SOCKET:CORE' or 'rank R=HOST slot=CORE', got '" + line + "'");
-    }
-    const auto rank = std::stoull(m[1].str());
-    if (rank >= np) continue;
-    RankfileEntry& e = entries[rank];
-    if (e.line != 0) {
-      raise_error(Error::Kind::input, where,
-                  "rank " + std::to_string(rank) + " given twice (first on line " + std::to_string(e.line) + ")");
-    }
-    e.host = m[2].str();
-    if (m[3].matched) e.socket = static_cast<std::uint32_t>(std::stoul(m[3].str()));
-    e.core = static_cast<std::uint32_t>(std::stoul(m[4].str()));
-    e.line = number;
-  }
-  for (std::uint32_t r = 0; r < np; ++r) {
-    if (entries[r].line == 0) {
-      raise_error(Error::Kind::input, path,
-                  "no 'rank " + std::to_string(r) + "=' line: the rankfile places fewer than the " +
-                      std::to_string(np) + " processes of --np");
-    }
-  }
-  return entries;
-}
-
-Mapping rankfile_mapping(const std::vector<RankfileEntry>& entries, const TreeTopology& topo,
-                         const std::vector<std::string>& hosts, const std::string& path) {
-  const std::uint64_t cores = topo.leaves_per_node();
-  const std::uint64_t per_socket = std::accumulate(topo.arity.begin() + topo.node_levels + topo.socket_levels,
-                                                   topo.arity.end(), std::uint64_t{1}, std::multiplies<>());
-  const std::uint64_t sockets = cores / per_socket;
-  Mapping mapping;
-  mapping.reserve(entries.size());
-  for (const auto& e : entries) {
-    const std::string where = path + ":" + std::to_string(e.line);
-    const auto host = std::find(hosts.begin(), hosts.end(), e.host);
-    if (host == hosts.end()) {
-      raise_error(Error::Kind::input, where,
-                  "host '" + e.host + "' is not one of the platform's " + std::to_string(hosts.size()) + " nodes (" +
-                      hosts.front() + (hosts.size() > 1 ? ".." + hosts.back() : "") + ")");
-    }
-    std::uint64_t in_node = e.core;
-    if (e.socket) {
-      if (*e.socket >= sockets || e.core >= per_socket) {
-        raise_error(Error::Kind::input, where,
-                    "slot " + std::to_string(*e.socket) + ":" + std::to_string(e.core) + " is beyond a node of " +
-                        std::to_string(sockets) + " sockets x " + std::to_string(per_socket) + " cores");
-      }
-      in_node = *e.socket * per_socket + e.core;
-    } else if (e.core >= cores) {
-      raise_error(Error::Kind::input, where,
-                  "slot " + std::to_string(e.core) + " is beyond a node of " + std::to_string(cores) + " cores");
-    }
-    mapping.push_back(static_cast<std::uint64_t>(host - hosts.begin()) * cores + in_node);
-  }
-  return mapping;
 }
 
 }  // namespace mpimon

@@ -1,4 +1,4 @@
-// The platform writer's refusals and what it carries, and rankfiles read back as mappings. Whether
+// The platform writer's refusals and what it carries. Whether
 // SimGrid reads the written platforms as the cluster meant is checked by SimGrid itself
 // (cli.simulate_platform: its hosts, cores and routes).
 #include <gtest/gtest.h>
@@ -77,43 +77,6 @@ TEST(SimgridPlatform, TreeReadBackFromTheProperties) {
   EXPECT_EQ(topo->nodes(), 4u);
   EXPECT_EQ(topo->source, "4x2x4");
   EXPECT_FALSE(platform_topology({{"other", "x"}}).has_value());
-}
-
-// 2 nodes x 2 sockets x 2 cores: leaf = node x 4 + socket x 2 + core, worked by hand.
-TEST(SimgridRankfile, MappingOfARankfile) {
-  test::TempDir dir;
-  const auto path = dir.write("a.rf",
-                              "# a comment\n"
-                              "rank 0=node1 slot=1:0\n"
-                              "\n"
-                              "rank 2=node0 slot=3\n"
-                              "rank 1=node0 slot=0:1\n"
-                              "rank 7=node0 slot=0:0\n");  // beyond --np: ignored, as mpirun does
-  const auto entries = read_rankfile(path, 3);
-  ASSERT_EQ(entries.size(), 3u);
-  EXPECT_EQ(entries[0].host, "node1");
-  EXPECT_EQ(entries[2].line, 4u);
-  EXPECT_EQ(rankfile_mapping(entries, parse_topology("2x2x2"), default_hosts(2), path), (Mapping{6, 1, 3}));
-}
-
-TEST(SimgridRankfile, ErrorsNameTheLine) {
-  test::TempDir dir;
-  const auto topo = parse_topology("2x2x2");
-  auto error = [&](const std::string& text, std::uint32_t np = 2) {
-    const auto path = dir.write("bad.rf", text);
-    return test::error_of([&] { rankfile_mapping(read_rankfile(path, np), topo, default_hosts(2), path); });
-  };
-  EXPECT_NE(error("rank 0=node0 slot=0:0\nrank 1 node0\n").find("bad.rf:2: expected 'rank R=HOST"), std::string::npos);
-  EXPECT_NE(
-      error("rank 0=node0 slot=0:0\nrank 0=node1 slot=0:0\n").find("bad.rf:2: rank 0 given twice (first on line 1)"),
-      std::string::npos);
-  EXPECT_NE(error("rank 0=node0 slot=0:0\n").find("no 'rank 1=' line"), std::string::npos);
-  EXPECT_NE(error("rank 0=node0 slot=0:0\nrank 1=node5 slot=0:0\n").find("bad.rf:2: host 'node5' is not one of"),
-            std::string::npos);
-  EXPECT_NE(error("rank 0=node0 slot=2:0\nrank 1=node1 slot=0:0\n").find("bad.rf:1: slot 2:0 is beyond"),
-            std::string::npos);
-  EXPECT_NE(error("rank 0=node0 slot=4\nrank 1=node1 slot=0:0\n").find("bad.rf:1: slot 4 is beyond"),
-            std::string::npos);
 }
 
 TEST(SimgridNetwork, Names) {

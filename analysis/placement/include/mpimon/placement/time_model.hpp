@@ -2,8 +2,8 @@
 // The time model of a mapping (docs/placement.md, "The time model"): what the recorded run's
 // communication would take on the tree's links under a mapping, from the bytes and messages per
 // directed pair and the size histogram, a rate and a latency per level, and the contention of the
-// flows that share a link. Beside it, a lower bound over every mapping, a local search that
-// minimises the prediction, and the file of link parameters `mpimon probe` writes.
+// flows that share a link. Beside it, a lower bound over every mapping and a local search that
+// minimises the prediction. The links themselves: links.hpp.
 //
 // The network: below each level l of the tree, every child subtree has one full-duplex link to its
 // parent (TreeTopology::links[l]: rate and latency of that link). A message between two leaves
@@ -25,7 +25,8 @@
 
 #include "mpimon/matrices/matrix.hpp"
 #include "mpimon/matrices/matrix_file.hpp"
-#include "mpimon/placement/placement.hpp"
+#include "mpimon/placement/mapping.hpp"
+#include "mpimon/placement/topology.hpp"
 
 namespace mpimon {
 
@@ -59,17 +60,6 @@ TimeTraffic time_traffic(const SparseMatrix& bytes, const SparseMatrix& messages
 /// the classes are exactly external and internal (what the histograms cover), else by mean size.
 TimeTraffic read_time_traffic(const MatrixFile& file, const std::string& dump,
                               const std::vector<TrafficClass>& classes);
-
-/// Parses one --link value, "RATE,LATENCY" (base/units.hpp: "100mbit,50us"); throws
-/// Error::Kind::usage naming `option`.
-LinkSpec parse_link(const std::string& text, const std::string& option = "--link");
-/// "100mbit,50us" (the form parse_link reads; "free" for an unknown rate, and alone when neither is known).
-std::string format_link(const LinkSpec& link);
-/// `topo` with `links` for its levels, top first; fewer than the tree's levels: the rest free.
-/// Throws Error::Kind::usage naming `option` when there are more than the tree has levels.
-TreeTopology with_links(TreeTopology topo, const std::vector<LinkSpec>& links, const std::string& option = "--link");
-/// True when some level has a rate or a latency: the model can say something.
-bool has_links(const TreeTopology& topo);
 
 /// What the model predicts for one mapping.
 struct TimePrediction {
@@ -119,17 +109,6 @@ TimeBound time_lower_bound(const TimeTraffic& traffic, const TreeTopology& topo)
 /// the fastest start.
 Mapping refine_time_mapping(const TimeTraffic& traffic, const TreeTopology& topo, const std::vector<Mapping>& starts,
                             double max_seconds = 10.0);
-
-/// The file `mpimon probe` writes and `mpimon place --links` reads (format "mpimon-links", JSON):
-/// one link per level of the tree it was measured on, top first, with how.
-struct LinksFile {
-  std::string topology;            ///< the tree's tleaf line
-  std::vector<LinkSpec> links;     ///< per level, top first
-  std::vector<std::string> notes;  ///< per level: how it was measured (kept in the file)
-};
-void write_links_file(std::ostream& out, const LinksFile& file);
-/// Throws Error::Kind::input naming `path` for a file that is not such a file.
-LinksFile read_links_file(const std::string& path);
 
 /// The time model in one sentence, as the table and the JSON state it.
 inline constexpr const char* kTimeModel =

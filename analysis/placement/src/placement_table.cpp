@@ -1,15 +1,16 @@
-// `mpimon place`'s table (place_table.hpp).
-#include "place_table.hpp"
-
+// `mpimon place`'s table (place.hpp): each mapping's modelled cost and traffic per level, and in
+// words which mapping is cheaper than packed and by how much.
 #include <algorithm>
 #include <iomanip>
 #include <optional>
 #include <sstream>
 
 #include "mpimon/matrices/export.hpp"
+#include "mpimon/placement/links.hpp"
+#include "mpimon/placement/place.hpp"
 #include "mpimon/placement/time_model.hpp"
 
-namespace mpimon::cli {
+namespace mpimon {
 
 namespace {
 
@@ -168,21 +169,21 @@ std::string format_cost(const MethodResult& r) {
 
 }  // namespace
 
-void print_table(std::ostream& out, const std::vector<MethodResult>& rows, const TreeTopology& topo,
-                 const PlaceOptions& o, std::uint32_t ranks, const std::string& dump, const std::string& chosen) {
-  out << "Placement of " << ranks << " ranks (" << o.input << ", dump " << dump << ") on '" << topo.tleaf() << "' ("
+void write_placement_table(std::ostream& out, const std::vector<MethodResult>& rows, const TreeTopology& topo,
+                           const PlacementContext& o, const std::string& chosen, Objective objective) {
+  out << "Placement of " << o.ranks << " ranks (" << o.input << ", dump " << o.dump << ") on '" << topo.tleaf() << "' ("
       << topo.leaves() << " leaves, " << topo.nodes() << " node" << (topo.nodes() == 1 ? "" : "s") << ")\n";
   out << "Mappings computed from " << o.classes << " " << o.metric << ", costed on " << o.evaluate_classes << " "
       << o.metric << "\n";
   out << kPlacementModel << ".\n";
   const bool timed = has_links(topo);
   if (timed) {
-    out << kTimeModel << "; links from " << o.links_from << ":";
+    out << kTimeModel << "; links from " << o.links_source << ":";
     for (std::uint32_t l = 0; l < topo.links.size(); ++l) {
       if (l + 1 == topo.links.size() && topo.slots_per_core > 1) break;  // the slots' level: nothing to say
       out << (l ? ";" : "") << " below level " << l << " " << format_link(topo.links[l]);
     }
-    out << ". Objective: " << (o.objective.empty() ? "hop-bytes" : o.objective) << ".\n";
+    out << ". Objective: " << objective_name(objective) << ".\n";
   }
   out << "\n";
   std::vector<std::string> header = {"method", "cost", "x bound", "x packed", "x random"};
@@ -225,7 +226,7 @@ void print_table(std::ostream& out, const std::vector<MethodResult>& rows, const
     out << "\n";
   }
   out << "\n";
-  print_verdict(out, rows, topo, o.metric, chosen, timed && o.objective == "time");
+  print_verdict(out, rows, topo, o.metric, chosen, timed && objective == Objective::time);
   out << "x packed, x random: the mapping's modelled cost divided by packed's (ranks in order) or random's; below 1 "
          "is cheaper.\nLk: traffic between different subtrees of level k (L0 = top).\n";
   if (!rows.empty()) {
@@ -248,31 +249,11 @@ void print_table(std::ostream& out, const std::vector<MethodResult>& rows, const
     if (!r.unavailable.empty()) out << r.method << ": " << r.unavailable << "\n";
   }
   out << "* the mapping --mapping-out and --rankfile write: the "
-      << (o.objective == "time" ? "least predicted time" : "cheapest") << " on the traffic the mappings are computed "
-      << "from\n";
+      << (objective == Objective::time ? "least predicted time" : "cheapest")
+      << " on the traffic the mappings are computed from\n";
   for (const auto& r : rows) {
     if (r.draws > 1) out << "(random's traffic columns are those of its first draw)\n";
   }
 }
 
-void print_slurm_line(std::ostream& out, const SlurmPlacement& slurm, const std::string& hostfile) {
-  auto list = [](const std::vector<std::uint64_t>& cpus) {
-    std::string text;
-    for (auto c : cpus) text += (text.empty() ? "" : ",") + std::to_string(c);
-    return text;
-  };
-  const std::string launch =
-      "SLURM_HOSTFILE=" + hostfile + " srun --distribution=arbitrary -n " + std::to_string(slurm.rank_hosts.size());
-  if (!slurm.map_cpu.empty()) {
-    out << "slurm: " << launch << " --cpu-bind=map_cpu:" << list(slurm.map_cpu)
-        << " COMMAND\n  (each rank on its node and core; Slurm binds only where the step holds whole nodes: "
-           "--exclusive)\n";
-    return;
-  }
-  out << "slurm: " << launch << " COMMAND puts each rank on its node; the cores of the nodes' ranks differ (";
-  for (const auto& [host, cpus] : slurm.node_cpus)
-    out << (&host == &slurm.node_cpus.front().first ? "" : "; ") << host << " map_cpu:" << list(cpus);
-  out << ") and --cpu-bind=map_cpu takes one list for every node\n";
-}
-
-}  // namespace mpimon::cli
+}  // namespace mpimon
