@@ -8,6 +8,11 @@ table under "## Every arrow" of the page: each row names a target (or several, o
 is a failure (a dependency added without saying so), and so is an arrow the page lists for a
 target CMake has but does not link (a stale page), unless the page marks it "(optional)".
 
+The drawing under "## The libraries and what they depend on" gives each library a layer (the
+names before the colon of a row, under "layer N") or puts it among the MPI code (under "MPI"): an
+arrow from a layer to a higher one (an arrow that runs back up) is a failure, and so is MPI code
+that reaches mpimon::harness by any path.
+
 Usage: check_arrows.py PAGE (--dot FILE | --cmake CMAKE SOURCE [-DVAR=VALUE...])
 Prints one line per difference; exits 1 when there is one."""
 
@@ -75,6 +80,47 @@ def page_arrows(path):
     return rows
 
 
+def page_layers(path):
+    """({target: layer number}, {targets of the MPI code}) from the drawing of the layers."""
+    layers, mpi, group, inside = {}, set(), None, False
+    for line in open(path, encoding="utf-8"):
+        if line.startswith("## "):
+            inside = line.strip() == "## The libraries and what they depend on"
+            continue
+        head = re.match(r"^(layer (\d)|MPI)?\s*", line[:9])
+        if not inside or len(line) < 10 or line[9] == " " or head.end() != 9:
+            continue
+        if head.group(1):
+            group = int(head.group(2)) if head.group(2) else "MPI"
+        description = line[9:].split(None, 1)[1] if len(line[9:].split(None, 1)) > 1 else ""
+        for name in re.split(r":\s", description, 1)[0].split(","):
+            name = name.strip()
+            if re.fullmatch(r"mpimon[\w:]*", name):
+                if group == "MPI":
+                    mpi.add(name)
+                elif group is not None:
+                    layers[name] = group
+    return layers, mpi
+
+
+def check_layers(arrows, layers, mpi):
+    problems = []
+    for target, linked in sorted(arrows.items()):
+        for name in sorted(linked):
+            if target in layers and name in layers and layers[name] > layers[target]:
+                problems.append(f"{target} -> {name}: runs back up (layer {layers[target]} to layer {layers[name]})")
+    for target in sorted(mpi):
+        seen, todo = set(), [target]
+        while todo:
+            for name in arrows.get(todo.pop(), ()):
+                if name not in seen:
+                    seen.add(name)
+                    todo.append(name)
+        if "mpimon::harness" in seen:
+            problems.append(f"{target}: MPI code that reaches mpimon::harness")
+    return problems
+
+
 def compare(arrows, rows):
     problems = []
     for target, linked in sorted(arrows.items()):
@@ -111,7 +157,7 @@ def main(argv):
     page, mode = argv[1], argv[2]
     dot = open(argv[3]).read() if mode == "--dot" else graphviz(argv[3], argv[4], argv[5:])
     arrows = cmake_arrows(dot)
-    problems = compare(arrows, page_arrows(page))
+    problems = compare(arrows, page_arrows(page)) + check_layers(arrows, *page_layers(page))
     for p in problems:
         print(p)
     if problems:
