@@ -12,6 +12,7 @@
 #include <tuple>
 #include <vector>
 
+#include "mpimon/overhead_design/bench_files.hpp"
 #include "mpimon/results/stats.hpp"
 
 namespace mpimon {
@@ -34,7 +35,8 @@ struct BenchmarkSamples {
   std::vector<double> block_iqm = {};
 };
 
-/// Reads the samples file of mpimon-overhead-bench: `op<TAB>size<TAB>v1,v2,...` per line.
+/// Reads the samples file of mpimon-overhead-bench: `op<TAB>size<TAB>v1,v2,...` per line
+/// (mpimon/overhead_design/bench_files.hpp).
 std::vector<BenchmarkSamples> read_bench_samples(const std::string& path);
 
 /// Median, quantiles (R's default type 7), mean, min, max of one benchmark's samples (SampleSummary,
@@ -71,18 +73,7 @@ struct LaunchRecord {
   std::string blocks;
 };
 
-/// The blocks of one benchmark of an interleaved launch, as mpimon-overhead-bench wrote them.
-struct BenchmarkBlocks {
-  std::string op;
-  std::uint64_t size = 0;
-  std::uint64_t block_length = 0;
-  std::string states;  ///< per block '1' (switched on) or '0' (off)
-  /// Per block, the collective records the monitoring counted during it on rank 0 (MPI_T), or
-  /// absent when the switch cannot read them (the calibration library).
-  std::vector<std::optional<std::uint64_t>> counted;
-};
-
-/// Parses a blocks file: `op<TAB>size<TAB>B<TAB>states<TAB>c1,c2,...` (`-` for an unread count).
+/// Parses a blocks file (mpimon/overhead_design/bench_files.hpp): `op<TAB>size<TAB>B<TAB>states<TAB>c1,c2,...` (`-` for an unread count).
 /// `where` names the source in errors.
 std::vector<BenchmarkBlocks> read_blocks(const std::string& text, const std::string& where);
 
