@@ -32,14 +32,10 @@ void check_format(const std::string& path, std::string_view format, std::uint64_
 std::map<std::string, std::string> read_configuration(const std::string& path) {
   h5::Handle file = h5::open_file_readonly(path);
   h5::Handle config = h5::open_group(file.get(), "configuration", path);
+  const std::string where = path + ":/configuration";
   std::map<std::string, std::string> out;
-  const int n = static_cast<int>(H5Aget_num_attrs(config.get()));
-  for (int i = 0; i < n; ++i) {
-    char name[256];
-    H5Aget_name_by_idx(config.get(), ".", H5_INDEX_NAME, H5_ITER_INC, static_cast<hsize_t>(i), name, sizeof name,
-                       H5P_DEFAULT);
-    out[name] = h5::read_string_attribute(config.get(), name, path + ":/configuration");
-  }
+  for (const auto& name : h5::attribute_names(config.get(), where))
+    out[name] = h5::read_string_attribute(config.get(), name, where);
   return out;
 }
 
