@@ -13,15 +13,11 @@
 #include <utility>
 #include <vector>
 
+#include "mpimon/harness/paje_trace.hpp"
 #include "mpimon/matrices/matrix.hpp"
 #include "mpimon/results/apps.hpp"
 
 namespace mpimon::harness {
-
-/// What each rank sent each other rank in a simulation: rank x rank matrices.
-struct TraceTraffic {
-  SparseMatrix bytes, messages;
-};
 
 /// A platform as SimGrid reads it (mpimon-simgrid-platform).
 struct PlatformInfo {
@@ -96,12 +92,6 @@ std::vector<SimulationResult> run_simulations(const std::vector<Simulation>& run
 std::vector<std::string> parse_rank_map(const std::string& output, std::uint32_t np);
 /// "Simulated time: S seconds." (smpi/display-timing): S, or nothing.
 std::optional<double> parse_simulated_time(const std::string& output);
-/// The bytes each rank sent each other rank in an SMPI Paje trace written with
-/// tracing/smpi/display-sizes and tracing/smpi/internals: every PTP link from its start (source
-/// container, size) to its end (destination container), containers named rank-R. Throws
-/// Error::Kind::format naming the file and line when the trace is not such a trace.
-TraceTraffic read_trace_traffic(const std::string& path, std::uint32_t np);
-
 /// `traffic` as the matrices file `mpimon record` would write of a run monitored in mode 1 (every
 /// message external: the PML's view, collectives decomposed; no size histograms), one dump named
 /// `dump`: .prof dumps in Open MPI's format, merged. For `mpimon place` where no run can be
