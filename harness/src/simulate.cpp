@@ -2,8 +2,6 @@
 
 #include "mpimon/harness/simulate.hpp"
 
-#include <unistd.h>
-
 #include <algorithm>
 #include <atomic>
 #include <cstdio>
@@ -17,13 +15,11 @@
 
 #include "mpimon/base/error.hpp"
 #include "mpimon/base/scratch.hpp"
-#include "mpimon/base/version.hpp"
 #include "mpimon/harness/launch.hpp"
 #include "mpimon/harness/launch_pairs.hpp"
 #include "mpimon/matrices/merge.hpp"
 #include "mpimon/matrices/prof.hpp"
 #include "mpimon/results/apps.hpp"
-#include "mpimon/results/simulated.hpp"
 
 namespace mpimon::harness {
 
@@ -251,70 +247,6 @@ std::vector<SimulationResult> run_simulations(const std::vector<Simulation>& run
   for (auto& w : workers) w.join();
   if (failure) std::rethrow_exception(failure);
   return results;
-}
-
-std::map<std::string, std::string> simulation_configuration(const Simulation& s, std::uint32_t np,
-                                                            const std::vector<SimulatedArm>& arms,
-                                                            const std::string& label, const PlatformInfo& platform,
-                                                            const std::string& platform_text) {
-  char host[256] = "";
-  gethostname(host, sizeof host - 1);
-  std::vector<std::string> names, settings;
-  for (const auto& a : arms) names.push_back(a.arm);
-  for (const auto& [key, value] : s.settings) settings.push_back(key + "=" + value);
-  std::map<std::string, std::string> config = {
-      {"generator", std::string("mpimon ") + kVersion},
-      {"kind", kSimulatedKind},
-      {"simulator", "SimGrid " + platform.simgrid_version + " (SMPI, " + s.smpirun + ")"},
-      {"simgrid_version", platform.simgrid_version},
-      {"apps", label},
-      {"programs", label + ": " + (s.replay.empty() ? join(s.argv, " ") : "smpirun -replay " + s.replay)},
-      {"np", std::to_string(np)},
-      {"pairs", "1"},
-      {"arms", join(names)},
-      {"platform_file", s.platform},
-      {"platform", platform_text},
-      {"smpi_settings", join(settings, " ")},
-      {"traffic_source", s.trace_traffic ? "SMPI's Paje trace (tracing/smpi/internals, display-sizes): every message, "
-                                           "collectives' internal ones included"
-                                         : "not counted"},
-      {"time_regex", s.time_regex},
-      {"time_source",
-       "simulated: SimGrid's clock when the simulation ended (smpi/display-timing); workload: the timed loop the "
-       "built-in workload reports (MPI_Wtime, simulated); reported: the last match of time_regex in the output "
-       "(simulated). wall_seconds: how long the simulation took on this machine"},
-      {"summary_statistic", "one simulation per mapping: a simulation is deterministic, so there are no pairs"},
-      {"host", host},
-      {"cpus", std::to_string(std::thread::hardware_concurrency())}};
-  for (const auto& a : arms) {
-    config["arm_" + a.arm] = "rankfile " + a.rankfile + ":\n" + a.rankfile_text;
-    config["arm_" + a.arm + "_name"] = a.name;
-  }
-  return config;
-}
-
-AppLaunchRecord simulation_record(const SimulationResult& r, const std::string& app, const std::string& arm,
-                                  std::uint32_t index, std::uint32_t np, const std::vector<std::string>& hosts) {
-  AppLaunchRecord l;
-  l.key = {app, np, 1, arm};
-  l.position = index;
-  l.status = r.status;
-  l.seconds = r.seconds;
-  l.wall_seconds = r.wall_seconds;
-  l.time_source = r.time_source;
-  l.command = r.command;
-  l.report = r.report;
-  if (r.status == "ok") l.simulated_seconds = r.simulated_seconds;
-  for (std::size_t rank = 0; rank < r.rank_hosts.size(); ++rank) {
-    l.bindings += (rank ? "\n" : "") + std::string("[rank ") + std::to_string(rank) + "] -> " + r.rank_hosts[rank];
-  }
-  if (r.traffic) {
-    const SparseMatrix by_host = fold_onto_hosts(r.traffic->bytes, r.rank_hosts, hosts);
-    for_each_nonzero(by_host, [&](std::uint32_t i, std::uint32_t j, std::uint64_t v) {
-      l.host_traffic += hosts[i] + " " + hosts[j] + " " + std::to_string(v) + "\n";
-    });
-  }
-  return l;
 }
 
 void write_traffic_matrices(const TraceTraffic& traffic, const std::string& output, const std::string& dump,

@@ -297,23 +297,7 @@ void OverheadResults::append(const LaunchRecord& launch) {
 }
 
 void OverheadResults::write_analysis(const std::vector<OverheadCell>& cells) {
-  constexpr double none = std::numeric_limits<double>::quiet_NaN();  // absent: undefined for the data
-  results_detail::Table table;
-  for (const auto& c : cells) {
-    table.strings["transport"].push_back(c.transport);
-    table.strings["arm"].push_back(c.arm);
-    table.strings["design"].push_back(c.design);
-    table.strings["op"].push_back(c.op);
-    table.integers["np"].push_back(c.np);
-    table.integers["size"].push_back(c.size);
-    table.integers["pairs"].push_back(c.analysis.n);
-    results_detail::append_paired(table, c.analysis, {"off_ns", "arm_ns", "_ns"});
-    table.numbers["p_bh"].push_back(c.p_adjusted.value_or(none));
-    table.numbers["per_process_ns"].push_back(c.per_process.value);
-    table.numbers["per_process_ci_low_ns"].push_back(c.per_process.ci ? c.per_process.ci->low : none);
-    table.numbers["per_process_ci_high_ns"].push_back(c.per_process.ci ? c.per_process.ci->high : none);
-  }
-  results_detail::write_table(path_, "analysis", table);
+  write_hdf5_table(overhead_columns(), cells, path_, "analysis");
 }
 
 std::vector<BenchmarkBlocks> read_blocks(const std::string& text, const std::string& where) {

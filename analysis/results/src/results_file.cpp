@@ -73,27 +73,6 @@ void write_table(const std::string& path, const std::string& name, const Table& 
   h5::flush(file.get(), path);
 }
 
-void append_paired(Table& table, const PairedAnalysis& a, const PairedColumns& names) {
-  constexpr double none = std::numeric_limits<double>::quiet_NaN();  // absent: undefined for the data
-  auto& column = table.numbers;
-  const auto& t = a.t_test;
-  column[names.off].push_back(a.mean_off);
-  column[names.on].push_back(a.mean_on);
-  column["difference" + names.unit].push_back(a.mean_difference);
-  column["difference_ci_low" + names.unit].push_back(t ? t->ci.low : none);
-  column["difference_ci_high" + names.unit].push_back(t ? t->ci.high : none);
-  column["t"].push_back(t ? t->t : none);
-  column["df"].push_back(t ? t->df : none);
-  column["p"].push_back(t ? t->p_value : none);
-  const bool relative_ci = a.relative && a.relative->ci;
-  column["relative"].push_back(a.relative ? a.relative->value : none);
-  column["relative_ci_low"].push_back(relative_ci ? a.relative->ci->low : none);
-  column["relative_ci_high"].push_back(relative_ci ? a.relative->ci->high : none);
-  column["wilcoxon_v"].push_back(a.wilcoxon ? a.wilcoxon->v : none);
-  column["wilcoxon_p"].push_back(a.wilcoxon ? a.wilcoxon->p_value : none);
-  column["significant"].push_back(a.significant() ? 1.0 : 0.0);
-}
-
 void mark_compact(const std::string& path, const std::string& what) {
   h5::Handle file = h5::open_file_readwrite(path);
   h5::write_attribute(file.get(), "compact", what);

@@ -103,25 +103,4 @@ void write_traffic_matrices(const TraceTraffic& traffic, const std::string& outp
 SparseMatrix fold_onto_hosts(const SparseMatrix& traffic, const std::vector<std::string>& rank_hosts,
                              const std::vector<std::string>& hosts);
 
-/// One mapping of a simulation: its arm (A, B, ...), its name (the rankfile's file name without
-/// extension), the rankfile and the host of each rank it gives.
-struct SimulatedArm {
-  std::string arm, name, rankfile, rankfile_text;
-  std::vector<std::string> hosts;
-};
-
-/// What a simulation's results file records of it (its configuration): kind=simulated, the arms
-/// (arm_X: the rankfile and its text, arm_X_name), np (every arm's), the program line, the platform (file and
-/// text), SimGrid's version, the SMPI settings, how the time is read; plus this machine's name and
-/// cores and mpimon's version.
-std::map<std::string, std::string> simulation_configuration(const Simulation& s, std::uint32_t np,
-                                                            const std::vector<SimulatedArm>& arms,
-                                                            const std::string& label, const PlatformInfo& platform,
-                                                            const std::string& platform_text);
-
-/// The launch record of one simulation (its arm, np, pair 1, position `index`), for the results file;
-/// its traffic folded onto `hosts` (host_traffic).
-AppLaunchRecord simulation_record(const SimulationResult& r, const std::string& app, const std::string& arm,
-                                  std::uint32_t index, std::uint32_t np, const std::vector<std::string>& hosts);
-
 }  // namespace mpimon::harness
