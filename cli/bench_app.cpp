@@ -14,7 +14,6 @@
 #include <regex>
 
 #include "app_options.hpp"
-#include "app_report.hpp"
 #include "cli_support.hpp"
 #include "commands.hpp"
 #include "mpimon/base/error.hpp"
@@ -114,7 +113,7 @@ int bench_app_command(const std::string& name, const std::vector<std::string>& a
     check_launches_planned(s);
 
     const auto [launches, failed, arms, rows, configuration] = run_app_sweep(s, name);
-    print_app_table(rows, gate ? fail_above / 100 : 0.05);
+    write_app_table(rows, AppTable::overhead, arms, gate ? fail_above / 100 : 0.05, std::cout);
     if (arms.base != kArmOff) {
       std::printf("(off: the %s arm, %s; on: the %s arm, %s)\n", arms.base.c_str(), s.arms[0].description.c_str(),
                   arms.other.c_str(), s.arms[1].description.c_str());

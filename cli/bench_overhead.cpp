@@ -29,7 +29,6 @@
 #include "mpimon/overhead_design/sizes.hpp"
 #include "mpimon/results/arms.hpp"
 #include "mpimon/results/overhead.hpp"
-#include "overhead_report.hpp"
 
 namespace mpimon::cli {
 
@@ -167,8 +166,8 @@ int bench_overhead_command(const std::string& name, const std::vector<std::strin
     auto launches = results.launches();
     auto cells = analyze_overhead(launches);
     results.write_analysis(cells);
-    print_analysis(cells);
-    print_interleaving(launches, s.design);
+    write_analysis_table(cells, std::cout);
+    write_interleaving(launches, s.design, std::cout);
     if (!s.calibration_arm().empty()) {
       print_calibration(cells, injected_cost(launches),
                         s.calibrate_loops > 0 ? std::to_string(s.calibrate_loops) + " loops"

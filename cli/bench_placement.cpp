@@ -4,9 +4,9 @@
 // launch-pair harness is `bench app`'s with the rankfiles as its arms.
 
 #include <cstdio>
+#include <iostream>
 
 #include "app_options.hpp"
-#include "app_report.hpp"
 #include "cli_support.hpp"
 #include "commands.hpp"
 #include "mpimon/harness/app_sweep.hpp"
@@ -65,7 +65,7 @@ int bench_placement_command(const std::string& name, const std::vector<std::stri
     check_launches_planned(s);
 
     const auto [launches, failed, arms, rows, configuration] = run_app_sweep(s, name);
-    print_placement_table(rows, arms);
+    write_app_table(rows, AppTable::placements, arms, 0.05, std::cout);
     for (const auto& a : s.arms) {  // a rankfile's path, else the placement's summary
       const bool rankfile = a.launcher_options.size() > 1 && a.launcher_options[0] == "--rankfile";
       std::printf("%s: %s\n", a.name.c_str(), rankfile ? a.launcher_options[1].c_str() : a.description.c_str());

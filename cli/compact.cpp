@@ -8,7 +8,6 @@
 #include <set>
 #include <sstream>
 
-#include "app_report.hpp"
 #include "cli_support.hpp"
 #include "commands.hpp"
 #include "mpimon/base/error.hpp"

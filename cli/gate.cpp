@@ -15,6 +15,7 @@
 #include "cli_support.hpp"
 #include "commands.hpp"
 #include "mpimon/base/error.hpp"
+#include "mpimon/base/number_text.hpp"
 #include "mpimon/harness/gate_run.hpp"
 #include "mpimon/harness/locations.hpp"
 #include "mpimon/results/gate.hpp"
@@ -29,20 +30,14 @@ constexpr int kExitRerecord = static_cast<int>(GateExit::rerecord);
 constexpr int kExitMissing = static_cast<int>(GateExit::missing);
 constexpr int kExitUnstable = static_cast<int>(GateExit::unstable);
 
-std::string fmt(const std::optional<double>& v, const char* format = "%.1f") {
-  if (!v) return "-";
-  char buf[32];
-  std::snprintf(buf, sizeof buf, format, *v);
-  return buf;
-}
-
 void print_report(const GateReport& r) {
   if (!r.instructions.empty()) {
     std::printf("\ninstructions the monitoring adds per operation (callgrind)\n");
     std::printf("%-10s %7s %12s %12s  %-15s %s\n", "op", "size", "baseline", "now", "verdict", "note");
     for (const auto& v : r.instructions) {
       std::printf("%-10s %7llu %12s %12s  %-15s %s\n", v.op.c_str(), static_cast<unsigned long long>(v.size),
-                  fmt(v.baseline, "%.0f").c_str(), fmt(v.now, "%.0f").c_str(), verdict_name(v.verdict), v.note.c_str());
+                  format_number(v.baseline, "%.0f").c_str(), format_number(v.now, "%.0f").c_str(),
+                  verdict_name(v.verdict), v.note.c_str());
     }
   }
   if (!r.timing.empty()) {
@@ -50,10 +45,11 @@ void print_report(const GateReport& r) {
     std::printf("%-10s %7s %3s %10s %10s %22s %8s %8s  %-15s %s\n", "op", "size", "np", "baseline", "now",
                 "regression [low, high]", "margin", "p Holm", "verdict", "note");
     for (const auto& v : r.timing) {
-      const std::string reg = fmt(v.regression_ns) + " [" + fmt(v.low_ns) + ", " + fmt(v.high_ns) + "]";
+      const std::string reg = format_number(v.regression_ns, "%.1f") + " [" + format_number(v.low_ns, "%.1f") + ", " +
+                              format_number(v.high_ns, "%.1f") + "]";
       std::printf("%-10s %7llu %3u %10.1f %10.1f %22s %8.1f %8s  %-15s %s\n", v.op.c_str(),
                   static_cast<unsigned long long>(v.size), v.np, v.baseline_ns, v.now_ns, reg.c_str(), v.margin_ns,
-                  fmt(v.p_holm, "%.3g").c_str(), verdict_name(v.verdict), v.note.c_str());
+                  format_number(v.p_holm, "%.3g").c_str(), verdict_name(v.verdict), v.note.c_str());
     }
   }
   for (const auto& n : r.notes) std::printf("note: %s\n", n.c_str());

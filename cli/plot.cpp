@@ -15,6 +15,7 @@
 #include "mpimon/results/apps.hpp"
 #include "mpimon/results/arms.hpp"
 #include "mpimon/results/overhead.hpp"
+#include "mpimon/results/simulated.hpp"
 
 namespace mpimon::cli {
 
@@ -26,7 +27,9 @@ int plot_results_command(const std::string& name, const std::vector<std::string>
               "of the relative overhead per operation over message size and process count, and the Fig. 2\n"
               "difference per call and per process with its 95 % CI, as PNG and SVG (docs/plots.md); of an\n"
               "application results file (mpimon bench app): Fig. 3, the stencil's overhead against its\n"
-              "communication share, median and quartiles per share bin.\n"
+              "communication share, median and quartiles per share bin; of a simulation's results file (mpimon\n"
+              "simulate): each mapping's SIMULATED time relative to the first beside its modelled cost, as\n"
+              "simulated.png and simulated.svg (the figure of mpimon plot placement).\n"
               "Of a matrices file (mpimon-merge): one heatmap per class, one of the classes combined and the\n"
               "PML view (external,internal) beside the PMPI view (external,coll), sender rows, receiver columns,\n"
               "log colour scale, with the summed message-size histogram; above " +
@@ -63,6 +66,15 @@ int plot_results_command(const std::string& name, const std::vector<std::string>
       raise_error(
           Error::Kind::input, input,
           "not a matrices, overhead or application results file (made by mpimon-merge, mpimon bench overhead or app)");
+    }
+    if (format == kAppsFormat && is_simulated(AppResults(input).configuration())) {
+      const std::string title = simulated_figure_title(input);
+      std::filesystem::create_directories(dir);
+      std::cout << run_plot_script(
+          default_python(), plot_script("plot_placement_measured.py"),
+          {"--output", (std::filesystem::path(dir) / "simulated").string(), "--title", title, "--columns", "1", input},
+          std::chrono::seconds(600));
+      return kExitOk;
     }
     if (format == kAppsFormat) require_stencil_pairs(input);
     std::vector<std::string> script_args{input, dir};

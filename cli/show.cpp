@@ -2,10 +2,10 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <iostream>
 #include <map>
 #include <numeric>
 
-#include "app_report.hpp"
 #include "cli_support.hpp"
 #include "commands.hpp"
 #include "mpimon/base/error.hpp"
@@ -16,7 +16,7 @@
 #include "mpimon/matrices/matrix_view.hpp"
 #include "mpimon/results/apps.hpp"
 #include "mpimon/results/overhead.hpp"
-#include "overhead_report.hpp"
+#include "mpimon/results/simulated.hpp"
 #include "show.hpp"
 
 namespace mpimon::cli {
@@ -117,9 +117,9 @@ void show_overhead(const std::string& input, const std::string& csv, const std::
   // Which clock timed the iterations (docs/benchmarks.md, "The clock").
   for (const auto& [clock, n] : launch_clocks(launches)) std::printf("  clock: %s, %zu launches\n", clock.c_str(), n);
   auto cells = analyze_overhead(launches);
-  print_analysis(cells);
+  write_analysis_table(cells, std::cout);
   const auto config = results.configuration();
-  print_interleaving(launches, config.count("design") ? config.at("design") : "pairs");
+  write_interleaving(launches, config.count("design") ? config.at("design") : "pairs", std::cout);
   if (!csv.empty()) write_file_atomically(csv, [&](std::ostream& o) { write_analysis_csv(cells, o); });
   if (!launches_csv.empty()) {
     write_file_atomically(launches_csv, [&](std::ostream& o) { write_launches_csv(launches, o); });
@@ -136,8 +136,8 @@ void show_apps(const std::string& input, const std::string& csv, const std::stri
     print_sweep(input, "simulated placements (mpimon simulate)", config, launches,
                 [](const AppLaunchKey& k) { return k.app; });
     const auto rows = simulated_mappings(config, launches);
-    print_simulated_table(rows, config.count("apps") ? config.at("apps") : "",
-                          launches.empty() ? 0 : launches[0].key.np);
+    write_simulated_table(rows, config.count("apps") ? config.at("apps") : "",
+                          launches.empty() ? 0 : launches[0].key.np, std::cout);
     if (!csv.empty()) write_file_atomically(csv, [&](std::ostream& o) { write_simulated_csv(rows, o); });
     if (!launches_csv.empty()) {
       write_file_atomically(launches_csv, [&](std::ostream& o) { write_app_launches_csv(launches, o); });
@@ -145,13 +145,12 @@ void show_apps(const std::string& input, const std::string& csv, const std::stri
     return;
   }
   const ArmPair arms = arms_of(results.configuration());
-  const bool overhead = arms.base == "off" && arms.other == "on";
+  const bool overhead = is_overhead(arms);
   print_sweep(input, overhead ? "application overhead results" : "application results (two arms)",
               results.configuration(), launches, [](const AppLaunchKey& k) { return k.app; });
   auto rows = analyze_apps(launches, 0.95, arms);
   order_rows(rows, results.configuration()["apps"]);
-  if (overhead) print_app_table(rows);
-  if (!overhead) print_placement_table(rows, arms);
+  write_app_table(rows, overhead ? AppTable::overhead : AppTable::placements, arms, 0.05, std::cout);
   if (!csv.empty()) write_file_atomically(csv, [&](std::ostream& o) { write_app_csv(rows, o, arms); });
   if (!launches_csv.empty()) {
     write_file_atomically(launches_csv, [&](std::ostream& o) { write_app_launches_csv(launches, o); });

@@ -9,7 +9,6 @@
 #include <sstream>
 
 #include "app_options.hpp"
-#include "app_report.hpp"
 #include "cli_support.hpp"
 #include "commands.hpp"
 #include "mpimon/harness/locations.hpp"
@@ -48,7 +47,7 @@ int simulate_command(const std::string& name, const std::vector<std::string>& al
       "one row per mapping: the SIMULATED time, its ratio to the first, and the MODELLED cost of the\n"
       "mapping (mpimon place's model, on the traffic of --matrices or else of the simulation). With\n"
       "--matrices (a recorded run), each simulation's bytes between hosts must equal the recording's.\n"
-      "The results file is bench placement's format; mpimon show and plot placement read it\n"
+      "The results file is bench placement's format; mpimon show, plot and plot placement read it\n"
       "(docs/simulate.md)."};
   const auto [args, command] = split_command(all_args);
   return run_command(cmd, [&] {
@@ -126,11 +125,11 @@ int simulate_command(const std::string& name, const std::vector<std::string>& al
     }
 
     // Every mapping, then the platform (SimGrid reads it), before anything runs.
-    std::vector<SimulatedOutcome> outcomes;
+    std::vector<harness::SimulatedOutcome> outcomes;
     std::vector<std::string> used;
     for (std::size_t i = 0; i < o.rankfiles.size(); ++i) {
       const auto entries = read_rankfile(o.rankfiles[i], o.np);
-      SimulatedOutcome out;
+      harness::SimulatedOutcome out;
       out.arm = {mapping_arm(i),
                  fs::path(o.rankfiles[i]).stem().string(),
                  fs::absolute(o.rankfiles[i]).string(),

@@ -2,12 +2,15 @@
 """Draws MEASURED placements: compact results files of `mpimon bench placement` (one comparison of
 mapping A against mapping B each), grouped by the `case` of their configuration, one panel per
 case; and SIMULATED ones: results files of `mpimon simulate` (kind=simulated: every mapping of a case
-in one file, A the first, no error bars: a simulation is deterministic). In each panel, per mapping: its measured time relative to A's (B's mean over the pairs / A's
+in one file, A the first, no error bars: a simulation is deterministic; `mpimon plot` draws one such
+file alone). In each panel, per mapping: its measured time relative to A's (B's mean over the pairs / A's
 mean in the same comparison, with the 95 % CI of the difference B - A over A's mean as the error
 bar; A itself 1) beside its MODELLED cost relative to A's (configuration `modelled_A`,
 `modelled_B`), and in the panel's title Spearman's rank correlation of the modelled costs and the
 measured times over the case's mappings, each time taken relative to A's in its own launch pairs
-(A's mean drifts between comparisons on a loaded machine; the pairs cancel the drift).
+(A's mean drifts between comparisons on a loaded machine; the pairs cancel the drift). A simulation
+without the modelled cost of every mapping (a --platform without a tree) draws its simulated times
+alone.
 The configuration attributes it reads (`mpimon compact --set`): case, arm_A_name, arm_B_name,
 modelled_A, modelled_B; and where every file of a case has them, predicted_A and predicted_B
 (seconds: the PREDICTED communication time of `mpimon place`'s time model, docs/placement.md),
@@ -39,16 +42,15 @@ def read_simulated(path, config):
     arms = list(rows["arm"])
     if not arms or any(s != "ok" for s in rows["status"]):
         sys.exit(f"{path}: a simulation without every mapping simulated (mpimon show {path})")
-    if any(f"modelled_{a}" not in config for a in arms):
-        sys.exit(f"{path}: a simulation without the modelled cost of every mapping (simulate --topology, or a "
-                 "platform mpimon wrote)")
+    modelled = all(f"modelled_{a}" in config for a in arms)
+    cost = (lambda a: config[f"modelled_{a}"]) if modelled else (lambda a: None)
     case = config.get("case", config.get("apps", path))
-    first = {"case": case, "arm_A_name": rows["name"][0], "modelled_A": config[f"modelled_{arms[0]}"],
+    first = {"case": case, "arm_A_name": rows["name"][0], "modelled_A": cost(arms[0]),
              "A_mean_s": float(rows["seconds"][0]), "np": config.get("np", ""), "simulated": True}
     out = [{**first, "arm_B_name": None}]
     for i in range(1, len(arms)):
         b = float(rows["seconds"][i])
-        out.append({**first, "arm_B_name": rows["name"][i], "modelled_B": config[f"modelled_{arms[i]}"],
+        out.append({**first, "arm_B_name": rows["name"][i], "modelled_B": cost(arms[i]),
                     "B_mean_s": b, "difference_s": b - first["A_mean_s"], "difference_ci_low_s": b - first["A_mean_s"],
                     "difference_ci_high_s": b - first["A_mean_s"], "pairs": 1})
     return out
@@ -106,20 +108,21 @@ def case_panels(comparisons):
                      f"({panel['a']}, {c['arm_A_name']})")
         if c["simulated"] != panel["simulated"]:
             sys.exit(f"case {c['case']}: measured and simulated comparisons in one case")
-        panel["modelled_a"] = float(c["modelled_A"])
+        panel["modelled_a"] = None if c["modelled_A"] is None else float(c["modelled_A"])
         if c["arm_B_name"] is None:  # a simulation's A alone
             continue
         a = c["A_mean_s"]
         panel["arms"].append({"name": c["arm_B_name"], "relative": c["B_mean_s"] / a,
                               "ci": (1 + c["difference_ci_low_s"] / a, 1 + c["difference_ci_high_s"] / a),
-                              "modelled": float(c["modelled_B"]),
+                              "modelled": None if c["modelled_B"] is None else float(c["modelled_B"]),
                               "predicted": float(c["predicted_B"]) if "predicted_B" in c else None})
         panel["predicted_a"].append(float(c["predicted_A"]) if "predicted_A" in c else None)
     for case, panel in cases.items():
         names = [panel["a"]] + [arm["name"] for arm in panel["arms"]]
         measured = [1.0] + [arm["relative"] for arm in panel["arms"]]
         modelled = [panel["modelled_a"]] + [arm["modelled"] for arm in panel["arms"]]
-        panel.update(names=names, measured=measured, modelled=modelled, rho=spearman(modelled, measured))
+        rho = float("nan") if panel["modelled_a"] is None else spearman(modelled, measured)
+        panel.update(names=names, measured=measured, modelled=modelled, rho=rho)
         # The prediction, where every comparison of the case has it: each B's over A's.
         if all(p is not None for p in panel["predicted_a"]) and all(arm["predicted"] is not None for arm in panel["arms"]):
             predicted = [1.0] + [arm["predicted"] / pa for arm, pa in zip(panel["arms"], panel["predicted_a"])]
@@ -132,7 +135,9 @@ def draw(paths, title, columns=3):
     cases = case_panels([c for p in paths for c in read_comparison(p)])
     columns = min(columns, len(cases))
     rows = (len(cases) + columns - 1) // columns
-    fig, axes = plt.subplots(rows, columns, figsize=(4.6 * columns, 3.6 * rows + 0.8), squeeze=False)
+    # One panel alone (mpimon plot of a simulation) is wider: its two title lines fit above it.
+    width = 4.6 * columns if columns > 1 else 6.4
+    fig, axes = plt.subplots(rows, columns, figsize=(width, 3.6 * rows + 0.8), squeeze=False)
     for ax in axes.flat[len(cases):]:
         ax.set_visible(False)
     for ax, (case, panel) in zip(axes.flat, cases.items()):
@@ -143,18 +148,21 @@ def draw(paths, title, columns=3):
         timed = "predicted" in panel
         width = 0.27 if timed else 0.4
         simulated = panel["simulated"]
-        ax.bar(x - width / (1 if timed else 2), measured, width, yerr=None if simulated else [low, high], capsize=3,
-               color="tab:purple" if simulated else "tab:blue",
+        costed = panel["modelled_a"] is not None  # else its simulated bars alone, centred
+        ax.bar(x - (width / (1 if timed else 2) if costed else 0), measured, width,
+               yerr=None if simulated else [low, high], capsize=3, color="tab:purple" if simulated else "tab:blue",
                label="SIMULATED time / A's" if simulated else "measured time / A's")
-        ax.bar(x + (0 if timed else width / 2), [m / panel["modelled_a"] for m in panel["modelled"]], width,
-               color="tab:orange", hatch="//", label="MODELLED cost / A's")
+        if costed:
+            ax.bar(x + (0 if timed else width / 2), [m / panel["modelled_a"] for m in panel["modelled"]], width,
+                   color="tab:orange", hatch="//", label="MODELLED cost / A's")
         if timed:
             ax.bar(x + width, panel["predicted"], width, color="tab:green", hatch="..",
                    label="PREDICTED comm. time / A's")
         ax.axhline(1.0, color="grey", linewidth=0.8)
         ax.set_xticks(x)
         ax.set_xticklabels(panel["names"], fontsize=8, rotation=20)
-        rho = "n/a (a constant)" if np.isnan(panel["rho"]) else f"{panel['rho']:+.2f}"
+        rho = ("n/a (no modelled cost)" if not costed else
+               "n/a (a constant)" if np.isnan(panel["rho"]) else f"{panel['rho']:+.2f}")
         clock = "simulated clock" if simulated else "clock"
         heading = f"{case} (A = {panel['a']})\nSpearman model vs {clock}: {rho}"
         if timed:
@@ -173,7 +181,7 @@ def draw(paths, title, columns=3):
             "SIMULATED with SimGrid's SMPI: one deterministic run per mapping" if kinds == {True} else
             "measured: 95 % CI of B - A / A's mean; simulated: one run per mapping")
     fig.suptitle(f"{title}\n{note}", fontsize=10)
-    if True in kinds:  # room for the two lines of the title above the first row
+    if True in kinds and len(cases) > 1:  # room for the two lines of the title above the first row
         fig.tight_layout(rect=(0, 0, 1, 1 - 0.7 / fig.get_figheight()))
     else:
         fig.tight_layout()

@@ -11,6 +11,7 @@
 #include <stdexcept>
 #include <vector>
 
+#include "mpimon/base/number_text.hpp"
 #include "mpimon/mpi/mpi_support.hpp"
 
 namespace mpimon::bench {
@@ -41,11 +42,9 @@ bool cpu_flag(const std::string& flag) {
 }
 
 std::string fixed(double v, int digits) {
-  char buf[64];
-  std::snprintf(buf, sizeof buf, "%.*f", digits, v);
-  return buf;
+  const std::string format = "%." + std::to_string(digits) + "f";
+  return mpimon::format_number(v, format.c_str());
 }
-
 // Rank 0 against every other rank, 10 round trips each: its readings a (before sending) and c
 // (after the answer) must bracket the other rank's reading b. Counters that are not synchronised
 // (offset larger than a round trip) break a <= b <= c. Collective; true on rank 0 when every

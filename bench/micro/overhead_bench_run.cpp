@@ -8,6 +8,7 @@
 #include <algorithm>
 
 #include "mpimon/mpi/mpi_support.hpp"
+#include "mpimon/overhead_design/bench_files.hpp"
 #include "mpimon/overhead_design/interleave.hpp"
 
 namespace mpimon::bench {
@@ -159,7 +160,7 @@ double quantile(const std::vector<std::int64_t>& sorted, double q) {
 void run_benchmark(benchmark::State& state, Op op, int size, const RunSettings& s) {
   Kernel kernel(op, size, s.rank, s.np, s.clock);
   std::vector<std::int64_t> local(static_cast<std::size_t>(s.iterations)), maxima(local.size());
-  std::string states, counted;  // per block: switched on or off, collective records counted
+  mpimon::BenchmarkBlocks blocks;  // per block: switched on or off, collective records counted
   for (auto _ : state) {
     if (s.switcher) s.switcher->set(false);  // the warm-up and everything outside on-blocks: off
     for (int i = 0; i < s.warmup; ++i) kernel.iteration();
@@ -172,8 +173,8 @@ void run_benchmark(benchmark::State& state, Op op, int size, const RunSettings& 
         const auto before = s.switcher->counted();
         for (std::size_t i = k * length; i < (k + 1) * length; ++i) local[i] = kernel.iteration();
         const auto after = s.switcher->counted();
-        states += mpimon::abba_on(k) ? '1' : '0';
-        counted += (k ? "," : "") + (before && after ? std::to_string(*after - *before) : std::string("-"));
+        blocks.states += mpimon::abba_on(k) ? '1' : '0';
+        blocks.counted.push_back(before && after ? std::optional(*after - *before) : std::nullopt);
       }
       s.switcher->set(false);
     }
@@ -188,16 +189,14 @@ void run_benchmark(benchmark::State& state, Op op, int size, const RunSettings& 
     state.SetIterationTime(static_cast<double>(sum) * 1e-9);
   }
   if (s.blocks) {
-    const std::string line = std::string(op_name(op)) + '\t' + std::to_string(size) + '\t' +
-                             std::to_string(s.block_length) + '\t' + states + '\t' + counted + '\n';
-    std::fputs(line.c_str(), s.blocks);
+    blocks.op = op_name(op);
+    blocks.size = static_cast<std::uint64_t>(size);
+    blocks.block_length = static_cast<std::uint64_t>(s.block_length);
+    std::fputs(mpimon::blocks_line(blocks).c_str(), s.blocks);
     std::fflush(s.blocks);
   }
   if (s.samples) {
-    std::string line = std::string(op_name(op)) + '\t' + std::to_string(size) + '\t';
-    for (std::size_t i = 0; i < maxima.size(); ++i) line += (i ? "," : "") + std::to_string(maxima[i]);
-    line += '\n';
-    std::fputs(line.c_str(), s.samples);
+    std::fputs(mpimon::samples_line(op_name(op), static_cast<std::uint64_t>(size), maxima).c_str(), s.samples);
     std::fflush(s.samples);
   }
   std::vector<std::int64_t> sorted = maxima;

@@ -1,8 +1,9 @@
 // mpimon-link-probe: what `mpimon probe` launches on two ranks placed by a rankfile (docs/placement.md,
 // "Measuring the links"): a ping-pong of small messages (latency: half the median round trip) and a
 // stream of large ones (bandwidth: bytes over the time until the receiver's acknowledgement, median
-// of the rounds). Rank 0 prints one JSON line:
-//   {"hosts": ["node0", "node1"], "latency_seconds": ..., "bytes_per_second": ..., ...}
+// of the rounds). Rank 0 prints one JSON line (mpimon/link_probe/result_line.hpp, which the harness
+// reads back):
+//   {"hosts":["node0","node1"],"latency_seconds":...,"bytes_per_second":...,...}
 //
 // Usage: mpimon-link-probe [--repetitions N] [--size BYTES] [--messages K] [--rounds R]
 
@@ -16,6 +17,7 @@
 #include <string>
 #include <vector>
 
+#include "mpimon/link_probe/result_line.hpp"
 #include "mpimon/mpi/mpi_support.hpp"
 
 namespace {
@@ -129,12 +131,17 @@ int main(int argc, char** argv) {
   const std::vector<double> half = ping_pong(session.rank(), s);
   const std::vector<double> rates = stream(session.rank(), s);
   if (session.rank() == 0) {
-    std::printf(
-        "{\"hosts\": [\"%s\", \"%s\"], \"latency_seconds\": %.9g, \"latency_min_seconds\": %.9g, "
-        "\"bytes_per_second\": %.9g, \"bytes_per_second_max\": %.9g, \"repetitions\": %d, \"message_bytes\": %zu, "
-        "\"messages\": %d, \"rounds\": %d}\n",
-        names.data(), names.data() + MPI_MAX_PROCESSOR_NAME, median(half), *std::min_element(half.begin(), half.end()),
-        median(rates), *std::max_element(rates.begin(), rates.end()), s.repetitions, s.size, s.messages, s.rounds);
+    mpimon::LinkProbeLine line;
+    line.hosts = {std::string(names.data()), std::string(names.data() + MPI_MAX_PROCESSOR_NAME)};
+    line.latency_seconds = median(half);
+    line.latency_min_seconds = *std::min_element(half.begin(), half.end());
+    line.bytes_per_second = median(rates);
+    line.bytes_per_second_max = *std::max_element(rates.begin(), rates.end());
+    line.repetitions = static_cast<std::uint64_t>(s.repetitions);
+    line.message_bytes = s.size;
+    line.messages = static_cast<std::uint64_t>(s.messages);
+    line.rounds = static_cast<std::uint64_t>(s.rounds);
+    std::printf("%s\n", mpimon::link_probe_line(line).c_str());
     std::fflush(stdout);
   }
   return 0;

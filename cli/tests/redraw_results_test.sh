@@ -141,6 +141,53 @@ expect_eq "$rc" 2 "plot placement of a report and a results file: exit code"
 expect_contains "$err" "not both" "plot placement of a report and a results file"
 check && ls bad.* >/dev/null 2>&1 && fail "a refused plot placement drew $(ls bad.*)"
 
+# The simulated placements (results/placement/simulated): mpimon plot draws each results file of
+# mpimon simulate, its simulated times beside the modelled costs; what the figure plots, for every
+# committed file, against the file's launches and configuration read with h5py alone.
+simulated=$src/results/placement/simulated/compact
+if [ -n "$drawn" ]; then
+  for file in fig4a-np32-1000000-10gbit-arithmetic fig5-cg-np1024; do
+    run "$mpimon" plot "$simulated/$file-compact.h5" -o "sim-$file"
+    expect_eq "$rc" 0 "mpimon plot $file-compact.h5: $err"
+    expect_eq "$(ls "sim-$file" | LC_ALL=C sort | tr '\n' ' ')" "simulated.png simulated.svg " "$file: the figures drawn"
+    run "$python" "$here/check_report.py" image "sim-$file/simulated.png"
+    expect_eq "$rc" 0 "PNG pixels of $file: $out"
+  done
+  run env MPLBACKEND=Agg "$python" "$here/check_simulated_figure.py" "$src/analysis/scripts/plot_placement_measured.py" \
+    "$simulated"/*-compact.h5
+  expect_eq "$rc" 0 "the simulated figures vs their files: $out"
+  expect_contains "$out" "($(ls "$simulated"/*-compact.h5 | wc -l) results files of mpimon simulate)" "every file checked"
+  # A file whose /mappings table (what the script reads) says other than its launches is refused;
+  # one without modelled costs (simulate --platform without a tree) draws its simulated times alone.
+  cp "$simulated/fig4a-np32-1000000-10gbit-arithmetic-compact.h5" wrong-mappings.h5
+  cp wrong-mappings.h5 no-costs.h5
+  "$python" -c "import h5py, sys
+with h5py.File(sys.argv[1], 'r+') as f:
+    f['mappings']['seconds'][1] *= 1.5
+with h5py.File(sys.argv[2], 'r+') as f:
+    for key in [k for k in f['configuration'].attrs if k.startswith('modelled_')]:
+        del f['configuration'].attrs[key]" wrong-mappings.h5 no-costs.h5
+  run env MPLBACKEND=Agg "$python" "$here/check_simulated_figure.py" "$src/analysis/scripts/plot_placement_measured.py" \
+    wrong-mappings.h5
+  expect_eq "$rc" 1 "a wrong /mappings: the plotted values are refused ($out)"
+  expect_contains "$out" "simulated bar" "a wrong /mappings: the simulated bar named"
+  run "$mpimon" plot no-costs.h5 -o sim-no-costs
+  expect_eq "$rc" 0 "mpimon plot of a simulation without modelled costs: $err"
+  run env MPLBACKEND=Agg "$python" "$here/check_simulated_figure.py" "$src/analysis/scripts/plot_placement_measured.py" \
+    no-costs.h5
+  expect_eq "$rc" 0 "a simulation without modelled costs: $out"
+fi
+# A simulation with a mapping that failed: no figure, one line naming the mapping and the table.
+cp "$simulated/fig4a-np32-1000000-10gbit-arithmetic-compact.h5" failed-mapping.h5
+"$python" -c "import h5py, sys
+with h5py.File(sys.argv[1], 'r+') as f:
+    f['launches']['000002'].attrs['status'] = 'exit code 1'" failed-mapping.h5
+run "$mpimon" plot failed-mapping.h5 -o sim-failed
+expect_eq "$rc" 1 "plot of a simulation with a failed mapping: exit code"
+expect_contains "$err" "failed-mapping.h5: mapping B (pmpi) was not simulated (exit code 1): no figure; mpimon show" \
+  "plot of a simulation with a failed mapping: message"
+check && [ -e sim-failed/simulated.png ] && fail "a refused plot drew sim-failed/simulated.png"
+
 # mpimon compact: bad input is refused with the file and line, and nothing is written.
 printf 'launch,transport,np\n1,shared\n' >bad.csv
 run "$mpimon" compact bad.csv -o bad.h5

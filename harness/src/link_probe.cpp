@@ -1,12 +1,10 @@
 #include "mpimon/harness/link_probe.hpp"
 
-#include <sstream>
-
 #include "mpimon/base/error.hpp"
 #include "mpimon/harness/launch.hpp"
 #include "mpimon/harness/launch_pairs.hpp"
 #include "mpimon/harness/locations.hpp"
-#include "mpimon/json.hpp"
+#include "mpimon/link_probe/result_line.hpp"
 
 namespace mpimon::harness {
 
@@ -31,19 +29,12 @@ LinkProbeResult probe_link(const LinkProbeSettings& s, const std::string& rankfi
   result.command = l.text();
   const LaunchResult r = l.run(s.timeout);
   const std::string failure = failure_status(r, static_cast<int>(s.timeout.count()));
-  // The result is the line of rank 0 that holds a JSON object with the latency.
-  std::istringstream lines(r.output);
-  for (std::string line; failure.empty() && std::getline(lines, line);) {
-    if (line.rfind("{\"hosts\"", 0) != 0) continue;
-    try {
-      const Json j = parse_json(line, result.command);
-      result.latency_seconds = json_value<double>(j, "latency_seconds", result.command);
-      result.bytes_per_second = json_value<double>(j, "bytes_per_second", result.command);
-      result.hosts = j.at("hosts").get<std::vector<std::string>>();
-      return result;
-    } catch (const std::exception&) {
-      break;
-    }
+  // The result is rank 0's line.
+  if (const auto line = failure.empty() ? find_link_probe_line(r.output, result.command) : std::nullopt) {
+    result.latency_seconds = line->latency_seconds;
+    result.bytes_per_second = line->bytes_per_second;
+    result.hosts = line->hosts;
+    return result;
   }
   throw Error(Error::Kind::launch,
               result.command + ": " + (failure.empty() ? "printed no result line:\n" + r.output : failure));

@@ -14,6 +14,7 @@
 #include "mpimon/harness/locations.hpp"
 #include "mpimon/results/apps.hpp"
 #include "mpimon/results/arms.hpp"
+#include "mpimon/results/simulated.hpp"
 
 namespace mpimon::harness {
 
@@ -88,7 +89,8 @@ void require_stencil_pairs(const std::string& input) {
   if (arms.base != kArmOff || arms.other != kArmOn) {
     raise_error(Error::Kind::input, input,
                 "results of arms " + arms.base + " and " + arms.other +
-                    " (mpimon bench placement): no figure; mpimon show prints their table");
+                    " (mpimon bench placement): mpimon plot placement draws them, once compacted with their case, "
+                    "arm names and modelled costs (mpimon compact --set); mpimon show prints their table");
   }
   const auto pairs = app_pairs(results.launches());
   const bool any = std::any_of(pairs.begin(), pairs.end(), [](const AppPair& p) {
@@ -100,6 +102,19 @@ void require_stencil_pairs(const std::string& input) {
                 "application results file is Fig. 3, which needs mpimon bench app --workload stencil "
                 "--compute-sweep 0,1,4,16,64 (see mpimon show for this file's Table 1)");
   }
+}
+
+std::string simulated_figure_title(const std::string& input) {
+  const AppResults results(input);
+  auto configuration = results.configuration();
+  for (const auto& m : simulated_mappings(configuration, results.launches())) {
+    if (m.status != "ok") {
+      raise_error(Error::Kind::input, input,
+                  "mapping " + m.arm + " (" + m.name + ") was not simulated (" + m.status +
+                      "): no figure; mpimon show prints this file's table");
+    }
+  }
+  return "mpimon simulate, np " + configuration["np"] + ", " + configuration["simulator"];
 }
 
 }  // namespace mpimon::harness

@@ -2,8 +2,6 @@
 
 #include "mpimon/harness/simulate.hpp"
 
-#include <unistd.h>
-
 #include <algorithm>
 #include <atomic>
 #include <cstdio>
@@ -12,19 +10,16 @@
 #include <map>
 #include <mutex>
 #include <regex>
-#include <set>
 #include <sstream>
 #include <thread>
 
 #include "mpimon/base/error.hpp"
 #include "mpimon/base/scratch.hpp"
-#include "mpimon/base/version.hpp"
 #include "mpimon/harness/launch.hpp"
 #include "mpimon/harness/launch_pairs.hpp"
 #include "mpimon/matrices/merge.hpp"
 #include "mpimon/matrices/prof.hpp"
 #include "mpimon/results/apps.hpp"
-#include "mpimon/results/simulated.hpp"
 
 namespace mpimon::harness {
 
@@ -39,46 +34,6 @@ std::string last_line(const std::string& text) {
     if (line.find_first_not_of(" \t\r") != std::string::npos) last = line;
   }
   return last;
-}
-
-/// The words of a Paje event line: blank-separated, a field in double quotes kept whole.
-std::vector<std::string> paje_fields(const std::string& line) {
-  std::vector<std::string> fields;
-  std::size_t i = 0;
-  while (i < line.size()) {
-    while (i < line.size() && (line[i] == ' ' || line[i] == '\t' || line[i] == '\r')) ++i;
-    if (i >= line.size()) break;
-    if (line[i] == '"') {
-      const auto end = line.find('"', i + 1);
-      fields.push_back(line.substr(i + 1, end == std::string::npos ? std::string::npos : end - i - 1));
-      i = end == std::string::npos ? line.size() : end + 1;
-    } else {
-      const auto end = line.find_first_of(" \t\r", i);
-      fields.push_back(line.substr(i, end == std::string::npos ? std::string::npos : end - i));
-      i = end == std::string::npos ? line.size() : end;
-    }
-  }
-  return fields;
-}
-
-/// One event definition of a Paje header: its id and the position of each field after the id.
-struct PajeEvent {
-  std::string id;
-  std::map<std::string, std::size_t> fields;
-};
-
-SparseMatrix from_pairs(const std::map<std::pair<std::uint32_t, std::uint32_t>, std::uint64_t>& pairs,
-                        std::uint32_t order) {
-  SparseMatrix m = SparseMatrix::zeros(order, order);
-  m.indptr.assign(order + 1, 0);
-  for (const auto& [key, value] : pairs) {
-    if (value == 0) continue;
-    ++m.indptr[key.first + 1];
-    m.indices.push_back(key.second);
-    m.values.push_back(value);
-  }
-  for (std::uint32_t r = 0; r < order; ++r) m.indptr[r + 1] += m.indptr[r];
-  return m;
 }
 
 }  // namespace
@@ -172,119 +127,6 @@ std::optional<double> parse_simulated_time(const std::string& output) {
   }
 }
 
-TraceTraffic read_trace_traffic(const std::string& path, std::uint32_t np) {
-  std::ifstream in(path);
-  if (!in) raise_error(Error::Kind::input, path, "cannot read SMPI's trace");
-  // With tracing/smpi/internals, SMPI traces every message where its requests start (keys
-  // "SRCPID_DSTPID_TAG_N", actor pid = rank + 1), collectives' internal ones included. SimGrid 3.32
-  // traces the messages of these calls a second time, first, at the API (Sendrecv's key then
-  // names the rank, not the pid): in their states only the last link is the message.
-  static const std::set<std::string> traced_twice = {"PMPI_Isend", "PMPI_Issend",   "PMPI_Ibsend",
-                                                     "PMPI_Ssend", "PMPI_Sendrecv", "PMPI_Sendrecv_replace"};
-  std::map<std::string, PajeEvent> definitions;  // by name
-  PajeEvent* defining = nullptr;
-  std::map<std::string, std::uint32_t> rank_of;   // container alias -> rank
-  std::map<std::string, std::string> value_name;  // entity value alias -> name (PMPI_Isend, ...)
-  struct Link {
-    std::uint32_t from, to;
-    std::uint64_t bytes;
-    std::size_t line;
-  };
-  constexpr std::uint32_t kNotPids = ~0U;
-  std::map<std::uint32_t, std::string> state;           // the call each rank is in
-  std::map<std::uint32_t, std::vector<Link>> in_state;  // the links of that call so far
-  std::map<std::pair<std::uint32_t, std::uint32_t>, std::uint64_t> bytes, messages;
-  const PajeEvent *create = nullptr, *value = nullptr, *push = nullptr, *pop = nullptr, *start = nullptr;
-  std::size_t number = 0;
-  auto fail = [&](const std::string& why) {
-    raise_error(Error::Kind::format, path + ":" + std::to_string(number), why);
-  };
-  auto field = [&](const std::vector<std::string>& f, const PajeEvent& e, const char* name) -> const std::string& {
-    const auto at = e.fields.find(name);
-    if (at == e.fields.end()) fail(std::string("the trace's ") + name + " field is not defined");
-    if (at->second + 1 >= f.size()) fail(std::string("an event without its ") + name + " field");
-    return f[at->second + 1];
-  };
-  auto rank_in = [&](const std::string& alias) {
-    const auto it = rank_of.find(alias);
-    if (it == rank_of.end()) fail("an event of container " + alias + ", which is no rank");
-    return it->second;
-  };
-  auto close = [&](std::uint32_t rank) {
-    auto& links = in_state[rank];
-    const bool once = traced_twice.count(state[rank]) != 0 && !links.empty();
-    for (std::size_t i = once ? links.size() - 1 : 0; i < links.size(); ++i) {
-      if (links[i].to == kNotPids) {
-        raise_error(Error::Kind::format, path + ":" + std::to_string(links[i].line),
-                    "a message from rank " + std::to_string(links[i].from) +
-                        " whose key does not name actors rank + 1 (not SimGrid 3.32's SMPI trace?)");
-      }
-      bytes[{links[i].from, links[i].to}] += links[i].bytes;
-      ++messages[{links[i].from, links[i].to}];
-    }
-    links.clear();
-    state[rank].clear();
-  };
-  for (std::string line; std::getline(in, line);) {
-    ++number;
-    if (line.empty() || line[0] == '#') continue;
-    if (line[0] == '%') {
-      const auto words = paje_fields(line.substr(1));
-      if (words.size() == 3 && words[0] == "EventDef") {
-        defining = &definitions[words[1]];
-        defining->id = words[2];
-      } else if (words.size() == 1 && words[0] == "EndEventDef") {
-        defining = nullptr;
-      } else if (defining != nullptr && words.size() == 2) {
-        const std::size_t position = defining->fields.size();
-        defining->fields[words[0]] = position;
-      }
-      continue;
-    }
-    if (create == nullptr) {
-      for (auto [name, slot] :
-           {std::pair{"PajeCreateContainer", &create}, std::pair{"PajeDefineEntityValue", &value},
-            std::pair{"PajePushState", &push}, std::pair{"PajePopState", &pop}, std::pair{"PajeStartLink", &start}}) {
-        const auto it = definitions.find(name);
-        if (it == definitions.end()) fail(std::string("not an SMPI Paje trace: no ") + name + " event defined");
-        *slot = &it->second;
-      }
-      if (start->fields.count("Size") == 0) fail("the trace has no message sizes (tracing/smpi/display-sizes)");
-    }
-    const auto f = paje_fields(line);
-    if (f.empty()) continue;
-    if (f[0] == create->id) {
-      const std::string& name = field(f, *create, "Name");
-      if (name.rfind("rank-", 0) == 0) {
-        const auto rank = std::stoull(name.substr(5));
-        if (rank >= np) fail("container " + name + " beyond the " + std::to_string(np) + " ranks");
-        rank_of[field(f, *create, "Alias")] = static_cast<std::uint32_t>(rank);
-      }
-    } else if (f[0] == value->id) {
-      value_name[field(f, *value, "Alias")] = field(f, *value, "Name");
-    } else if (f[0] == push->id) {
-      const std::uint32_t rank = rank_in(field(f, *push, "Container"));
-      close(rank);
-      state[rank] = value_name[field(f, *push, "Value")];
-    } else if (f[0] == pop->id) {
-      close(rank_in(field(f, *pop, "Container")));
-    } else if (f[0] == start->id) {
-      const std::uint32_t from = rank_in(field(f, *start, "StartContainer"));
-      const std::string& key = field(f, *start, "Key");
-      unsigned long long src = 0, dst = 0;
-      if (std::sscanf(key.c_str(), "%llu_%llu_", &src, &dst) != 2)
-        fail("a message key that is not SRC_DST_TAG_N: " + key);
-      // Checked when counted: the API-level link dropped below may name ranks instead of pids.
-      const bool pids = src == from + 1ULL && dst != 0 && dst <= np;
-      in_state[from].push_back(
-          {from, pids ? static_cast<std::uint32_t>(dst - 1) : kNotPids, std::stoull(field(f, *start, "Size")), number});
-    }
-  }
-  if (create == nullptr) raise_error(Error::Kind::format, path, "an empty trace");
-  for (const auto& [rank, links] : in_state) close(rank);
-  return {from_pairs(bytes, np), from_pairs(messages, np)};
-}
-
 SparseMatrix fold_onto_hosts(const SparseMatrix& traffic, const std::vector<std::string>& rank_hosts,
                              const std::vector<std::string>& hosts) {
   std::map<std::string, std::uint32_t> index;
@@ -298,7 +140,8 @@ SparseMatrix fold_onto_hosts(const SparseMatrix& traffic, const std::vector<std:
   for_each_nonzero(traffic, [&](std::uint32_t i, std::uint32_t j, std::uint64_t v) {
     pairs[{host_of(i), host_of(j)}] += v;
   });
-  return from_pairs(pairs, static_cast<std::uint32_t>(hosts.size()));
+  const auto order = static_cast<std::uint32_t>(hosts.size());
+  return SparseMatrix::from_pairs(order, order, pairs);
 }
 
 SimulationResult run_simulation(const Simulation& s) {
@@ -404,70 +247,6 @@ std::vector<SimulationResult> run_simulations(const std::vector<Simulation>& run
   for (auto& w : workers) w.join();
   if (failure) std::rethrow_exception(failure);
   return results;
-}
-
-std::map<std::string, std::string> simulation_configuration(const Simulation& s, std::uint32_t np,
-                                                            const std::vector<SimulatedArm>& arms,
-                                                            const std::string& label, const PlatformInfo& platform,
-                                                            const std::string& platform_text) {
-  char host[256] = "";
-  gethostname(host, sizeof host - 1);
-  std::vector<std::string> names, settings;
-  for (const auto& a : arms) names.push_back(a.arm);
-  for (const auto& [key, value] : s.settings) settings.push_back(key + "=" + value);
-  std::map<std::string, std::string> config = {
-      {"generator", std::string("mpimon ") + kVersion},
-      {"kind", kSimulatedKind},
-      {"simulator", "SimGrid " + platform.simgrid_version + " (SMPI, " + s.smpirun + ")"},
-      {"simgrid_version", platform.simgrid_version},
-      {"apps", label},
-      {"programs", label + ": " + (s.replay.empty() ? join(s.argv, " ") : "smpirun -replay " + s.replay)},
-      {"np", std::to_string(np)},
-      {"pairs", "1"},
-      {"arms", join(names)},
-      {"platform_file", s.platform},
-      {"platform", platform_text},
-      {"smpi_settings", join(settings, " ")},
-      {"traffic_source", s.trace_traffic ? "SMPI's Paje trace (tracing/smpi/internals, display-sizes): every message, "
-                                           "collectives' internal ones included"
-                                         : "not counted"},
-      {"time_regex", s.time_regex},
-      {"time_source",
-       "simulated: SimGrid's clock when the simulation ended (smpi/display-timing); workload: the timed loop the "
-       "built-in workload reports (MPI_Wtime, simulated); reported: the last match of time_regex in the output "
-       "(simulated). wall_seconds: how long the simulation took on this machine"},
-      {"summary_statistic", "one simulation per mapping: a simulation is deterministic, so there are no pairs"},
-      {"host", host},
-      {"cpus", std::to_string(std::thread::hardware_concurrency())}};
-  for (const auto& a : arms) {
-    config["arm_" + a.arm] = "rankfile " + a.rankfile + ":\n" + a.rankfile_text;
-    config["arm_" + a.arm + "_name"] = a.name;
-  }
-  return config;
-}
-
-AppLaunchRecord simulation_record(const SimulationResult& r, const std::string& app, const std::string& arm,
-                                  std::uint32_t index, std::uint32_t np, const std::vector<std::string>& hosts) {
-  AppLaunchRecord l;
-  l.key = {app, np, 1, arm};
-  l.position = index;
-  l.status = r.status;
-  l.seconds = r.seconds;
-  l.wall_seconds = r.wall_seconds;
-  l.time_source = r.time_source;
-  l.command = r.command;
-  l.report = r.report;
-  if (r.status == "ok") l.simulated_seconds = r.simulated_seconds;
-  for (std::size_t rank = 0; rank < r.rank_hosts.size(); ++rank) {
-    l.bindings += (rank ? "\n" : "") + std::string("[rank ") + std::to_string(rank) + "] -> " + r.rank_hosts[rank];
-  }
-  if (r.traffic) {
-    const SparseMatrix by_host = fold_onto_hosts(r.traffic->bytes, r.rank_hosts, hosts);
-    for_each_nonzero(by_host, [&](std::uint32_t i, std::uint32_t j, std::uint64_t v) {
-      l.host_traffic += hosts[i] + " " + hosts[j] + " " + std::to_string(v) + "\n";
-    });
-  }
-  return l;
 }
 
 void write_traffic_matrices(const TraceTraffic& traffic, const std::string& output, const std::string& dump,

@@ -167,6 +167,17 @@ std::vector<std::string> member_names(hid_t group, const std::string& where) {
   return names;
 }
 
+std::vector<std::string> attribute_names(hid_t obj, const std::string& where) {
+  std::vector<std::string> names;
+  auto collect = [](hid_t, const char* name, const H5A_info_t*, void* data) -> herr_t {
+    static_cast<std::vector<std::string>*>(data)->emplace_back(name);
+    return 0;
+  };
+  hsize_t idx = 0;
+  check_status(H5Aiterate2(obj, H5_INDEX_NAME, H5_ITER_INC, &idx, collect, &names), where, "listing the attributes");
+  return names;
+}
+
 void write_attribute(hid_t obj, const std::string& name, const std::string& value) {
   Handle type = string_type(name);
   Handle space(check(H5Screate(H5S_SCALAR), name, "dataspace"));

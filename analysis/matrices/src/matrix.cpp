@@ -24,6 +24,19 @@ SparseMatrix SparseMatrix::zeros(std::uint32_t rows, std::uint32_t columns) {
   return m;
 }
 
+SparseMatrix SparseMatrix::from_pairs(std::uint32_t rows, std::uint32_t columns,
+                                      const std::map<std::pair<std::uint32_t, std::uint32_t>, std::uint64_t>& pairs) {
+  SparseMatrix m = zeros(rows, columns);
+  for (const auto& [at, value] : pairs) {
+    if (value == 0) continue;
+    ++m.indptr[at.first + 1];
+    m.indices.push_back(at.second);
+    m.values.push_back(value);
+  }
+  for (std::uint32_t r = 0; r < rows; ++r) m.indptr[r + 1] += m.indptr[r];
+  return m;
+}
+
 SparseMatrix SparseMatrix::from_dense(std::uint32_t rows, std::uint32_t columns, std::span<const std::uint64_t> dense) {
   SparseMatrix m = zeros(rows, columns);
   for (std::uint32_t i = 0; i < rows; ++i) {

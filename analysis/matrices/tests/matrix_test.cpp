@@ -16,6 +16,14 @@ TEST(SparseMatrix, DenseRoundTripAndLookup) {
   EXPECT_EQ(m.to_dense(), dense);
 }
 
+TEST(SparseMatrix, FromPairs) {
+  const SparseMatrix m = SparseMatrix::from_pairs(3, 4, {{{2, 3}, 7}, {{0, 1}, 5}, {{0, 0}, 0}, {{0, 2}, 6}});
+  EXPECT_EQ(m.indptr, (std::vector<std::uint64_t>{0, 2, 2, 3}));
+  EXPECT_EQ(m.indices, (std::vector<std::uint32_t>{1, 2, 3}));
+  EXPECT_EQ(m.values, (std::vector<std::uint64_t>{5, 6, 7}));
+  EXPECT_EQ(m.columns, 4u);
+}
+
 TEST(SparseMatrix, Transpose) {
   SparseMatrix m = SparseMatrix::from_dense(2, 3, std::vector<std::uint64_t>{1, 0, 2, 0, 3, 0});
   EXPECT_EQ(m.transposed().to_dense(), (std::vector<std::uint64_t>{1, 0, 0, 3, 2, 0}));

@@ -5,6 +5,7 @@
 #include <optional>
 #include <sstream>
 
+#include "mpimon/base/number_text.hpp"
 #include "mpimon/matrices/export.hpp"
 #include "mpimon/placement/links.hpp"
 #include "mpimon/placement/place.hpp"
@@ -23,10 +24,7 @@ std::string level_label(const TreeTopology& topo, std::uint32_t l) {
 // "0.53 x": the mapping's modelled cost over the reference's (below 1: cheaper), from the gain
 // 100 x (reference / cost - 1) the placement reports.
 std::string format_ratio(const std::optional<double>& gain) {
-  if (!gain) return "-";
-  std::ostringstream s;
-  s << std::fixed << std::setprecision(2) << 100.0 / (100.0 + *gain) << " x";
-  return s.str();
+  return format_number(gain ? std::optional(100.0 / (100.0 + *gain)) : std::nullopt, "%.2f x");
 }
 
 // "traffic between nodes -50 % (1200 -> 600 bytes)": a level's crossing against packed's.
@@ -43,18 +41,6 @@ std::string crossing_change(const char* what, uint128 packed, uint128 chosen, co
   }
   s << " (" << to_decimal(packed) << " -> " << to_decimal(chosen) << " " << unit << ")";
   return s.str();
-}
-
-std::string format_seconds(double s) {
-  std::ostringstream out;
-  out << std::setprecision(3)
-      << (s >= 1 || s == 0 ? s
-          : s >= 1e-3      ? s * 1e3
-                           : s * 1e6)
-      << (s >= 1 || s == 0 ? " s"
-          : s >= 1e-3      ? " ms"
-                           : " us");
-  return out.str();
 }
 
 std::string format_time_ratio(const MethodResult& r) {

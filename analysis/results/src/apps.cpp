@@ -306,25 +306,10 @@ void AppResults::append(const AppLaunchRecord& launch) {
 
 void AppResults::write_analysis(const std::vector<AppRow>& rows, const std::vector<AppPair>& pairs,
                                 const ArmPair& arms) {
+  write_hdf5_table(app_columns(arms), rows, path_, "analysis");
   const std::string& off = arms.base;
   const std::string& on = arms.other;
   constexpr double none = std::numeric_limits<double>::quiet_NaN();
-  results_detail::Table table;
-  for (const auto& r : rows) {
-    table.strings["app"].push_back(r.app);
-    table.strings["time_source"].push_back(r.time_source);
-    table.integers["np"].push_back(r.np);
-    table.integers["pairs"].push_back(r.analysis.n);
-    results_detail::append_paired(table, r.analysis, {off + "_mean_s", on + "_mean_s", "_s"});
-    table.numbers[off + "_median_s"].push_back(r.off_median);
-    table.numbers[on + "_median_s"].push_back(r.on_median);
-    table.numbers["messages_per_process"].push_back(r.messages_per_process.value_or(none));
-    table.numbers["external_messages_per_process"].push_back(r.external_per_process.value_or(none));
-    table.numbers["bytes_per_process"].push_back(r.bytes_per_process.value_or(none));
-    table.numbers["messages_per_second"].push_back(r.messages_per_second.value_or(none));
-    table.numbers["comm_share"].push_back(r.comm_share.value_or(none));
-  }
-  results_detail::write_table(path_, "analysis", table);
   results_detail::Table per_pair;
   for (const auto& p : pairs) {
     per_pair.strings["app"].push_back(p.app);

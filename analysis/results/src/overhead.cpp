@@ -11,6 +11,7 @@
 #include "mpimon/base/error.hpp"
 #include "mpimon/json.hpp"
 #include "mpimon/matrices/h5.hpp"
+#include "mpimon/overhead_design/bench_files.hpp"
 #include "mpimon/overhead_design/interleave.hpp"
 #include "mpimon/results/arms.hpp"
 #include "mpimon/results/csv.hpp"
@@ -22,32 +23,15 @@ std::vector<BenchmarkSamples> read_bench_samples(const std::string& path) {
   std::ifstream in(path);
   if (!in) raise_input_error(path, 0, "cannot open");
   std::vector<BenchmarkSamples> out;
-  std::string line;
   std::size_t number = 0;
-  while (std::getline(in, line)) {
+  for (std::string line; std::getline(in, line);) {
     ++number;
     if (line.empty()) continue;
-    std::istringstream fields(line);
-    BenchmarkSamples b;
-    std::string size, values;
-    if (!std::getline(fields, b.op, '\t') || !std::getline(fields, size, '\t') || !std::getline(fields, values)) {
-      raise_input_error(path, number, "expected op<TAB>size<TAB>values");
-    }
-    try {
-      std::size_t used = 0;
-      b.size = std::stoull(size, &used);
-      if (used != size.size()) throw std::invalid_argument(size);
-      std::istringstream list(values);
-      for (std::string v; std::getline(list, v, ',');) {
-        double x = std::stod(v, &used);
-        if (used != v.size() || !std::isfinite(x) || x < 0) throw std::invalid_argument(v);
-        b.ns.push_back(x);
-      }
-    } catch (const std::exception&) {
-      raise_input_error(path, number, "not a size and a list of non-negative numbers");
-    }
-    if (b.ns.empty()) raise_input_error(path, number, "no samples");
-    out.push_back(std::move(b));
+    SamplesLine read = parse_samples_line(line, path, number);
+    BenchmarkSamples& b = out.emplace_back();
+    b.op = std::move(read.op);
+    b.size = read.size;
+    b.ns = std::move(read.ns);
   }
   if (out.empty()) raise_input_error(path, 0, "no benchmark in the samples file");
   return out;
@@ -313,23 +297,7 @@ void OverheadResults::append(const LaunchRecord& launch) {
 }
 
 void OverheadResults::write_analysis(const std::vector<OverheadCell>& cells) {
-  constexpr double none = std::numeric_limits<double>::quiet_NaN();  // absent: undefined for the data
-  results_detail::Table table;
-  for (const auto& c : cells) {
-    table.strings["transport"].push_back(c.transport);
-    table.strings["arm"].push_back(c.arm);
-    table.strings["design"].push_back(c.design);
-    table.strings["op"].push_back(c.op);
-    table.integers["np"].push_back(c.np);
-    table.integers["size"].push_back(c.size);
-    table.integers["pairs"].push_back(c.analysis.n);
-    results_detail::append_paired(table, c.analysis, {"off_ns", "arm_ns", "_ns"});
-    table.numbers["p_bh"].push_back(c.p_adjusted.value_or(none));
-    table.numbers["per_process_ns"].push_back(c.per_process.value);
-    table.numbers["per_process_ci_low_ns"].push_back(c.per_process.ci ? c.per_process.ci->low : none);
-    table.numbers["per_process_ci_high_ns"].push_back(c.per_process.ci ? c.per_process.ci->high : none);
-  }
-  results_detail::write_table(path_, "analysis", table);
+  write_hdf5_table(overhead_columns(), cells, path_, "analysis");
 }
 
 std::vector<BenchmarkBlocks> read_blocks(const std::string& text, const std::string& where) {
@@ -338,36 +306,7 @@ std::vector<BenchmarkBlocks> read_blocks(const std::string& text, const std::str
   std::size_t number = 0;
   for (std::string line; std::getline(lines, line);) {
     ++number;
-    if (line.empty()) continue;
-    std::istringstream fields(line);
-    BenchmarkBlocks b;
-    std::string size, length, counted;
-    if (!std::getline(fields, b.op, '\t') || !std::getline(fields, size, '\t') || !std::getline(fields, length, '\t') ||
-        !std::getline(fields, b.states, '\t') || !std::getline(fields, counted)) {
-      raise_input_error(where, number, "expected op<TAB>size<TAB>B<TAB>states<TAB>counted");
-    }
-    try {
-      std::size_t used = 0;
-      b.size = std::stoull(size, &used);
-      if (used != size.size()) throw std::invalid_argument(size);
-      b.block_length = std::stoull(length, &used);
-      if (used != length.size() || b.block_length == 0) throw std::invalid_argument(length);
-      if (b.states.empty() || b.states.find_first_not_of("01") != std::string::npos)
-        throw std::invalid_argument(b.states);
-      std::istringstream list(counted);
-      for (std::string v; std::getline(list, v, ',');) {
-        if (v == "-") {
-          b.counted.emplace_back();
-          continue;
-        }
-        b.counted.emplace_back(std::stoull(v, &used));
-        if (used != v.size()) throw std::invalid_argument(v);
-      }
-    } catch (const std::exception&) {
-      raise_input_error(where, number, "not a size, a block length, 0/1 states and counts");
-    }
-    if (b.counted.size() != b.states.size()) raise_input_error(where, number, "not one count per block");
-    out.push_back(std::move(b));
+    if (!line.empty()) out.push_back(parse_blocks_line(line, where, number));
   }
   return out;
 }

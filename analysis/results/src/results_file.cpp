@@ -32,14 +32,10 @@ void check_format(const std::string& path, std::string_view format, std::uint64_
 std::map<std::string, std::string> read_configuration(const std::string& path) {
   h5::Handle file = h5::open_file_readonly(path);
   h5::Handle config = h5::open_group(file.get(), "configuration", path);
+  const std::string where = path + ":/configuration";
   std::map<std::string, std::string> out;
-  const int n = static_cast<int>(H5Aget_num_attrs(config.get()));
-  for (int i = 0; i < n; ++i) {
-    char name[256];
-    H5Aget_name_by_idx(config.get(), ".", H5_INDEX_NAME, H5_ITER_INC, static_cast<hsize_t>(i), name, sizeof name,
-                       H5P_DEFAULT);
-    out[name] = h5::read_string_attribute(config.get(), name, path + ":/configuration");
-  }
+  for (const auto& name : h5::attribute_names(config.get(), where))
+    out[name] = h5::read_string_attribute(config.get(), name, where);
   return out;
 }
 
@@ -75,27 +71,6 @@ void write_table(const std::string& path, const std::string& name, const Table& 
   }
   for (const auto& [column, values] : table.numbers) h5::write_doubles(g.get(), column, values, where);
   h5::flush(file.get(), path);
-}
-
-void append_paired(Table& table, const PairedAnalysis& a, const PairedColumns& names) {
-  constexpr double none = std::numeric_limits<double>::quiet_NaN();  // absent: undefined for the data
-  auto& column = table.numbers;
-  const auto& t = a.t_test;
-  column[names.off].push_back(a.mean_off);
-  column[names.on].push_back(a.mean_on);
-  column["difference" + names.unit].push_back(a.mean_difference);
-  column["difference_ci_low" + names.unit].push_back(t ? t->ci.low : none);
-  column["difference_ci_high" + names.unit].push_back(t ? t->ci.high : none);
-  column["t"].push_back(t ? t->t : none);
-  column["df"].push_back(t ? t->df : none);
-  column["p"].push_back(t ? t->p_value : none);
-  const bool relative_ci = a.relative && a.relative->ci;
-  column["relative"].push_back(a.relative ? a.relative->value : none);
-  column["relative_ci_low"].push_back(relative_ci ? a.relative->ci->low : none);
-  column["relative_ci_high"].push_back(relative_ci ? a.relative->ci->high : none);
-  column["wilcoxon_v"].push_back(a.wilcoxon ? a.wilcoxon->v : none);
-  column["wilcoxon_p"].push_back(a.wilcoxon ? a.wilcoxon->p_value : none);
-  column["significant"].push_back(a.significant() ? 1.0 : 0.0);
 }
 
 void mark_compact(const std::string& path, const std::string& what) {

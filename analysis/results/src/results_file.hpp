@@ -54,15 +54,6 @@ struct Table {
   std::map<std::string, std::vector<std::uint64_t>> integers;
   std::map<std::string, std::vector<double>> numbers;  ///< NaN where undefined
 };
-/// Names of the columns of a paired analysis: the means of both arms, and the unit suffix of the
-/// difference columns ("_ns" gives difference_ns, difference_ci_low_ns, difference_ci_high_ns).
-struct PairedColumns {
-  std::string off, on, unit;
-};
-/// Appends one row of a paired analysis: the means, the difference and its CI, t, df, p, the
-/// relative difference and its CI, Wilcoxon's V and p, and significant (1 when the CI excludes 0).
-void append_paired(Table& table, const PairedAnalysis& a, const PairedColumns& names);
-
 /// Replaces the group `name` of `path` by `table`.
 void write_table(const std::string& path, const std::string& name, const Table& table);
 

@@ -1,12 +1,14 @@
 #include "mpimon/results/simulated.hpp"
 
 #include <cmath>
+#include <filesystem>
 #include <limits>
 #include <sstream>
 
 #include "mpimon/base/error.hpp"
+#include "mpimon/base/number_text.hpp"
+#include "mpimon/base/output.hpp"
 #include "mpimon/json.hpp"
-#include "results_file.hpp"
 
 namespace mpimon {
 
@@ -24,29 +26,62 @@ std::string value_or(const std::map<std::string, std::string>& m, const std::str
   return it == m.end() ? other : it->second;
 }
 
+// The configuration keys of one arm: arm_X, arm_X_name, modelled_X, traffic_X.
+std::string rankfile_key(const std::string& arm) { return "arm_" + arm; }
+std::string name_key(const std::string& arm) { return "arm_" + arm + "_name"; }
+std::string modelled_key(const std::string& arm) { return "modelled_" + arm; }
+std::string traffic_key(const std::string& arm) { return "traffic_" + arm; }
+constexpr std::string_view kRankfilePrefix = "rankfile ";
+
+// The path of arm_X's "rankfile PATH:\nTEXT" ("" when it is not of that form).
+std::string rankfile_path(const std::string& description) {
+  if (!description.starts_with(kRankfilePrefix)) return "";
+  const auto end = description.find(":\n");
+  return description.substr(kRankfilePrefix.size(),
+                            end == std::string::npos ? std::string::npos : end - kRankfilePrefix.size());
+}
+
+bool ok(const SimulatedMapping& m) { return m.status == "ok"; }
+
+std::vector<Column<SimulatedMapping>> simulated_mapping_column_list() {
+  using M = SimulatedMapping;
+  auto text = [](const std::string& s) { return s.empty() ? TableCell() : TableCell(s); };
+  std::vector<Column<M>> c;
+  c.push_back(text_column<M>("rankfile", [](const M& m) { return m.rankfile; }).files(kJsonColumn));
+  c.push_back(text_column<M>("arm", [](const M& m) { return m.arm; }).console("arm", -4));
+  c.push_back(text_column<M>("name", [](const M& m) { return m.name; }).console("mapping", -24));
+  c.push_back(text_column<M>("status", [](const M& m) { return m.status; }));
+  c.push_back(number_column<M>("seconds", [](const M& m) { return ok(m) ? TableCell(m.seconds) : TableCell(); })
+                  .json("simulated_seconds")
+                  .console("simulated s", 14, "%.6g"));
+  c.push_back(number_column<M>("ratio", [](const M& m) { return number_cell(m.ratio); })
+                  .json("ratio_to_first")
+                  .console("vs first", 9, "%.3f"));
+  // The JSON and the table give the modelled cost beside the time; the CSV and /mappings after it.
+  c.push_back(number_column<M>("modelled_cost", [](const M& m) { return number_cell(m.modelled); })
+                  .files(kJsonColumn)
+                  .console("modelled cost", 14, "%.4g"));
+  c.push_back(text_column<M>("time_source", [](const M& m) { return m.time_source; }).files(kJsonColumn));
+  c.push_back(number_column<M>("simulated_clock_s", [](const M& m) {
+                return ok(m) ? TableCell(m.simulated_seconds) : TableCell();
+              }).json("simulated_clock_seconds"));
+  c.push_back(number_column<M>("wall_s", [](const M& m) { return TableCell(m.wall_seconds); })
+                  .json("wall_seconds")
+                  .console("wall s", 10, "%.1f"));
+  c.push_back(number_column<M>("modelled_cost", [](const M& m) {
+                return number_cell(m.modelled);
+              }).files(kCsvColumn | kHdf5Column));
+  c.push_back(text_column<M>("traffic_check", [text](const M& m) { return text(m.traffic); }));
+  c.push_back(console_column<M>(
+      "status", 0, [](const M& m) { return TableCell(m.status); }, "%g", 2));
+  return c;
+}
+
 }  // namespace
 
-std::string simulated_mappings_json(const std::vector<SimulatedMapping>& rows,
-                                    const std::vector<std::string>& rankfiles,
-                                    const std::vector<std::string>& time_sources) {
-  auto number = [](std::optional<double> v) { return v && std::isfinite(*v) ? Json(*v) : Json(nullptr); };
-  Json mappings = Json::array();
-  for (std::size_t i = 0; i < rows.size(); ++i) {
-    const auto& r = rows[i];
-    const bool ok = r.status == "ok";
-    mappings.push_back({{"rankfile", rankfiles.at(i)},
-                        {"arm", r.arm},
-                        {"name", r.name},
-                        {"status", r.status},
-                        {"simulated_seconds", ok ? number(r.seconds) : Json(nullptr)},
-                        {"ratio_to_first", number(r.ratio)},
-                        {"modelled_cost", number(r.modelled)},
-                        {"time_source", time_sources.at(i)},
-                        {"simulated_clock_seconds", ok ? number(r.simulated_seconds) : Json(nullptr)},
-                        {"wall_seconds", r.wall_seconds},
-                        {"traffic_check", r.traffic.empty() ? Json(nullptr) : Json(r.traffic)}});
-  }
-  return json_document(Json{{"mappings", mappings}});
+const std::vector<Column<SimulatedMapping>>& simulated_columns() {
+  static const std::vector<Column<SimulatedMapping>> columns = simulated_mapping_column_list();
+  return columns;
 }
 
 bool is_simulated(const std::map<std::string, std::string>& configuration) {
@@ -60,6 +95,22 @@ std::string mapping_arm(std::size_t index) {
   return name;
 }
 
+void describe_simulated_mappings(std::map<std::string, std::string>& configuration,
+                                 const std::vector<SimulatedMapping>& mappings,
+                                 const std::vector<std::string>& rankfile_texts) {
+  std::string arms;
+  for (std::size_t i = 0; i < mappings.size(); ++i) {
+    const SimulatedMapping& m = mappings[i];
+    arms += (i ? "," : "") + m.arm;
+    configuration[rankfile_key(m.arm)] = std::string(kRankfilePrefix) + m.rankfile + ":\n" + rankfile_texts.at(i);
+    configuration[name_key(m.arm)] = m.name;
+    if (m.modelled) configuration[modelled_key(m.arm)] = format_number(*m.modelled, "%.17g");
+    if (!m.traffic.empty()) configuration[traffic_key(m.arm)] = m.traffic;
+  }
+  configuration["kind"] = kSimulatedKind;
+  configuration["arms"] = arms;
+}
+
 std::vector<SimulatedMapping> simulated_mappings(const std::map<std::string, std::string>& configuration,
                                                  const std::vector<AppLaunchRecord>& launches) {
   if (!is_simulated(configuration)) raise_error(Error::Kind::format, "configuration", "not a simulation's results");
@@ -67,48 +118,67 @@ std::vector<SimulatedMapping> simulated_mappings(const std::map<std::string, std
   for (const auto& arm : split_arms(value_or(configuration, "arms", ""))) {
     SimulatedMapping row;
     row.arm = arm;
-    row.name = value_or(configuration, "arm_" + arm + "_name", arm);
+    row.name = value_or(configuration, name_key(arm), arm);
+    row.rankfile = rankfile_path(value_or(configuration, rankfile_key(arm), ""));
     row.status = "not run";
-    row.traffic = value_or(configuration, "traffic_" + arm, "");
-    if (const auto cost = value_or(configuration, "modelled_" + arm, ""); !cost.empty()) {
+    row.traffic = value_or(configuration, traffic_key(arm), "");
+    if (const auto cost = value_or(configuration, modelled_key(arm), ""); !cost.empty()) {
       try {
         row.modelled = std::stod(cost);
       } catch (const std::exception&) {
-        raise_error(Error::Kind::format, "configuration", "modelled_" + arm + " is not a number: '" + cost + "'");
+        raise_error(Error::Kind::format, "configuration", modelled_key(arm) + " is not a number: '" + cost + "'");
       }
     }
     for (const auto& l : launches) {
       if (l.key.arm != arm) continue;
       row.status = l.status;
       row.seconds = l.seconds;
+      row.time_source = l.time_source;
       row.simulated_seconds = l.simulated_seconds.value_or(std::numeric_limits<double>::quiet_NaN());
       row.wall_seconds = l.wall_seconds;
     }
     rows.push_back(std::move(row));
   }
-  if (!rows.empty() && rows.front().status == "ok" && rows.front().seconds > 0) {
+  if (!rows.empty() && ok(rows.front()) && rows.front().seconds > 0) {
     for (auto& r : rows) {
-      if (r.status == "ok") r.ratio = r.seconds / rows.front().seconds;
+      if (ok(r)) r.ratio = r.seconds / rows.front().seconds;
     }
   }
   return rows;
 }
 
+void write_simulation_results(const std::string& path, const std::map<std::string, std::string>& configuration,
+                              const std::vector<AppLaunchRecord>& launches) {
+  AtomicOutput out(path);
+  std::filesystem::remove(out.temporary());  // HDF5 creates it
+  AppResults::create(out.temporary(), configuration);
+  AppResults results(out.temporary());
+  for (const auto& l : launches) results.append(l);
+  write_simulated_mappings(out.temporary(), simulated_mappings(configuration, results.launches()));
+  out.commit();
+}
+
 void write_simulated_mappings(const std::string& path, const std::vector<SimulatedMapping>& rows) {
-  constexpr double none = std::numeric_limits<double>::quiet_NaN();
-  results_detail::Table table;
+  write_hdf5_table(simulated_columns(), rows, path, "mappings");
+}
+
+std::string simulated_mappings_json(const std::vector<SimulatedMapping>& rows) {
+  return json_document(simulated_columns(), rows, "mappings");
+}
+
+void write_simulated_csv(const std::vector<SimulatedMapping>& rows, std::ostream& out) {
+  write_csv(simulated_columns(), rows, out);
+}
+
+void write_simulated_table(const std::vector<SimulatedMapping>& rows, const std::string& label, std::uint32_t np,
+                           std::ostream& out) {
+  out << "\n" << label << ", np " << np << ": SIMULATED (SimGrid SMPI)\n";
+  write_console(simulated_columns(), rows, out);
+  out << "(simulated s: the program's time in the simulation; vs first: its ratio to the first mapping's;\n"
+         " modelled cost: mpimon place's model of the same mapping; wall s: how long the simulation took here)\n";
   for (const auto& r : rows) {
-    table.strings["arm"].push_back(r.arm);
-    table.strings["name"].push_back(r.name);
-    table.strings["status"].push_back(r.status);
-    table.strings["traffic_check"].push_back(r.traffic);
-    table.numbers["seconds"].push_back(r.status == "ok" ? r.seconds : none);
-    table.numbers["ratio"].push_back(r.ratio.value_or(none));
-    table.numbers["simulated_clock_s"].push_back(r.status == "ok" ? r.simulated_seconds : none);
-    table.numbers["wall_s"].push_back(r.wall_seconds);
-    table.numbers["modelled_cost"].push_back(r.modelled.value_or(none));
+    if (!r.traffic.empty()) out << "traffic " << r.arm << ": " << r.traffic << "\n";
   }
-  results_detail::write_table(path, "mappings", table);
 }
 
 }  // namespace mpimon

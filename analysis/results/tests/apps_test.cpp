@@ -187,6 +187,18 @@ TEST(WorkloadReport, RejectsBadReports) {
             "l: workload report with seconds < 0 or comm_share outside 0..1");
 }
 
+// The configuration's attribute names are read whole, whatever their length (HDF5 keeps them so).
+TEST(ResultsConfiguration, KeepsAttributeNamesOfAnyLength) {
+  TempDir dir;
+  const std::string path = dir.file("long.h5");
+  const std::string long_name(300, 'k');
+  AppResults::create(path, {{long_name, "v"}, {"np", "2"}});
+  const auto configuration = AppResults(path).configuration();
+  EXPECT_EQ(configuration.size(), 2u);
+  EXPECT_EQ(configuration.at(long_name), "v");
+  EXPECT_EQ(configuration.at("np"), "2");
+}
+
 TEST(AppResults, RoundTripsLaunchesAndMarksCompletedOnes) {
   TempDir dir;
   const std::string path = dir.file("apps.h5");

@@ -177,6 +177,29 @@ TEST(Interleaved, BlockPairsFollowTheAbbaOrder) {
   EXPECT_EQ(p.off, (std::vector<double>{100, 101}));
 }
 
+// The program's lines (bench/micro writes them with bench_files.hpp) as the results read them back.
+TEST(BenchFiles, WhatTheProgramWritesReadsBack) {
+  TempDir dir;
+  const std::string samples = dir.write("s.txt", samples_line("send", 8, std::vector<std::int64_t>{120, 95, 100}) +
+                                                     samples_line("bcast", 0, std::vector<std::int64_t>{7}));
+  EXPECT_EQ(samples_line("send", 8, std::vector<std::int64_t>{120, 95, 100}), "send\t8\t120,95,100\n");
+  const auto b = read_bench_samples(samples);
+  ASSERT_EQ(b.size(), 2u);
+  EXPECT_EQ(b[0].op, "send");
+  EXPECT_EQ(b[0].size, 8u);
+  EXPECT_EQ(b[0].ns, (std::vector<double>{120, 95, 100}));
+  EXPECT_EQ(b[1].ns, (std::vector<double>{7}));
+  BenchmarkBlocks written{"alltoall", 64, 4, "1001", {4, std::nullopt, 0, 5}};
+  EXPECT_EQ(blocks_line(written), "alltoall\t64\t4\t1001\t4,-,0,5\n");
+  const auto read = read_blocks(blocks_line(written), "b.txt");
+  ASSERT_EQ(read.size(), 1u);
+  EXPECT_EQ(read[0].op, written.op);
+  EXPECT_EQ(read[0].size, written.size);
+  EXPECT_EQ(read[0].block_length, written.block_length);
+  EXPECT_EQ(read[0].states, written.states);
+  EXPECT_EQ(read[0].counted, written.counted);
+}
+
 TEST(Interleaved, RefusesBrokenBookkeeping) {
   const std::vector<double> samples(16, 100.0);
   auto problem = [&](const std::string& line, std::size_t n = 16) {

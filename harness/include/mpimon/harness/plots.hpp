@@ -44,4 +44,10 @@ std::string collective_heatmap_title(const CollectiveSpec& spec);
 /// one of mpimon bench placement (arms other than off and on).
 void require_stencil_pairs(const std::string& input);
 
+/// The figure of a simulation's results file (mpimon simulate): every mapping's simulated time
+/// beside its modelled cost, drawn by plot_placement_measured.py as `mpimon plot placement` draws
+/// it; returns the figure's title ("mpimon simulate, np N, SimGrid ..."). An input error, in one
+/// message, when a mapping was not simulated.
+std::string simulated_figure_title(const std::string& input);
+
 }  // namespace mpimon::harness

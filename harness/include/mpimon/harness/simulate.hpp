@@ -13,15 +13,11 @@
 #include <utility>
 #include <vector>
 
+#include "mpimon/harness/paje_trace.hpp"
 #include "mpimon/matrices/matrix.hpp"
 #include "mpimon/results/apps.hpp"
 
 namespace mpimon::harness {
-
-/// What each rank sent each other rank in a simulation: rank x rank matrices.
-struct TraceTraffic {
-  SparseMatrix bytes, messages;
-};
 
 /// A platform as SimGrid reads it (mpimon-simgrid-platform).
 struct PlatformInfo {
@@ -96,12 +92,6 @@ std::vector<SimulationResult> run_simulations(const std::vector<Simulation>& run
 std::vector<std::string> parse_rank_map(const std::string& output, std::uint32_t np);
 /// "Simulated time: S seconds." (smpi/display-timing): S, or nothing.
 std::optional<double> parse_simulated_time(const std::string& output);
-/// The bytes each rank sent each other rank in an SMPI Paje trace written with
-/// tracing/smpi/display-sizes and tracing/smpi/internals: every PTP link from its start (source
-/// container, size) to its end (destination container), containers named rank-R. Throws
-/// Error::Kind::format naming the file and line when the trace is not such a trace.
-TraceTraffic read_trace_traffic(const std::string& path, std::uint32_t np);
-
 /// `traffic` as the matrices file `mpimon record` would write of a run monitored in mode 1 (every
 /// message external: the PML's view, collectives decomposed; no size histograms), one dump named
 /// `dump`: .prof dumps in Open MPI's format, merged. For `mpimon place` where no run can be
@@ -112,26 +102,5 @@ void write_traffic_matrices(const TraceTraffic& traffic, const std::string& outp
 /// `traffic` (rank x rank) summed over the hosts of the ranks: host x host, in the order of `hosts`.
 SparseMatrix fold_onto_hosts(const SparseMatrix& traffic, const std::vector<std::string>& rank_hosts,
                              const std::vector<std::string>& hosts);
-
-/// One mapping of a simulation: its arm (A, B, ...), its name (the rankfile's file name without
-/// extension), the rankfile and the host of each rank it gives.
-struct SimulatedArm {
-  std::string arm, name, rankfile, rankfile_text;
-  std::vector<std::string> hosts;
-};
-
-/// What a simulation's results file records of it (its configuration): kind=simulated, the arms
-/// (arm_X: the rankfile and its text, arm_X_name), np (every arm's), the program line, the platform (file and
-/// text), SimGrid's version, the SMPI settings, how the time is read; plus this machine's name and
-/// cores and mpimon's version.
-std::map<std::string, std::string> simulation_configuration(const Simulation& s, std::uint32_t np,
-                                                            const std::vector<SimulatedArm>& arms,
-                                                            const std::string& label, const PlatformInfo& platform,
-                                                            const std::string& platform_text);
-
-/// The launch record of one simulation (its arm, np, pair 1, position `index`), for the results file;
-/// its traffic folded onto `hosts` (host_traffic).
-AppLaunchRecord simulation_record(const SimulationResult& r, const std::string& app, const std::string& arm,
-                                  std::uint32_t index, std::uint32_t np, const std::vector<std::string>& hosts);
 
 }  // namespace mpimon::harness

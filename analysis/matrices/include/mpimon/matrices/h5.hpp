@@ -63,6 +63,8 @@ void write_attribute(hid_t obj, const std::string& name, std::uint64_t value);
 void write_attribute(hid_t obj, const std::string& name, std::span<const std::uint64_t> values);
 void write_attribute(hid_t obj, const std::string& name, std::span<const std::string> values);
 bool has_attribute(hid_t obj, const std::string& name);
+/// Names of the attributes of `obj`, in name order, whatever their length.
+std::vector<std::string> attribute_names(hid_t obj, const std::string& where);
 std::string read_string_attribute(hid_t obj, const std::string& name, const std::string& where);
 std::vector<std::uint64_t> read_uint_attribute(hid_t obj, const std::string& name, const std::string& where);
 std::vector<std::string> read_strings_attribute(hid_t obj, const std::string& name, const std::string& where);

@@ -2,8 +2,10 @@
 // Compressed-sparse-row matrix of uint64, the in-memory form of one traffic matrix.
 
 #include <cstdint>
+#include <map>
 #include <span>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace mpimon {
@@ -24,6 +26,9 @@ struct SparseMatrix {
   static SparseMatrix zeros(std::uint32_t rows, std::uint32_t columns);
   /// Builds from a dense row-major array, keeping non-zero entries.
   static SparseMatrix from_dense(std::uint32_t rows, std::uint32_t columns, std::span<const std::uint64_t> dense);
+  /// Builds from (row, column) -> value entries inside the shape, keeping non-zero ones.
+  static SparseMatrix from_pairs(std::uint32_t rows, std::uint32_t columns,
+                                 const std::map<std::pair<std::uint32_t, std::uint32_t>, std::uint64_t>& pairs);
 
   [[nodiscard]] std::uint64_t at(std::uint32_t row, std::uint32_t column) const;
   [[nodiscard]] std::size_t stored() const { return values.size(); }

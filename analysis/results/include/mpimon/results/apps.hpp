@@ -15,6 +15,7 @@
 
 #include "mpimon/matrices/prof.hpp"
 #include "mpimon/results/arms.hpp"
+#include "mpimon/results/columns.hpp"
 #include "mpimon/results/stats.hpp"
 
 namespace mpimon {
@@ -132,6 +133,30 @@ std::vector<AppRow> analyze_apps(const std::vector<AppLaunchRecord>& launches, d
 std::vector<AppPair> app_pairs(const std::vector<AppLaunchRecord>& launches, const ArmPair& arms = {});
 /// Sorts rows in the order of `apps` (comma-separated labels, the sweep's order), then by np.
 void order_rows(std::vector<AppRow>& rows, const std::string& apps);
+
+/// Whether `arms` are the monitoring's off and on (mpimon bench app), not two placements (mpimon
+/// bench placement: A and B).
+bool is_overhead(const ArmPair& arms);
+
+/// The two tables of application rows: RR-9038's Table 1 (the overhead of `mpimon bench app`, its
+/// interval against a cost) and the comparison of two placements (`mpimon bench placement`).
+enum class AppTable { overhead, placements };
+
+/// The columns of an application row: `table` on the console (Table 1's verdict against
+/// `threshold`), the CSV of `mpimon show --csv` and `bench app --csv`, and the file's /analysis
+/// table; the time columns of the files named after the arms (off_mean_s, on_mean_s, ...; A_mean_s,
+/// B_mean_s, ...). No JSON is written of these rows.
+std::vector<Column<AppRow>> app_columns(const ArmPair& arms = {}, AppTable table = AppTable::overhead,
+                                        double threshold = 0.05);
+
+/// `table` (docs/apps.md, docs/placement.md): Table 1, with the overhead's interval against
+/// `threshold`; or the placements' table: the arms' mean times, other - base with its 95 % CI,
+/// relative, the t-test's and Wilcoxon's p, and which arm is faster when the interval excludes 0.
+/// Then what the columns mean and a line for each inconclusive row.
+void write_app_table(const std::vector<AppRow>& rows, AppTable table, const ArmPair& arms, double threshold,
+                     std::ostream& out);
+/// The rows as CSV, every column (docs/apps.md).
+void write_app_csv(const std::vector<AppRow>& rows, std::ostream& out, const ArmPair& arms = {});
 
 /// Reads and appends to a results file (format mpimon-apps); every append is flushed.
 class AppResults {

@@ -2,20 +2,15 @@
 // The fields of the CSV files mpimon writes (launches, analyses): what the readers of
 // results_file.hpp's CsvFile take back.
 
-#include <cmath>
-#include <cstdio>
 #include <optional>
 #include <string>
+
+#include "mpimon/base/number_text.hpp"
 
 namespace mpimon {
 
 /// A number for CSV (9 significant digits); empty when absent or not finite.
-inline std::string csv_number(std::optional<double> v) {
-  if (!v || !std::isfinite(*v)) return "";
-  char buf[40];
-  std::snprintf(buf, sizeof buf, "%.9g", *v);
-  return buf;
-}
+inline std::string csv_number(std::optional<double> v) { return format_number(v, "%.9g", ""); }
 
 /// A text field: commas, newlines and quotes become spaces (the readers split on commas and take
 /// no quoting).

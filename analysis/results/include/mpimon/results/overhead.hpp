@@ -12,6 +12,8 @@
 #include <tuple>
 #include <vector>
 
+#include "mpimon/overhead_design/bench_files.hpp"
+#include "mpimon/results/columns.hpp"
 #include "mpimon/results/stats.hpp"
 
 namespace mpimon {
@@ -34,7 +36,8 @@ struct BenchmarkSamples {
   std::vector<double> block_iqm = {};
 };
 
-/// Reads the samples file of mpimon-overhead-bench: `op<TAB>size<TAB>v1,v2,...` per line.
+/// Reads the samples file of mpimon-overhead-bench: `op<TAB>size<TAB>v1,v2,...` per line
+/// (mpimon/overhead_design/bench_files.hpp).
 std::vector<BenchmarkSamples> read_bench_samples(const std::string& path);
 
 /// Median, quantiles (R's default type 7), mean, min, max of one benchmark's samples (SampleSummary,
@@ -71,19 +74,8 @@ struct LaunchRecord {
   std::string blocks;
 };
 
-/// The blocks of one benchmark of an interleaved launch, as mpimon-overhead-bench wrote them.
-struct BenchmarkBlocks {
-  std::string op;
-  std::uint64_t size = 0;
-  std::uint64_t block_length = 0;
-  std::string states;  ///< per block '1' (switched on) or '0' (off)
-  /// Per block, the collective records the monitoring counted during it on rank 0 (MPI_T), or
-  /// absent when the switch cannot read them (the calibration library).
-  std::vector<std::optional<std::uint64_t>> counted;
-};
-
-/// Parses a blocks file: `op<TAB>size<TAB>B<TAB>states<TAB>c1,c2,...` (`-` for an unread count).
-/// `where` names the source in errors.
+/// Parses a blocks file (mpimon/overhead_design/bench_files.hpp): `op<TAB>size<TAB>B<TAB>states<TAB>c1,c2,...` (`-` for
+/// an unread count). `where` names the source in errors.
 std::vector<BenchmarkBlocks> read_blocks(const std::string& text, const std::string& where);
 
 /// The interleaved design's block pairs of one benchmark: for each ABBA block pair, the
@@ -125,6 +117,29 @@ struct OverheadCell {
   Estimate per_process;              ///< difference per call per process
   std::optional<double> p_adjusted;  ///< Benjamini-Hochberg over the cells of the same heatmap
 };
+
+/// The columns of an overhead cell: the table of `mpimon bench overhead` and `mpimon show`, the CSV
+/// of `--csv` (docs/overhead.md) and the file's /analysis table. No JSON is written of these cells.
+const std::vector<Column<OverheadCell>>& overhead_columns();
+
+/// The paired analysis, one line per cell, what the columns mean, and how many cells the intervals
+/// resolve (and the pairs that would resolve the others).
+void write_analysis_table(const std::vector<OverheadCell>& cells, std::ostream& out);
+/// The cells as CSV, every column (docs/overhead.md).
+void write_analysis_csv(const std::vector<OverheadCell>& cells, std::ostream& out);
+/// What the interleaved design could not use, and why: failed interleaved launches (no MPI_T
+/// switch in this library) and benchmarks whose bookkeeping failed (the switch did not switch).
+void write_interleaving(const std::vector<LaunchRecord>& launches, const std::string& design, std::ostream& out);
+
+/// A relative overhead's verdict against `threshold` (0.05) in a few words: "< 5 %", "> 5 %",
+/// "> 0" (a cost, its size open), "inconclusive", "-" (no interval).
+std::string cost_words(CostVerdict verdict, double threshold);
+/// "  LABEL: inconclusive: the 95 % CI [..] spans SPANS; about N pairs would narrow it to
+/// +-HALF_WIDTH (from the observed spread, sd X % of the BASE time)", when the row has a relative CI.
+void write_undecided(std::ostream& out, const std::string& label, const PairedAnalysis& a, const std::string& spans,
+                     std::optional<std::size_t> pairs_needed, double half_width, const std::string& base);
+/// That line for a row whose overhead is inconclusive against `threshold` (pairs for +- threshold / 2).
+void write_inconclusive(std::ostream& out, const std::string& label, const PairedAnalysis& a, double threshold);
 
 /// Reads and appends to a results file; every append is flushed and closed, so an interrupted
 /// sweep keeps all finished launches.
