@@ -91,7 +91,8 @@ run mpirun -np 4 --oversubscribe --bind-to none --mca pml_monitoring_enable 1 "$
 expect_eq "$rc" 0 "mpimon-reorder-api: exit code ($out $err)"
 echo "$out"
 for name in unknown_source empty_file_source missing_file not_a_recording foreign_recording unknown_dump monitoring \
-  out_of_range_rank negative_rank negative_weight null_newcomm one_node_keeps_the_order one_node_stats null_comm; do
+  out_of_range_rank negative_rank negative_weight weights_beyond_64_bits bad_time_limit internal_error null_newcomm \
+  one_node_keeps_the_order one_node_stats null_comm; do
   expect_contains "$out" "OK $name" "the API check $name"
 done
 finish reorder.topology
