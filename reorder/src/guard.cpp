@@ -12,18 +12,20 @@
 // read nothing of its new place while its rank or a neighbour's process changed: case 2), a
 // collective, a communicator, window or file made from it, or its group taken (the application
 // carries the new order on). The ranks read from it are noted (MPI_Comm_rank, MPI_Cart_rank,
-// MPI_Cart_shift, the neighbour queries; all its neighbours' when it reads its own coordinates). Freed
-// while watched with ranks read, the process keeps which ranks it read and which process each is in
-// the parent communicator; from then on a point-to-point call on a communicator of the parent's
-// group (the same processes in the same order) naming one of those ranks where it is another process
-// stops the job (case 1). A job is stopped with MPI_Abort (MPIMON_REORDER_ABORT_RANKS_MISUSED) and a
-// message that says what the application did and what to do.
+// MPI_Cart_shift, the neighbour queries), and whether it read its own coordinates (then it can
+// compute its neighbours' ranks). Freed while watched after such a read, the process keeps those
+// ranks and which process each is in the parent communicator; from then on a point-to-point call
+// on a communicator of the parent's group (the same processes in the same order) naming a rank it
+// read, or a neighbour's rank it could compute that is not also one of its neighbours there (an
+// application that gathers the coordinates over the parent finds those), where that rank is
+// another process, stops the job (case 1). A job is stopped with MPI_Abort
+// (MPIMON_REORDER_ABORT_RANKS_MISUSED) and a message that says what the application did and what
+// to do.
 //
-// A point-to-point exchange whose every peer names the same process in both communicators goes as
-// without the library, so a job of case 1 that is not stopped exchanges with the processes it meant
-// (a strictly cheaper renumbering is not an automorphism of the declared graph, so some process has
-// a neighbour that moved). Only the application's MPI_ calls are seen (the library's own are PMPI_
-// calls): a PMPI tool in the application that calls PMPI_ functions hides its calls from the guard.
+// A point-to-point call whose peer names the same process in both communicators goes on as without
+// the library; a strictly cheaper renumbering is not an automorphism of the declared graph, so in
+// case 1 some process names a neighbour that moved before it can wait on it. The calls are seen
+// under their MPI_ and PMPI_ names; the library's own calls (LibraryScope) are not counted.
 #include <dlfcn.h>
 
 #include <algorithm>
