@@ -36,6 +36,11 @@ expect_contains "$err" "add --reorder" "the usage error says what is missing"
 run "$mpimon" run --reorder --topology missing.xml -- sh -c 'echo ran'
 expect_eq "$rc:$out" "1:" "a missing --topology file: error, nothing run"
 expect_contains "$err" "--topology missing.xml: no such file" "the error names the option and the file"
+run "$mpimon" run --plan plan.rf -- sh -c 'echo ran'
+expect_eq "$rc:$out" "2:" "--plan without --reorder: usage error, nothing run"
+run "$mpimon" run --reorder --plan /nonexistent-mpimon-dir/plan.rf -- sh -c 'echo ran'
+expect_eq "$rc:$out" "1:" "--plan in a missing directory: error, nothing run"
+expect_contains "$err" "/nonexistent-mpimon-dir" "the error names the directory"
 
 run "$mpimon" run --reorder --stats stats.json -- "${bound[@]}" "$program" --model core --reorder 1 "${cases[@]}"
 expect_eq "$rc" 0 "mpimon run --reorder: exit code ($out $err)"
