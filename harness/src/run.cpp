@@ -30,9 +30,9 @@ std::string existing(const std::string& path, const std::string& option) {
 PreparedRun prepare_run(const RunSettings& s) {
   if (s.command.empty())
     throw Error(Error::Kind::usage, "no command to run: give it after --, e.g. -- mpirun -np 4 ./app");
-  if (!s.reorder && (s.verbose || !s.stats.empty() || !s.topology.empty() || s.time_limit > 0)) {
+  if (!s.reorder && (s.verbose || !s.stats.empty() || !s.topology.empty() || s.time_limit > 0 || !s.plan.empty())) {
     throw Error(Error::Kind::usage,
-                "--verbose, --stats, --topology and --time-limit set up the reordering: add --reorder");
+                "--verbose, --stats, --topology, --time-limit and --plan set up the reordering: add --reorder");
   }
   PreparedRun r;
   r.argv = s.command;
@@ -43,6 +43,10 @@ PreparedRun prepare_run(const RunSettings& s) {
   if (!s.stats.empty()) {
     check_output_path(s.stats);
     variables.emplace_back("MPIMON_REORDER_STATS", fs::absolute(s.stats).string());
+  }
+  if (!s.plan.empty()) {
+    check_output_path(s.plan);
+    variables.emplace_back("MPIMON_REORDER_PLAN", fs::absolute(s.plan).string());
   }
   if (!s.topology.empty()) variables.emplace_back("MPIMON_REORDER_TOPOLOGY", existing(s.topology, "--topology"));
   if (s.time_limit > 0) {

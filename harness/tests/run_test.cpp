@@ -59,6 +59,22 @@ TEST(RunCommandLine, SrunAndOtherCommands) {
       << other.text();
 }
 
+TEST(RunCommandLine, PlanIsAnAbsolutePathForTheRanks) {
+  Library lib;
+  RunSettings s;
+  s.command = {"srun", "-n", "4", "./app"};
+  s.reorder = true;
+  s.plan = lib.dir.file("app.rf");
+  EXPECT_EQ(
+      prepare_run(s).argv,
+      (Words{"srun", "--export=ALL,LD_PRELOAD=" + lib.path + ",MPIMON_REORDER_PLAN=" + s.plan, "-n", "4", "./app"}));
+  s.reorder = false;
+  EXPECT_NE(test::error_of([&] { prepare_run(s); }).find("add --reorder"), std::string::npos);
+  s.reorder = true;
+  s.plan = lib.dir.file("no/such/dir/app.rf");
+  EXPECT_NE(test::error_of([&] { prepare_run(s); }).find("no/such/dir"), std::string::npos);
+}
+
 TEST(RunCommandLine, WithoutReorderTheCommandIsUnchanged) {
   RunSettings s;
   s.command = {"mpirun", "-np", "2", "./app"};

@@ -40,12 +40,16 @@ bool usable(MPI_Comm comm) {
 }
 
 int run(MPI_Comm comm, Request& request, MPI_Comm* newcomm) {
+  LibraryScope scope;
   try {
     if (reorder_disabled()) {
       Outcome o;
       o.started = PMPI_Wtime();
       std::snprintf(o.stats.note, sizeof o.stats.note, "MPIMON_REORDER=off");
       std::snprintf(o.stats.method, sizeof o.stats.method, "identity");
+      PMPI_Comm_size(comm, &o.stats.processes);
+      o.stats.vertices = o.stats.kept_ranks = o.stats.processes;
+      o.stats.rank0_kept = 1;
       return finish(comm, request, o, newcomm);
     }
     Outcome o = run_reorder(comm, request);

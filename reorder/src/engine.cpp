@@ -9,8 +9,11 @@
 #include <cstring>
 #include <exception>
 #include <fstream>
+#include <map>
+#include <stdexcept>
 #include <string>
 
+#include "mpimon/base/error.hpp"
 #include "mpimon/json.hpp"
 #include "reorder_internal.hpp"
 
@@ -53,13 +56,119 @@ Record record_of(const Contribution& mine) {
   return r;
 }
 
-double time_limit(std::uint32_t vertices) {
+// The variables a user sets (docs/reorder.md, Environment) are checked before anything is decided:
+// a value the library does not understand is an error naming the variable, not a silent default.
+std::string environment_problem() {
+  const char* mode = std::getenv("MPIMON_REORDER");
+  if (mode && *mode && std::strcmp(mode, "on") != 0 && std::strcmp(mode, "1") != 0) {
+    return std::string("MPIMON_REORDER='") + mode + "': expected on, 1, off or 0";
+  }
+  const char* verbose = std::getenv("MPIMON_REORDER_VERBOSE");
+  if (verbose && *verbose && std::strcmp(verbose, "1") != 0 && std::strcmp(verbose, "0") != 0) {
+    return std::string("MPIMON_REORDER_VERBOSE='") + verbose + "': expected 1 or 0";
+  }
   if (const char* text = std::getenv("MPIMON_REORDER_TIME_LIMIT"); text && *text) {
     char* end = nullptr;
     const double s = std::strtod(text, &end);
-    if (end != text && *end == '\0' && s > 0) return s;
+    if (end == text || *end != '\0' || !(s > 0) || s > 86400) {
+      return std::string("MPIMON_REORDER_TIME_LIMIT='") + text + "': expected seconds, more than 0 and at most 86400";
+    }
   }
+  return "";
+}
+
+double time_limit(std::uint32_t vertices) {
+  if (const char* text = std::getenv("MPIMON_REORDER_TIME_LIMIT"); text && *text) return std::strtod(text, nullptr);
   return default_time_limit(vertices);
+}
+
+/// Rank 0's decisions by graph and places: a constructor called again (one topology per step) on
+/// the same graph and the same places pays the gathers and the communicator, not the mapping. Two
+/// independent 64-bit hashes name an entry; the least recently used of kCacheSize is dropped.
+class DecisionCache {
+ public:
+  struct Key {
+    std::uint64_t a = 0, b = 0;
+    bool operator==(const Key&) const = default;
+  };
+  static Key key(std::uint32_t vertices, const AffinityGraph& graph, const std::vector<ProcessPlace>& places) {
+    Key k{0x9e3779b97f4a7c15ull, 0xc2b2ae3d27d4eb4full};
+    auto add = [&k](std::uint64_t x) {
+      k.a = mix(k.a ^ x);
+      k.b = mix(k.b + x * 0xff51afd7ed558ccdull);
+    };
+    add(vertices);
+    add(graph.edges.size());
+    for (const auto& e : graph.edges) add((std::uint64_t{e.a} << 32) | e.b), add(e.weight);
+    add(places.size());
+    for (const auto& p : places) {
+      add(std::hash<std::string>{}(p.host));
+      add((std::uint64_t{p.bound} << 63) | (std::uint64_t{p.package} << 32) | p.core);
+      add((std::uint64_t{p.packages} << 32) | p.cores_per_package);
+    }
+    return k;
+  }
+  const Decision* find(const Key& k) {
+    for (std::size_t i = 0; i < entries_.size(); ++i) {
+      if (entries_[i].first == k) {
+        std::rotate(entries_.begin(), entries_.begin() + static_cast<std::ptrdiff_t>(i),
+                    entries_.begin() + static_cast<std::ptrdiff_t>(i) + 1);
+        return &entries_.front().second;
+      }
+    }
+    return nullptr;
+  }
+  void add(const Key& k, Decision d) {
+    if (entries_.size() == kCacheSize) entries_.pop_back();
+    entries_.insert(entries_.begin(), {k, std::move(d)});
+  }
+  static constexpr std::size_t kCacheSize = 64;
+
+ private:
+  static std::uint64_t mix(std::uint64_t x) {  // splitmix64's finaliser
+    x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ull;
+    x = (x ^ (x >> 27)) * 0x94d049bb133111ebull;
+    return x ^ (x >> 31);
+  }
+  std::vector<std::pair<Key, Decision>> entries_;
+};
+
+// MPIMON_REORDER_PLAN: the order is kept and, the first time the processes of MPI_COMM_WORLD would
+// be renumbered, the placement is written for the next launch (docs/reorder.md, "A plan for the
+// next launch"); the note says what became of it.
+Header plan_instead(Header h, const Request& request, const std::string& path, const std::vector<ProcessPlace>& places,
+                    std::vector<std::uint32_t>& process_of) {
+  static bool written = false;
+  auto& s = h.stats;
+  if (!s.reordered) return h;
+  char note[sizeof s.note];
+  if (!request.whole_world) {
+    std::snprintf(note, sizeof note, "MPIMON_REORDER_PLAN: not the processes of MPI_COMM_WORLD, no plan written");
+  } else if (written) {
+    std::snprintf(note, sizeof note, "MPIMON_REORDER_PLAN: %s was written by an earlier call", path.c_str());
+  } else {
+    try {
+      write_plan(path, process_of, places, s.placed_by_core != 0);
+    } catch (const std::exception& e) {
+      h.status = MPIMON_REORDER_ERR_ARG;
+      copy_text(h.message, std::string("MPIMON_REORDER_PLAN: ") + e.what());
+      return h;
+    }
+    written = true;
+    std::snprintf(note, sizeof note,
+                  "MPIMON_REORDER_PLAN: the placement of modelled cost %.0f (between nodes %.0f) "
+                  "written to %s (and .hosts) for the next launch",
+                  s.cost_after, s.between_nodes_after, path.c_str());
+  }
+  s.reordered = 0;
+  s.cost_after = s.cost_before;
+  s.between_nodes_after = s.between_nodes_before;
+  s.kept_ranks = static_cast<int>(s.vertices);
+  s.rank0_kept = 1;
+  copy_text(s.method, "identity");
+  copy_text(s.note, note);
+  process_of.clear();
+  return h;
 }
 
 // Rank 0: the decision, from every process's record and edges.
@@ -99,6 +208,7 @@ Header decide_at_root(const Request& request, const std::vector<Record>& records
     }
     edges.insert(edges.end(), extra.edges.begin(), extra.edges.end());
   }
+  if (const std::string problem = environment_problem(); !problem.empty()) return fail(MPIMON_REORDER_ERR_ARG, problem);
   std::vector<ProcessPlace> places(records.size());
   for (std::size_t p = 0; p < records.size(); ++p) {
     const Record& r = records[p];
@@ -114,26 +224,53 @@ Header decide_at_root(const Request& request, const std::vector<Record>& records
   s.vertices = request.vertices;
   copy_text(s.method, "identity");
   const double t1 = PMPI_Wtime();
+  AffinityGraph graph;
   try {
+    graph = fold_edges(request.vertices, std::move(edges));  // weights beyond 64 bits: the caller's
+  } catch (const std::exception& e) {
+    return fail(MPIMON_REORDER_ERR_ARG, e.what());
+  }
+  // Anything that goes wrong from here is the library's own failure: an error on every process,
+  // never a success that hides it.
+  try {
+    if (const char* fault = std::getenv("MPIMON_REORDER_INJECT_FAULT"); fault && std::strcmp(fault, "decide") == 0) {
+      throw std::runtime_error("a fault injected by MPIMON_REORDER_INJECT_FAULT=decide (tests)");
+    }
     const Machine machine = machine_model(places);
+    static DecisionCache cache;
+    const auto key = DecisionCache::key(request.vertices, graph, places);
+    const Decision* known = cache.find(key);
+    s.cached = known != nullptr;
+    if (!known) {
+      cache.add(key, decide(request.vertices, graph, machine, time_limit(request.vertices)));
+      known = cache.find(key);
+    }
+    const Decision& d = *known;
     s.nodes = static_cast<int>(machine.nodes);
     s.placed_by_core = machine.by_core;
-    Decision d = decide(request.vertices, edges, machine, time_limit(request.vertices));
     s.reordered = d.reordered;
     s.edges = static_cast<long long>(d.edges);
     s.cost_before = d.cost_before;
     s.cost_after = d.cost_after;
     s.between_nodes_before = d.between_before;
     s.between_nodes_after = d.between_after;
+    s.kept_ranks = static_cast<int>(d.kept);
+    s.rank0_kept = d.rank0_kept;
     copy_text(s.method, d.method);
     std::string note = d.note;
     if (!machine.note.empty()) note = machine.note + (note.empty() ? "" : "; " + note);
+    if (s.cached) note += std::string(note.empty() ? "" : "; ") + "the decision of an earlier call on this graph";
     copy_text(s.note, note);
-    process_of = std::move(d.process_of);
+    process_of = d.process_of;
   } catch (const std::exception& e) {
-    copy_text(s.note, std::string("order kept: ") + e.what());
+    s.reordered = 0, s.kept_ranks = 0, s.rank0_kept = 0;
+    return fail(MPIMON_REORDER_ERR_INTERNAL,
+                std::string("internal error of libmpimon-reorder while deciding (rank 0): ") + e.what());
   }
   s.seconds_mapping = PMPI_Wtime() - t1;
+  if (const char* plan = std::getenv("MPIMON_REORDER_PLAN"); plan && *plan && request.may_plan) {
+    return plan_instead(h, request, plan, places, process_of);
+  }
   return h;
 }
 
@@ -188,6 +325,9 @@ Outcome run_reorder(MPI_Comm comm, Request request) {
       h.status = MPIMON_REORDER_ERR_ARG;
       copy_text(h.message, "more than 2^31 edges in all: not placed");
     } else {
+      int same = MPI_UNEQUAL;
+      PMPI_Comm_compare(comm, MPI_COMM_WORLD, &same);
+      request.whole_world = same == MPI_IDENT || same == MPI_CONGRUENT;
       h = decide_at_root(request, records, edges, process_of);
       h.stats.seconds_source = PMPI_Wtime() - out.started - h.stats.seconds_mapping;
     }
@@ -208,6 +348,47 @@ Outcome run_reorder(MPI_Comm comm, Request request) {
   return out;
 }
 
+namespace {
+
+// Writes `text` to `path` whole or not at all (a partial file renamed once written).
+void write_whole(const std::string& path, const std::string& text) {
+  check_output_path(path);
+  const std::string partial = path + ".partial";
+  {
+    std::ofstream out(partial);
+    out << text;
+    if (!out.flush()) raise_error(Error::Kind::system, path, "cannot be written");
+  }
+  if (std::rename(partial.c_str(), path.c_str()) != 0) {
+    std::remove(partial.c_str());
+    raise_error(Error::Kind::system, path, "cannot be written");
+  }
+}
+
+}  // namespace
+
+void write_plan(const std::string& path, const std::vector<std::uint32_t>& process_of,
+                const std::vector<ProcessPlace>& places, bool by_core) {
+  // The process whose place each rank of the next launch takes: the vertices' first, then the rest.
+  std::vector<std::uint32_t> order(process_of);
+  std::vector<bool> placed(places.size(), false);
+  for (const auto p : process_of) placed.at(p) = true;
+  for (std::uint32_t p = 0; p < places.size(); ++p) {
+    if (!placed[p]) order.push_back(p);
+  }
+  std::string rankfile, hosts;
+  std::map<std::string, int> slots;  // by node: the next slot of each host, in rank order
+  for (std::size_t r = 0; r < order.size(); ++r) {
+    const ProcessPlace& at = places[order[r]];
+    const std::string slot =
+        by_core ? std::to_string(at.package) + ":" + std::to_string(at.core) : std::to_string(slots[at.host]++);
+    rankfile += "rank " + std::to_string(r) + "=" + at.host + " slot=" + slot + "\n";
+    hosts += at.host + "\n";
+  }
+  write_whole(path + ".hosts", hosts);
+  write_whole(path, rankfile);
+}
+
 bool reorder_disabled() {
   const char* v = std::getenv("MPIMON_REORDER");
   return v != nullptr && (std::strcmp(v, "off") == 0 || std::strcmp(v, "0") == 0);
@@ -219,17 +400,24 @@ std::string verbose_line(const Request& request, const Outcome& o) {
   const auto& s = o.stats;
   char text[2048];
   if (o.status != MPIMON_REORDER_SUCCESS) {
-    std::snprintf(text, sizeof text, "mpimon-reorder: %s: error: %s\n", request.call, o.message.c_str());
+    const bool constructor = std::strncmp(request.call, "MPI_", 4) == 0;
+    std::snprintf(text, sizeof text, "mpimon-reorder: %s: error %d: %s%s\n", request.call, o.status, o.message.c_str(),
+                  constructor ? "; not reordered by the library: the call goes to the MPI library as made" : "");
     return text;
   }
   const double change = s.cost_before > 0 ? 100.0 * (s.cost_after / s.cost_before - 1.0) : 0.0;
+  char kept[128] = "";
+  if (s.reordered) {
+    std::snprintf(kept, sizeof kept, ", %d of %lld processes keep their rank (rank 0 %s)", s.kept_ranks, s.vertices,
+                  s.rank0_kept ? "kept" : "moved");
+  }
   std::snprintf(text, sizeof text,
                 "mpimon-reorder: %s (%s): %d processes on %d node(s), placed by %s; %lld vertices, %lld edges; "
-                "modelled cost %.0f -> %.0f (%+.1f %%), between nodes %.0f -> %.0f; %s (%s)%s%s; %.3f s "
+                "modelled cost %.0f -> %.0f (%+.1f %%), between nodes %.0f -> %.0f; %s (%s)%s%s%s; %.3f s "
                 "(source %.3f, mapping %.3f, communicator %.3f)\n",
                 request.call, request.source.c_str(), s.processes, s.nodes, s.placed_by_core ? "core" : "node",
                 s.vertices, s.edges, s.cost_before, s.cost_after, change, s.between_nodes_before, s.between_nodes_after,
-                s.reordered ? "reordered" : "order kept", s.method, s.note[0] ? ": " : "", s.note, s.seconds,
+                s.reordered ? "reordered" : "order kept", s.method, kept, s.note[0] ? ": " : "", s.note, s.seconds,
                 s.seconds_source, s.seconds_mapping, s.seconds_communicator);
   return text;
 }
@@ -250,6 +438,9 @@ std::string stats_json(const Request& request, const Outcome& o) {
                      {"cost_after", s.cost_after},
                      {"between_nodes_before", s.between_nodes_before},
                      {"between_nodes_after", s.between_nodes_after},
+                     {"kept_ranks", s.kept_ranks},
+                     {"rank0_kept", s.rank0_kept != 0},
+                     {"cached", s.cached != 0},
                      {"method", std::string(s.method)},
                      {"note", std::string(s.note)},
                      {"seconds", s.seconds},

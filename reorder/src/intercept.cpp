@@ -64,6 +64,10 @@ int reorder_and_construct(MPI_Comm comm, Request& request, int reorder, MPI_Comm
       *result = MPI_COMM_NULL;
     } else {
       rc = construct(reordered, 0);
+      if (rc == MPI_SUCCESS && o.stats.kept_ranks < o.stats.vertices) {
+        watch_renumbered(*result, comm, request.call, static_cast<int>(o.stats.vertices) - o.stats.kept_ranks,
+                         o.stats.processes);
+      }
     }
   }
   if (reordered != MPI_COMM_NULL) PMPI_Comm_free(&reordered);
@@ -80,14 +84,17 @@ bool positive(const int* values, int n) {
 
 int cart_create(MPI_Comm comm, int ndims, const int dims[], const int periods[], int reorder, MPI_Comm* cart) {
   static auto real = next<int (*)(MPI_Comm, int, const int*, const int*, int, MPI_Comm*)>("PMPI_Cart_create");
+  note_use(comm);  // a topology made from a watched communicator carries its order on
   int size = 0;
   if (!reorder || g_inside || reorder_disabled() || !intra(comm, size)) {
     return real(comm, ndims, dims, periods, reorder, cart);
   }
   Inside inside;
+  LibraryScope scope;
   Request request;
   request.call = "MPI_Cart_create";
   request.source = "declared graph";
+  request.may_plan = true;
   long long vertices = 1;
   const bool valid = ndims > 0 && dims != nullptr && periods != nullptr && cart != nullptr && positive(dims, ndims);
   for (int d = 0; valid && d < ndims && vertices <= size; ++d) vertices *= dims[d];
@@ -108,14 +115,17 @@ int cart_create(MPI_Comm comm, int ndims, const int dims[], const int periods[],
 
 int graph_create(MPI_Comm comm, int nnodes, const int index[], const int edges[], int reorder, MPI_Comm* graph) {
   static auto real = next<int (*)(MPI_Comm, int, const int*, const int*, int, MPI_Comm*)>("PMPI_Graph_create");
+  note_use(comm);  // a topology made from a watched communicator carries its order on
   int size = 0;
   if (!reorder || g_inside || reorder_disabled() || !intra(comm, size)) {
     return real(comm, nnodes, index, edges, reorder, graph);
   }
   Inside inside;
+  LibraryScope scope;
   Request request;
   request.call = "MPI_Graph_create";
   request.source = "declared graph";
+  request.may_plan = true;
   bool valid = nnodes > 0 && nnodes <= size && index != nullptr && graph != nullptr;
   for (int i = 0; valid && i < nnodes; ++i) valid = index[i] >= (i ? index[i - 1] : 0);
   valid = valid && (index[nnodes - 1] == 0 || edges != nullptr);
@@ -156,14 +166,17 @@ int dist_graph_create(MPI_Comm comm, int n, const int sources[], const int degre
   static auto real =
       next<int (*)(MPI_Comm, int, const int*, const int*, const int*, const int*, MPI_Info, int, MPI_Comm*)>(
           "PMPI_Dist_graph_create");
+  note_use(comm);  // a topology made from a watched communicator carries its order on
   int size = 0;
   if (!reorder || g_inside || reorder_disabled() || !intra(comm, size)) {
     return real(comm, n, sources, degrees, destinations, weights, info, reorder, out);
   }
   Inside inside;
+  LibraryScope scope;
   Request request;
   request.call = "MPI_Dist_graph_create";
   request.source = "declared graph";
+  request.may_plan = true;
   request.vertices = static_cast<std::uint32_t>(size);
   Contribution& c = request.mine;
   if (n < 0 || out == nullptr || (n > 0 && (sources == nullptr || degrees == nullptr))) {
@@ -249,16 +262,19 @@ int dist_graph_create_adjacent(MPI_Comm comm, int indegree, const int sources[],
   static auto real =
       next<int (*)(MPI_Comm, int, const int*, const int*, int, const int*, const int*, MPI_Info, int, MPI_Comm*)>(
           "PMPI_Dist_graph_create_adjacent");
+  note_use(comm);  // a topology made from a watched communicator carries its order on
   int size = 0;
   if (!reorder || g_inside || reorder_disabled() || !intra(comm, size)) {
     return real(comm, indegree, sources, sourceweights, outdegree, destinations, destweights, info, reorder, out);
   }
   Inside inside;
+  LibraryScope scope;
   int rank = 0;
   PMPI_Comm_rank(comm, &rank);
   Request request;
   request.call = "MPI_Dist_graph_create_adjacent";
   request.source = "declared graph";
+  request.may_plan = true;
   request.vertices = static_cast<std::uint32_t>(size);
   Contribution& c = request.mine;
   const bool valid = indegree >= 0 && outdegree >= 0 && out != nullptr && (indegree == 0 || sources != nullptr) &&

@@ -49,6 +49,9 @@ struct Request {
   Contribution mine;
   /// Rank 0's part of the graph that no other process has (the Cartesian grid, a file), or none.
   std::function<Contribution()> root_part;
+  /// A constructor: with MPIMON_REORDER_PLAN it keeps the order and writes the placement instead.
+  bool may_plan = false;
+  bool whole_world = false;  ///< the communicator's processes are MPI_COMM_WORLD's, in order (rank 0 only)
 };
 
 struct Outcome {
@@ -70,6 +73,15 @@ void finish_reorder(MPI_Comm comm, const Request& request, Outcome& outcome);
 /// MPIMON_REORDER=off: the library steps aside.
 bool reorder_disabled();
 
+/// MPIMON_REORDER_PLAN=FILE: the placement for the next launch, written by rank 0 instead of a
+/// renumbering. Rank r of the next launch takes the place of the process the mapping gives vertex r
+/// (the ranks without a vertex the remaining processes' places, in order). FILE is an Open MPI
+/// rankfile ("rank R=HOST slot=S": by core, the process's package:core; by node, the R's turn among
+/// its host's ranks), FILE.hosts the host of each rank, one a line (Slurm's SLURM_HOSTFILE with
+/// --distribution=arbitrary, Open MPI's seq mapper). Each is written whole or not at all.
+void write_plan(const std::string& path, const std::vector<std::uint32_t>& process_of,
+                const std::vector<ProcessPlace>& places, bool by_core);
+
 /// "monitoring": this process's traffic to comm's processes (Open MPI's PML counters through MPI_T)
 /// since the last call, or a problem. After the call, mark_monitoring() makes "now" the next start.
 Contribution monitoring_contribution(MPI_Comm comm);
@@ -78,6 +90,24 @@ void mark_monitoring();
 Contribution file_contribution(const std::string& spec, std::uint32_t processes);
 /// The message rank 0 gives for a process's problem.
 std::string problem_message(Problem p, int rank, std::int64_t a, std::int64_t b, const Request& request);
+
+/// While the library itself calls MPI on this thread (a reordering, the guard's own queries): the
+/// guard's MPI_/PMPI_ wrappers pass those calls straight on.
+struct LibraryScope {
+  LibraryScope();
+  ~LibraryScope();
+  LibraryScope(const LibraryScope&) = delete;
+  LibraryScope& operator=(const LibraryScope&) = delete;
+};
+bool in_library();
+
+/// The guard (guard.cpp): a communicator a constructor renumbered (`moved` of its `processes` have
+/// another rank than in `parent`) is watched until the application communicates on it; freed
+/// unused after ranks were read from it, a point-to-point call on the parent's processes naming one
+/// of those ranks where it is another process stops the job.
+void watch_renumbered(MPI_Comm renumbered, MPI_Comm parent, const char* call, int moved, int processes);
+/// A call of the application that uses `comm`: the watch of `comm` ends.
+void note_use(MPI_Comm comm);
 
 /// Process-wide state read by the C API.
 void set_last(const mpimon_reorder_stats& stats, const std::string& error);

@@ -134,9 +134,13 @@ double default_time_limit(std::uint32_t vertices) { return std::clamp(vertices /
 
 Decision decide(std::uint32_t vertices, const std::vector<DirectedEdge>& edges, const Machine& machine,
                 double time_limit) {
+  return decide(vertices, fold_edges(vertices, edges), machine, time_limit);
+}
+
+Decision decide(std::uint32_t vertices, const AffinityGraph& graph, const Machine& machine, double time_limit) {
   Decision d;
-  const AffinityGraph graph = fold_edges(vertices, edges);
   d.edges = graph.edges.size();
+  d.kept = vertices;
   Mapping identity(vertices);
   for (std::uint32_t v = 0; v < vertices; ++v) identity[v] = machine.leaf_of.at(v);
   const PlacementMetrics before = evaluate_mapping(graph, machine.topo, identity);
@@ -170,18 +174,30 @@ Decision decide(std::uint32_t vertices, const std::vector<DirectedEdge>& edges, 
     d.note = "no mapping found is cheaper than the current order";
     return d;
   }
+  // The same cost with as many processes as possible on their own vertex (identity: their homes).
+  const Mapping relabelled = keep_ranks(best.mapping, machine.topo, identity);
+  check_mapping(relabelled, vertices, machine.topo);
+  const PlacementMetrics after = evaluate_mapping(graph, machine.topo, relabelled);
+  if (after.cost != best.metrics.cost) {
+    raise_error(Error::Kind::input, "keep_ranks",
+                "the relabelled mapping costs " + to_decimal(after.cost) + ", the mapping found " +
+                    to_decimal(best.metrics.cost));
+  }
   std::vector<std::int64_t> process_at(machine.topo.leaves(), -1);
   for (std::size_t p = 0; p < machine.leaf_of.size(); ++p)
     process_at[machine.leaf_of[p]] = static_cast<std::int64_t>(p);
+  d.kept = 0;
   for (std::uint32_t v = 0; v < vertices; ++v) {
-    const std::int64_t p = process_at.at(best.mapping[v]);
+    const std::int64_t p = process_at.at(relabelled[v]);
     if (p < 0) raise_error(Error::Kind::input, "mapping", "vertex " + std::to_string(v) + " on a free place");
     d.process_of[v] = static_cast<std::uint32_t>(p);
+    d.kept += d.process_of[v] == v;
   }
+  d.rank0_kept = d.process_of[0] == 0;
   d.reordered = true;
   d.method = best.method == "given" ? "identity" : best.method;
-  d.cost_after = static_cast<double>(best.metrics.cost);
-  d.between_after = nodes_level ? static_cast<double>(best.metrics.crossing.at(0)) : 0.0;
+  d.cost_after = static_cast<double>(after.cost);
+  d.between_after = nodes_level ? static_cast<double>(after.crossing.at(0)) : 0.0;
   return d;
 }
 

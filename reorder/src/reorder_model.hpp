@@ -43,17 +43,34 @@ std::vector<DirectedEdge> cart_edges(const std::vector<int>& dims, const std::ve
 /// The graph of MPI_Graph_create: vertex i to each of edges[index[i-1] .. index[i]), weight 1.
 std::vector<DirectedEdge> graph_edges(const std::vector<int>& index, const std::vector<int>& edges);
 
+/// `mapping` (vertex -> leaf) relabelled by the symmetries of `topo`: subtrees of one shape under
+/// one parent exchanged (nodes of one shape, packages of a node, cores of a package, slots of a place;
+/// a shape counts which leaves are usable), which moves no pair of leaves closer or further apart and
+/// so leaves the modelled cost as it is. Of all such relabellings, one that puts vertex 0 on home[0]
+/// whenever one does, and then the most vertices v on home[v] (process v's place, so that process v
+/// keeps rank v): a maximum-weight assignment of subtrees per parent, from the leaves up (exact up to
+/// `exact_limit` subtrees a side, the heaviest pairs first beyond). Throws Error::Kind::input when a
+/// vertex or a home is an excluded leaf or there are fewer homes than vertices.
+Mapping keep_ranks(const Mapping& mapping, const TreeTopology& topo, const std::vector<std::uint64_t>& home,
+                   std::size_t exact_limit = 512);
+
 struct Decision {
   bool reordered = false;
   std::vector<std::uint32_t> process_of;  ///< the process (rank of the communicator) of each vertex
   std::uint64_t edges = 0;                ///< undirected edges of non-zero weight
   double cost_before = 0, cost_after = 0, between_before = 0, between_after = 0;
+  std::uint32_t kept = 0;  ///< vertices v on process v: processes that keep their rank
+  bool rank0_kept = true;  ///< process 0 keeps rank 0
   std::string method = "identity", note;
 };
 
 /// Maps `vertices` vertices (at most the number of processes) onto the processes: the placement
 /// library's default method (METIS multisection and the local search, also from the current order)
-/// within `time_limit` seconds, kept only when cheaper than the current order (vertex v on process v).
+/// within `time_limit` seconds, kept only when cheaper than the current order (vertex v on process v);
+/// the mapping found is relabelled by keep_ranks (the cost checked unchanged), so that process 0
+/// keeps rank 0 and as many others as the machine's symmetries allow keep theirs.
+Decision decide(std::uint32_t vertices, const AffinityGraph& graph, const Machine& machine, double time_limit);
+/// The same from directed edges (folded as fold_edges folds them; its errors on bad edges).
 Decision decide(std::uint32_t vertices, const std::vector<DirectedEdge>& edges, const Machine& machine,
                 double time_limit);
 

@@ -98,6 +98,25 @@ int main(int argc, char** argv) {
   graph_case("negative_rank", 1, -1, 10, MPIMON_REORDER_ERR_ARG, "rank 1: edge 0 names rank -1");
   graph_case("negative_weight", 0, 1, -5, MPIMON_REORDER_ERR_ARG, "rank 0: edge 0 has the negative weight -5");
   {
+    // Every process gives the edge 0 -> 1 with the largest weight: their sum exceeds 64 bits.
+    int source = 0, to = 1;
+    long long w = 0x7fffffffffffffffLL;
+    MPI_Comm result = MPI_COMM_WORLD;
+    const int rc = mpimon_reorder_graph(MPI_COMM_WORLD, 1, &source, &to, &w, &result);
+    verdict("weights_beyond_64_bits", rc, result, MPIMON_REORDER_ERR_ARG, "the weights between 0 and 1 exceed 64 bits");
+    if (result != MPI_COMM_NULL && result != MPI_COMM_WORLD) MPI_Comm_free(&result);
+  }
+  // A variable the library does not understand is an error naming it, on every process.
+  setenv("MPIMON_REORDER_TIME_LIMIT", "soon", 1);
+  graph_case("bad_time_limit", -1, 0, 10, MPIMON_REORDER_ERR_ARG, "MPIMON_REORDER_TIME_LIMIT='soon'");
+  unsetenv("MPIMON_REORDER_TIME_LIMIT");
+  // The library's own failure while deciding (a fault injected at rank 0): an internal error on
+  // every process, not a success.
+  setenv("MPIMON_REORDER_INJECT_FAULT", "decide", 1);
+  graph_case("internal_error", -1, 0, 10, MPIMON_REORDER_ERR_INTERNAL,
+             "internal error of libmpimon-reorder while deciding (rank 0): a fault injected");
+  unsetenv("MPIMON_REORDER_INJECT_FAULT");
+  {
     // One process passes no place for the result: every process returns the error.
     int source = g_rank, to = (g_rank + 1) % g_size;
     MPI_Comm result = MPI_COMM_WORLD;

@@ -166,6 +166,19 @@ int crossing_of(const Edges& edges, const std::vector<std::uint32_t>& process_of
   return crossing;
 }
 
+// The most of `process_of`'s vertices that a permutation of the 4 nodes of 4 brings home (vertex v on
+// process v; processes p on node p / 4, a node's processes interchangeable), vertex 0 counting 16.
+std::uint32_t most_home(const std::vector<std::uint32_t>& process_of) {
+  std::vector<std::uint32_t> perm{0, 1, 2, 3};
+  std::uint32_t best = 0;
+  do {
+    std::uint32_t home = 0;
+    for (std::uint32_t v = 0; v < process_of.size(); ++v) home += perm[process_of[v] / 4] == v / 4 ? (v ? 1 : 16) : 0;
+    best = std::max(best, home);
+  } while (std::next_permutation(perm.begin(), perm.end()));
+  return best;
+}
+
 TEST(ReorderDecide, ScrambledTorusOnFourNodesReachesTheOptimum) {
   // Vertex v at grid position (5 v) mod 16 ... scrambled so that every grid edge crosses nodes
   // when vertex v runs on process v (4 consecutive processes per node).
@@ -188,6 +201,13 @@ TEST(ReorderDecide, ScrambledTorusOnFourNodesReachesTheOptimum) {
   auto sorted = d.process_of;
   std::sort(sorted.begin(), sorted.end());
   EXPECT_EQ(sorted, identity) << "a permutation of the processes";
+  // Rank 0 kept, and as many others as a permutation of the nodes allows.
+  EXPECT_TRUE(d.rank0_kept);
+  EXPECT_EQ(d.process_of[0], 0u);
+  std::uint32_t kept = 0;
+  for (std::uint32_t v = 0; v < 16; ++v) kept += d.process_of[v] == v;
+  EXPECT_EQ(d.kept, kept);
+  EXPECT_EQ(kept + 15, most_home(d.process_of));
 }
 
 TEST(ReorderDecide, AnOptimalOrderIsKept) {
@@ -196,6 +216,8 @@ TEST(ReorderDecide, AnOptimalOrderIsKept) {
   std::iota(pos.begin(), pos.end(), 0);
   const Decision d = decide(16, torus(pos), machine_model(unbound(four_nodes_of_four())), 5.0);
   EXPECT_FALSE(d.reordered);
+  EXPECT_EQ(d.kept, 16u);
+  EXPECT_TRUE(d.rank0_kept);
   EXPECT_EQ(d.between_before, 16);
   EXPECT_EQ(d.between_after, 16);
   EXPECT_EQ(d.method, "identity");
@@ -255,13 +277,13 @@ TEST(ReorderDecide, NothingToGain) {
   const Decision one_node = decide(3, ring, machine_model(unbound({"a", "a", "a"})), 1.0);
   EXPECT_FALSE(one_node.reordered);
   EXPECT_NE(one_node.note.find("one node"), std::string::npos) << one_node.note;
-  const Decision no_edges = decide(3, {}, machine_model(unbound({"a", "b", "a"})), 1.0);
+  const Decision no_edges = decide(3, Edges{}, machine_model(unbound({"a", "b", "a"})), 1.0);
   EXPECT_FALSE(no_edges.reordered);
   EXPECT_NE(no_edges.note.find("no traffic"), std::string::npos) << no_edges.note;
 }
 
 TEST(ReorderDecide, OutOfRangeEdgesAreRefused) {
-  EXPECT_THROW(decide(3, {{0, 3, 1}}, machine_model(unbound({"a", "b", "a"})), 1.0), Error);
+  EXPECT_THROW(decide(3, Edges{{0, 3, 1}}, machine_model(unbound({"a", "b", "a"})), 1.0), Error);
 }
 
 }  // namespace

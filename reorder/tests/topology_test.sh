@@ -36,6 +36,11 @@ expect_contains "$err" "add --reorder" "the usage error says what is missing"
 run "$mpimon" run --reorder --topology missing.xml -- sh -c 'echo ran'
 expect_eq "$rc:$out" "1:" "a missing --topology file: error, nothing run"
 expect_contains "$err" "--topology missing.xml: no such file" "the error names the option and the file"
+run "$mpimon" run --plan plan.rf -- sh -c 'echo ran'
+expect_eq "$rc:$out" "2:" "--plan without --reorder: usage error, nothing run"
+run "$mpimon" run --reorder --plan /nonexistent-mpimon-dir/plan.rf -- sh -c 'echo ran'
+expect_eq "$rc:$out" "1:" "--plan in a missing directory: error, nothing run"
+expect_contains "$err" "/nonexistent-mpimon-dir" "the error names the directory"
 
 run "$mpimon" run --reorder --stats stats.json -- "${bound[@]}" "$program" --model core --reorder 1 "${cases[@]}"
 expect_eq "$rc" 0 "mpimon run --reorder: exit code ($out $err)"
@@ -91,7 +96,8 @@ run mpirun -np 4 --oversubscribe --bind-to none --mca pml_monitoring_enable 1 "$
 expect_eq "$rc" 0 "mpimon-reorder-api: exit code ($out $err)"
 echo "$out"
 for name in unknown_source empty_file_source missing_file not_a_recording foreign_recording unknown_dump monitoring \
-  out_of_range_rank negative_rank negative_weight null_newcomm one_node_keeps_the_order one_node_stats null_comm; do
+  out_of_range_rank negative_rank negative_weight weights_beyond_64_bits bad_time_limit internal_error null_newcomm \
+  one_node_keeps_the_order one_node_stats null_comm; do
   expect_contains "$out" "OK $name" "the API check $name"
 done
 finish reorder.topology

@@ -11,7 +11,8 @@
  * Every call is collective over `comm`, and every process returns the same status: an error on one
  * process (a bad argument, an unreadable source) is an error everywhere, never a hang. When the
  * mapping found does not lower the modelled cost, the order is kept (a duplicate of `comm`) and the
- * statistics say why. Nothing here throws or aborts.
+ * statistics say why. A renumbering keeps rank 0 on process 0, and as many processes on their own
+ * rank as the machine's symmetries allow at the same cost. Nothing here throws or aborts.
  *
  * Environment: MPIMON_REORDER_VERBOSE=1 (one line per call on rank 0's stderr),
  * MPIMON_REORDER_STATS=FILE (rank 0 appends one JSON line per call), MPIMON_REORDER=off (the
@@ -31,7 +32,10 @@ extern "C" {
 #define MPIMON_REORDER_SUCCESS 0
 #define MPIMON_REORDER_ERR_ARG 1      /* a bad argument: a null pointer, an unknown source, a rank out of range */
 #define MPIMON_REORDER_ERR_SOURCE 2   /* the source cannot be read: a missing or foreign file, no monitoring */
-#define MPIMON_REORDER_ERR_INTERNAL 3 /* anything else (out of memory, ...) */
+#define MPIMON_REORDER_ERR_INTERNAL 3 /* a failure of the library itself (out of memory, a broken invariant) */
+/* The exit code of a job the preloaded library stops (MPI_Abort) because the application uses ranks
+ * of a renumbered communicator in another communicator (docs/reorder.md). */
+#define MPIMON_REORDER_ABORT_RANKS_MISUSED 4
 
 /* What the last call on this process did (mpimon_reorder_get_stats). Costs are modelled: the sum
  * over graph edges of their weight times the distance of the two processes' places (links cost
@@ -52,6 +56,9 @@ typedef struct mpimon_reorder_stats {
   double seconds_communicator;                      /* broadcasting it and making the communicator */
   char method[32]; /* the placement method that gave the result ("identity" when kept) */
   char note[256];  /* why the order was kept, or "" */
+  int kept_ranks;  /* processes whose rank in the result is their rank in comm (every vertex's when kept) */
+  int rank0_kept;  /* 1: process 0 of comm is rank 0 of the result */
+  int cached;      /* 1: the decision of an earlier call on the same graph and the same places, reused */
 } mpimon_reorder_stats;
 
 /* A communicator over comm's processes, ranks renumbered so that processes that exchange more

@@ -12,9 +12,10 @@ namespace mpimon::harness {
 struct RunSettings {
   std::vector<std::string> command;  ///< LAUNCHER ARGS... (mpirun, mpiexec, srun, or the program itself)
   bool reorder = false;
-  /// For the reorder library (docs/reorder.md): MPIMON_REORDER_VERBOSE, _STATS, _TOPOLOGY, _TIME_LIMIT.
+  /// For the reorder library (docs/reorder.md): MPIMON_REORDER_VERBOSE, _STATS, _TOPOLOGY, _TIME_LIMIT,
+  /// _PLAN.
   bool verbose = false;
-  std::string stats, topology;
+  std::string stats, topology, plan;
   double time_limit = 0;  ///< 0: the library's default
   std::string library;    ///< libmpimon-reorder.so; "" finds it next to this program
 };
