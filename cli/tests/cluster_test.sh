@@ -92,6 +92,12 @@ expect_eq "$(tr -s ' \n' ' ' <mat/mpimon-demo-ring_msg_external.mat)" "0 5 0 5 5
   "record: the merged file's external counts"
 expect_eq "$(tr -s ' \n' ' ' <mat/mpimon-demo-ring_size_external.mat)" \
   "0 163840 0 163840 163840 0 163840 0 0 163840 0 163840 163840 0 163840 0 " "record: the merged file's external bytes"
+# The file names the monitoring components of the Open MPI the launcher runs, as its own ompi_info
+# lists them (the cluster's launcher is a script: once, nothing was beside it, and none were recorded).
+expected_components=$(ompi_info --parsable | sed -n 's/^mca:\(coll\|osc\|pml\):monitoring:version:.*/\1/p' | sort -u)
+check && [ -n "$expected_components" ] || fail "ompi_info lists no monitoring component"
+expect_eq "$(h5dump -a /monitoring_components ring.h5 2>/dev/null | sed -n '/DATA {/,/}/p' | grep -o '"[^"]*"' | tr -d '"')" \
+  "$expected_components" "record through the cluster's launcher: monitoring_components"
 
 # --- A rankfile of mpimon place, on the cluster's hostfile: each rank runs on the node it names.
 # Random mappings (seeds 1-4) of the ring onto 2 nodes x 1 socket x 2 cores; at least one differs

@@ -227,6 +227,14 @@ std::string launcher_script(const std::string& name, const std::string& mpirun) 
          enter_node_command(name) + " " + mpirun + " --hostfile " + dir + "/hostfile \"${agent[@]}\" \"${words[@]}\"\n";
 }
 
+// ompi_info beside the launcher: mpimon records the monitoring components of the installation whose
+// mpirun the launcher is (the ompi_info beside it, docs/record.md#launchers); without this one every
+// run through the cluster recorded none.
+std::string ompi_info_script(const std::string& name, const std::string& mpirun) {
+  return "#!/bin/sh\n# ompi_info of the Open MPI that the mpirun of mpimon's emulated cluster '" + name +
+         "' runs (docs/cluster.md).\nexec " + (fs::path(mpirun).parent_path() / "ompi_info").string() + " \"$@\"\n";
+}
+
 std::string state_text(const ClusterState& s) {
   return "name " + s.spec.name + "\nnodes " + std::to_string(s.spec.nodes) + "\nslots " + std::to_string(s.spec.slots) +
          "\nsockets " + std::to_string(s.shape.sockets) + "\ncores " + std::to_string(s.shape.cores) + "\nrate " +
@@ -358,6 +366,7 @@ ClusterState cluster_up(const ClusterSpec& requested) {
     write_text(dir / "hostfile", hostfile_text(s));
     write_text(dir / "agent", agent_script(name), kExecutable);
     write_text(dir / "mpirun", launcher_script(name, s.mpirun), kExecutable);
+    write_text(dir / "ompi_info", ompi_info_script(name, s.mpirun), kExecutable);
     if (s.spec.slurm) start_slurm(s);
   } catch (...) {
     cluster_down(name);
