@@ -69,7 +69,7 @@ expect_eq "$(first_libhdf5_function "$work/alloc.log")" H5T__conv_vlen "the firs
 # The whole triage: reports against real bytes. libhdf5 alone is run once per file and kind
 # (plain_hdf5_report); each report is judged against it (triage_with), as triage does.
 vlen=$repo/analysis/fuzz/regressions/matrices/libhdf5-vlen-length-mismatch.h5
-loop=$repo/ci/tests/data/libhdf5-global-heap-loop.h5
+loop=$repo/analysis/fuzz/regressions/matrices/libhdf5-global-heap-loop.h5
 valid=$repo/analysis/tests/data/v1/mode2_sample.h5
 huge=$repo/analysis/fuzz/regressions/matrices/libhdf5-huge-allocation.h5
 head -c 4096 /dev/urandom >"$work/random.bin"
