@@ -11,8 +11,9 @@
 #                                  2. a bounded run: N inputs (default $MPIMON_FUZZ_RUNS, else 1000)
 #                                     mutated from the committed corpus with a fixed seed, from
 #                                     nothing kept by an earlier run (no corpus directory: what it
-#                                     finds lives in memory only). No wall clock decides how much
-#                                     runs; the per-input timeout only catches hangs.
+#                                     finds lives in memory only), run where its addresses repeat
+#                                     (see run_fixed below). No wall clock decides how much runs;
+#                                     the per-input timeout only catches hangs.
 #   ci/fuzz.sh --explore SECONDS   the search: fresh inputs for SECONDS in all, split between the
 #                                  targets, a random seed, the working corpus build-fuzz/corpus/TARGET/
 #                                  kept so that runs add up (delete it to start over). What it finds
@@ -58,8 +59,9 @@ if [[ $mode == explore ]]; then
 fi
 
 # The targets' temporary files in a directory of this run's own, removed whatever happens (a
-# fuzzer that crashes or is stopped leaves its files behind).
-TMPDIR=$(mktemp -d)
+# fuzzer that crashes or is stopped leaves its files behind); its name is as long on every machine
+# (run_fixed).
+TMPDIR=$(mktemp -d /tmp/mpimon-fuzz.XXXXXXXX)
 export TMPDIR
 trap 'rm -rf "$TMPDIR"' EXIT
 
@@ -141,14 +143,22 @@ fuzz_until_done() {
       budget=(-max_total_time="$left_seconds")
     fi
     status=0
-    "$fuzzer" "$@" "${budget[@]}" "${limits[@]}" -reload=0 -artifact_prefix="$crashes/" -print_final_stats=1 \
-      >"$log" 2>&1 || status=$?
+    if [[ $mode == check ]]; then
+      run_fixed "$@" "${budget[@]}" "${limits[@]}" -reload=0 -artifact_prefix=a/ -print_final_stats=1 \
+        >"$log" 2>&1 || status=$?
+    else
+      "$fuzzer" "$@" "${budget[@]}" "${limits[@]}" -reload=0 -artifact_prefix="$crashes/" -print_final_stats=1 \
+        >"$log" 2>&1 || status=$?
+    fi
     runs_now=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log" | tail -n1)
     done_runs=$((done_runs + ${runs_now:-0}))
     # Coverage, features and corpus: what the same seed reproduces (exec/s and rss vary).
     stats=$(sed -n 's/^#[0-9]*[[:space:]]*DONE[[:space:]]*\(cov: [0-9]* ft: [0-9]* corp: [^ ]*\).*/\1/p' "$log" | tail -n1)
     ((status == 0)) && return 0
     artifact=$(sed -n 's/.*Test unit written to \(.*\)$/\1/p' "$log" | tail -n1)
+    if [[ $mode == check && -n $artifact ]]; then  # written in the fixed directory: kept with the others
+      mv "$stage/$artifact" "$crashes/" && artifact=$crashes/$(basename "$artifact")
+    fi
     if [[ ! -f $artifact ]]; then
       tail -n 40 "$log" >&2
       echo "fuzz: $t: libFuzzer exit $status without a reproducer" >&2
@@ -165,7 +175,25 @@ fuzz_until_done() {
   done
 }
 
+# run_fixed ARGS...: the check's fuzzer ($fuzzer) with ARGS, where its addresses are the same on
+# every run and machine. libFuzzer feeds the operands of the code's comparisons back into its
+# mutations, and some are addresses (std::string compares its buffer's with one on the stack): with
+# randomised addresses, 1 run in 6 of the same seed found other inputs; without (setarch -R), a
+# longer environment moved the stack and the prof target found others. So: no randomisation, an
+# empty environment but the sanitizers' options, and every path in the arguments and the
+# environment relative to, or inside, $stage, whose name has the same length everywhere
+# ($TMPDIR/fixed): the fuzzer is ./f, the dictionary d, the seeds' list s, artifacts in a/, the
+# target's temporary files in t/.
+stage=$TMPDIR/fixed
+run_fixed() {
+  (cd "$stage" && env -i PATH=/usr/bin:/bin LC_ALL=C TMPDIR="$stage/t" ASAN_OPTIONS="$ASAN_OPTIONS" \
+    UBSAN_OPTIONS="$UBSAN_OPTIONS" LSAN_OPTIONS=suppressions="$stage/l:fast_unwind_on_malloc=0" setarch -R ./f "$@")
+}
 if [[ $mode == check ]]; then
+  mkdir -p "$stage/a" "$stage/t"
+  cp "$fuzz_src/lsan-libhdf5.supp" "$stage/l"
+  setarch -R true 2>/dev/null ||
+    { echo "fuzz: setarch -R fails here: without it the check's runs would not repeat" >&2; exit 1; }
   echo "fuzz: the check: committed inputs replayed, then $runs runs per target from seed 1 (ci/fuzz.sh --help)"
 else
   per_target=$((seconds / ${#targets[@]}))
@@ -194,11 +222,13 @@ for t in "${targets[@]}"; do
   if [[ $mode == check ]]; then
     # The seeds in a fixed order (libFuzzer sorts them by size only), as a list: no corpus
     # directory is read or written, so nothing carries over from one run to the next.
-    seeds=$TMPDIR/seeds-$t
     seed_files=("$fuzz_src/corpus/$t"/*)
-    (IFS=, && printf '%s' "${seed_files[*]}") >"$seeds"
+    (IFS=, && printf '%s' "${seed_files[*]}") >"$stage/s"
+    ln -sfn "$fuzzer" "$stage/f"
+    dict=()
+    [[ -f $fuzz_src/$t.dict ]] && ln -sfn "$fuzz_src/$t.dict" "$stage/d" && dict=(-dict=d)
     seed=1
-    fuzz_until_done "$t" "$log" "$crashes" "${dict[@]}" -seed_inputs=@"$seeds" || { failed+=("$t"); continue; }
+    fuzz_until_done "$t" "$log" "$crashes" "${dict[@]}" -seed_inputs=@s || { failed+=("$t"); continue; }
     seeds_used="seed 1"
     ((seed == 1)) || seeds_used="seeds 1 to $seed"
     echo "fuzz: $t: ${#committed[@]} committed inputs clean; $done_runs runs from $seeds_used: ${stats:-?}; no fault of ours (ASan+UBSan)"
