@@ -69,7 +69,7 @@ def failed(stage, reason, test=""):
 
 
 def skipped(stage, reason):
-    """An explicit opt-out (MPIMON_FUZZ_SECONDS=0, MPIMON_SKIP_*=1): the person running asked for it."""
+    """An explicit opt-out (MPIMON_FUZZ_RUNS=0, MPIMON_SKIP_*=1): the person running asked for it."""
     record(stage, "skip", "", reason)
     print(f"{stage}: skipped: {reason}")
 
