@@ -11,8 +11,11 @@ Usage: summarise.py FIGURE-measured.csv   (written by run.sh); prints Markdown.
        summarise.py --objective objective-measured.csv   --objective time against hop-bytes.
 """
 
+import contextlib
 import csv
 import importlib.util
+import io
+import json
 import os
 import sys
 
@@ -95,6 +98,52 @@ def objective_table(path):
                     f"{r['load_before']}-{r['load_after']}")
         print(f"| {r['case']} | {r['np']} | {p['rate']} | {float(p['predicted_hop_bytes_s']):.4g} | "
               f"{float(p['predicted_time_s']):.4g} | {measured} |")
+
+
+def printed(function, *args):
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out):
+        function(*args)
+    return out.getvalue().strip()
+
+
+def difference(folder, name, case, arm_b):
+    """A comparison's B - A as the README gives it, "+2.83 s [+0.33, +5.32] (16 pairs, load 19-55)",
+    from the row of CASE and ARM_B in the CSV NAME."""
+    with open(os.path.join(folder, name)) as f:
+        r = next(r for r in csv.DictReader(f) if (r["case"], r["arm_b"]) == (case, arm_b))
+    return (f"{float(r['b_minus_a_s']):+.2f} s [{float(r['ci95_low_s']):+.2f}, {float(r['ci95_high_s']):+.2f}] "
+            f"({r['pairs']} pairs, load {float(r['load_before']):.0f}, then {float(r['load_after']):.0f})")
+
+
+def ordered_seconds(folder, report, method):
+    """The ordered model's prediction of a method's mapping in a committed place --json report."""
+    with open(os.path.join(folder, "json", report)) as f:
+        return next(m for m in json.load(f)["methods"] if m["method"] == method)["computed_ordered_seconds"]
+
+
+def readme_figures(folder):
+    """README.md's generated figures (results/readme_figures.py): this script's tables, and the figures
+    the text quotes, from the committed CSVs and json/ reports alone."""
+    path = lambda name: os.path.join(folder, name)  # noqa: E731
+    only_table = lambda text: "\n".join(line for line in text.split("\n") if line.startswith("|"))  # noqa: E731
+    # The ordered model on the 32-rank reduce: round-robin (cyclic, the time objective's choice then)
+    # against the hop-bytes choice (multisection), from the report of the ordered guard's run.
+    report = "objective-np32-10000000-ordered-time.json"
+    cyclic, choice = (ordered_seconds(folder, report, m) for m in ("cyclic", "multisection"))
+    return {
+        "fig4a-table": printed(main, path("fig4a-measured.csv")),
+        "fig5-table": printed(main, path("fig5-measured.csv")),
+        "fig4a-predicted-table": only_table(printed(predicted_table, path("fig4a-measured.csv"))),
+        "fig5-predicted-table": only_table(printed(predicted_table, path("fig5-measured.csv"))),
+        "objective-table": printed(objective_table, path("objective-measured.csv")),
+        "fig4a-np32-cyclic": difference(folder, "fig4a-measured.csv", "np32-10000000", "cyclic"),
+        "objective-np32-first": difference(folder, "objective-measured.csv", "np32-10000000", "time"),
+        "objective-np32-again": difference(folder, "objective-measured.csv", "np32-10000000-again", "time"),
+        "ordered-np32-cyclic": f"{cyclic:.2f} s",
+        "ordered-np32-choice": f"{choice:.2f} s",
+        "ordered-np32-difference": f"{cyclic - choice:+.2f} s",
+    }
 
 
 if __name__ == "__main__":
