@@ -96,8 +96,8 @@ std::size_t print_counts(const std::vector<std::pair<Selection, CaseResult>>& re
     unchecked = ", " + std::to_string(unreachable + left_out) + " not checked (" + why + ")";
   }
   if (undecided > 0) {
-    unchecked += ", " + std::to_string(undecided) + " not decided (a defect's runs gave no answer in as many tries: " +
-                 "see their lines)";
+    unchecked += ", " + std::to_string(undecided) +
+                 " not decided (a defect's runs gave no answer in as many tries: " + "see their lines)";
   }
   std::printf("%zu runs: %zu exact, %zu showing a known defect of the MPI library%s%s, %zu failing\n", results.size(),
               exact, defective, ids.c_str(), unchecked.c_str(), failing);

@@ -52,9 +52,8 @@ bool shows_the_defect(const KnownDefect& d, const std::string& output) {
 
 // The MPI library's own refusal of the call on this series, as the defect table records it.
 bool shows_recorded_refusal(const KnownDefect& d, const std::string& series, const std::string& output) {
-  return std::any_of(d.unmonitored_refusals.begin(), d.unmonitored_refusals.end(), [&](const auto& refusal) {
-    return refusal.first == series && shows_all(refusal.second, output);
-  });
+  return std::any_of(d.unmonitored_refusals.begin(), d.unmonitored_refusals.end(),
+                     [&](const auto& refusal) { return refusal.first == series && shows_all(refusal.second, output); });
 }
 
 // The verdict of a case that pins no defect.

@@ -233,8 +233,8 @@ Verdict judge_recorded(const ValidationCase& c, int np, const RunPaths& run, con
 // The run without monitoring of a crash or refusal defect's case, again until its signature
 // answers (unmonitored_answer: ending well, the library's own refusal recorded for this series, a
 // crash elsewhere or the defect's failure itself; a rank killed, a timeout or an error not recorded
-// say nothing about the defect), at most kPinnedFailureRuns times, as the crash is tried. Returns the last run's failure ("" when
-// it ended well); `answered` is false when no run answered.
+// say nothing about the defect), at most kPinnedFailureRuns times, as the crash is tried. Returns the last run's
+// failure ("" when it ended well); `answered` is false when no run answered.
 std::string run_unmonitored(const ValidationCase& c, int np, const fs::path& dir, const SuiteOptions& options,
                             const KnownDefect& d, bool& answered) {
   const RunPaths plain{(dir / "unmonitored" / "prof" / "run").string(),
@@ -275,8 +275,7 @@ CaseResult run_case(const ValidationCase& c, int np, int mode, const SuiteOption
       return !failure.empty() && differences_from_failure(*failing, failure, unmonitored_failure).empty();
     };
     // None after a failed control run, nor when the run without monitoring could not answer.
-    const int max_runs =
-        !failure.empty() || !unmonitored_answered ? 0 : (failing != nullptr ? kPinnedFailureRuns : 1);
+    const int max_runs = !failure.empty() || !unmonitored_answered ? 0 : (failing != nullptr ? kPinnedFailureRuns : 1);
     int refused_first = 0;  // monitored runs the library's own refusal ended before any crash
     for (int runs = 0; runs < max_runs; ++runs) {
       output.clear();

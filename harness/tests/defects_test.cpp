@@ -162,18 +162,19 @@ class PinnedRuns : public ::testing::Test {
 
   void SetUp() override {
     for (const auto& [name, text] : std::map<std::string, std::string>{{"defect", kDistGraphCrash50},
-                                                                        {"refusal", kErrArgOnGraph50},
-                                                                        {"intern", kErrIntern50},
-                                                                        {"elsewhere", kCrashElsewhere50},
-                                                                        {"killed", kRankKilled50}}) {
+                                                                       {"refusal", kErrArgOnGraph50},
+                                                                       {"intern", kErrIntern50},
+                                                                       {"elsewhere", kCrashElsewhere50},
+                                                                       {"killed", kRankKilled50}}) {
       std::ofstream(dir / name) << text;
     }
-    std::ofstream(dir / "mpirun") << "#!/bin/bash\nd='" << dir.string()
-                                  << "'\ncase \"$*\" in *--control*) exit 0 ;; *'^monitoring'*) kind=unmonitored ;; "
-                                     "*) kind=monitored ;; esac\n"
-                                     "n=$(( $(cat \"$d/$kind.count\" 2>/dev/null || echo 0) + 1 )); echo $n >\"$d/$kind.count\"\n"
-                                     "line=$(sed -n \"${n}p\" \"$d/$kind.plan\"); [ -n \"$line\" ] || line=$(tail -n 1 "
-                                     "\"$d/$kind.plan\")\nset -- $line; cat \"$d/$1\"; exit $2\n";
+    std::ofstream(dir / "mpirun")
+        << "#!/bin/bash\nd='" << dir.string()
+        << "'\ncase \"$*\" in *--control*) exit 0 ;; *'^monitoring'*) kind=unmonitored ;; "
+           "*) kind=monitored ;; esac\n"
+           "n=$(( $(cat \"$d/$kind.count\" 2>/dev/null || echo 0) + 1 )); echo $n >\"$d/$kind.count\"\n"
+           "line=$(sed -n \"${n}p\" \"$d/$kind.plan\"); [ -n \"$line\" ] || line=$(tail -n 1 "
+           "\"$d/$kind.plan\")\nset -- $line; cat \"$d/$1\"; exit $2\n";
     std::filesystem::permissions(dir / "mpirun", std::filesystem::perms::owner_all);
   }
   void plan(const std::string& kind, const std::string& lines) { std::ofstream(dir / (kind + ".plan")) << lines; }
