@@ -154,10 +154,12 @@ def gains_figures(results):
         diff = f"{pct[0]:+.1f} %"
         label = CASES[i][1] + (f", {CALLS[call][0]}" if call else "")
         b = "call on" if r["arm_a"] == "reorder-off" else ARMS[r["arm_b"]]
-        modelled = f"{float(r['modelled_b']) / float(r['modelled_a']):.2f}" + (f" ({CALLS[call][2]})" if call else "")
+        ratio = float(r["modelled_b"]) / float(r["modelled_a"])
+        modelled = f"{ratio:.2f}" + (f" ({CALLS[call][2]})" if call else "")
+        verdict = "**resolved**" if resolved else "inconclusive" + (": the order kept in both" if ratio == 1 else "")
         lines.append(f"| {label} | {r['np']} | {RATES[rate]} | {ARMS[r['arm_a']]} | {b} | {a:.3f} | "
                      f"{float(r['mean_b_s']):.3f} | {f'**{diff}**' if resolved else diff} [{pct[1]:+.1f}, {pct[2]:+.1f}] | "
-                     f"{modelled} | {'**resolved**' if resolved else 'inconclusive'} |")
+                     f"{modelled} | {verdict} |")
     loads = [float(r[k]) for r in rows for k in ("load_before", "load_after")]
     ratio = {r["case"]: float(r["mean_b_s"]) / float(r["mean_a_s"]) for r in rows}
     return {
@@ -168,11 +170,41 @@ def gains_figures(results):
     }
 
 
+def library_statistics(results, tag, call):
+    """The library's statistics of CALL's last launch in stats/TAG.json."""
+    rows = [json.loads(line) for line in open(results / "stats" / f"{tag}.json")]
+    return [r for r in rows if r["call"] == CALLS[call][1]][-1]
+
+
 def modelled_between_nodes(results, tag, call):
     """(before, after) weight between nodes in the library's statistics of CALL in stats/TAG.json."""
-    rows = [json.loads(line) for line in open(results / "stats" / f"{tag}.json")]
-    r = [r for r in rows if r["call"] == CALLS[call][1]][-1]
+    r = library_statistics(results, tag, call)
     return r["between_nodes_before"], r["between_nodes_after"]
+
+
+def same_at_every_rate(results, prefix, describe):
+    """describe(tag)'s text, which must be the same at every rate of the stencil's statistics."""
+    texts = {describe(f"{prefix}-{rate}") for rate in RATES}
+    if len(texts) != 1:
+        raise ValueError(f"stats/{prefix}-*.json: the statistics differ between the rates: {sorted(texts)}")
+    return texts.pop()
+
+
+def np16_figures(results):
+    """The 16-rank stencil: the Cartesian call's cost in messages, the weighted dist graph's weight
+    between nodes and whether the library kept the order (stats/stencil-medium-np16-*.json)."""
+    def cart(tag):
+        r = library_statistics(results, tag, "cart")
+        return f"{r['cost_before']:.0f} -> {r['cost_after']:.0f}"
+
+    def graph(tag):
+        r = library_statistics(results, tag, "dist-graph")
+        kept = "the order kept" if not r["reordered"] else f"reordered ({r['method']})"
+        points = lambda v: f"{v:,.0f}".replace(",", " ")  # noqa: E731
+        return f"{points(r['between_nodes_before'])} points between nodes per iteration before, " \
+               f"{points(r['between_nodes_after'])} after: {kept}"
+    return {"np16-cart-messages": same_at_every_rate(results, "stencil-medium-np16", cart),
+            "np16-dist-graph": same_at_every_rate(results, "stencil-medium-np16", graph)}
 
 
 def cost_figures(results):
@@ -225,6 +257,7 @@ def readme_figures(folder):
     results = Path(folder)
     figures = gains_figures(results)
     figures.update(cost_figures(results))
+    figures.update(np16_figures(results))
     before, after = modelled_between_nodes(results, "stencil-medium-10it-np48-100mbit", "dist-graph")
     figures["stencil48-bytes-between-nodes"] = f"{after / before:.2f} (from {before:,} to {after:,}".replace(",", " ")
     return figures
