@@ -9,6 +9,7 @@ Usage: summarise.py FIGURE-measured.csv   (written by run.sh); prints Markdown.
        predictions (predicted.csv beside it): predicted and measured B/A, predicted and measured
        B - A, and per case Spearman's correlation of the predicted and the measured times.
        summarise.py --objective objective-measured.csv   --objective time against hop-bytes.
+       summarise.py --ordered ordered-measured.csv   the ordered model on a case it was not made on.
 """
 
 import contextlib
@@ -100,6 +101,25 @@ def objective_table(path):
               f"{float(p['predicted_time_s']):.4g} | {measured} |")
 
 
+def ordered_table(path):
+    """The ordered model on a case it was not made on (ordered-measured.csv, ordered-predicted.csv
+    beside it): each comparison's B - A predicted in one phase and in order, and measured."""
+    rows = list(csv.DictReader(open(path)))
+    pred = {(r["case"], r["arm"]): r for r in csv.DictReader(open(os.path.join(os.path.dirname(path), "ordered-predicted.csv")))}
+    print("| case | A | B | one phase A, B s | in order A, B s | B - A one phase s | B - A in order s | "
+          "B - A measured s [95 % CI] | pairs | load |")
+    print("|---|---|---|---|---|---|---|---|---|---|")
+    for r in rows:
+        a, b = pred[(r["case"], r["arm_a"])], pred[(r["case"], r["arm_b"])]
+        phase = [float(x["predicted_s"]) for x in (a, b)]
+        order = [float(x["ordered_s"]) for x in (a, b)]
+        measured = ("same mapping: not timed | 0 | -" if not r["mean_a_s"] else
+                    f"{float(r['b_minus_a_s']):+.3f} [{float(r['ci95_low_s']):+.3f}, {float(r['ci95_high_s']):+.3f}] | "
+                    f"{r['pairs']} | {r['load_before']}-{r['load_after']}")
+        print(f"| {r['case']} | {r['arm_a']} | {r['arm_b']} | {phase[0]:.3f}, {phase[1]:.3f} | {order[0]:.3f}, "
+              f"{order[1]:.3f} | {phase[1] - phase[0]:+.3f} | {order[1] - order[0]:+.3f} | {measured} |")
+
+
 def printed(function, *args):
     out = io.StringIO()
     with contextlib.redirect_stdout(out):
@@ -122,6 +142,38 @@ def ordered_seconds(folder, report, method):
         return next(m for m in json.load(f)["methods"] if m["method"] == method)["computed_ordered_seconds"]
 
 
+def ordered_figures(folder):
+    """Per mapping of ordered-measured.csv (round-robin, random): the ordered model's predicted B - A
+    (one phase in brackets) and every measurement of it, "+1.30 s [+0.98, +1.61] and ..."."""
+    with open(os.path.join(folder, "ordered-predicted.csv")) as f:
+        pred = {(r["case"], r["arm"]): r for r in csv.DictReader(f)}
+    with open(os.path.join(folder, "ordered-measured.csv")) as f:
+        rows = [r for r in csv.DictReader(f) if r["mean_a_s"]]
+    out = {}
+    for arm in dict.fromkeys(r["arm_b"] for r in rows):
+        mine = [r for r in rows if r["arm_b"] == arm]
+        predicted = {(float(pred[(r["case"], arm)][k]) - float(pred[(r["case"], r["arm_a"])][k])) for r in mine
+                     for k in ("ordered_s", "predicted_s")}
+        first = mine[0]
+        order = float(pred[(first["case"], arm)]["ordered_s"]) - float(pred[(first["case"], first["arm_a"])]["ordered_s"])
+        phase = float(pred[(first["case"], arm)]["predicted_s"]) - float(pred[(first["case"], first["arm_a"])]["predicted_s"])
+        if len(predicted) > 2:
+            raise ValueError(f"ordered-predicted.csv: {arm}'s predictions differ between its cases")
+        out[f"ordered-{arm}-predicted"] = f"{order:+.2f} s in order ({phase:+.2f} s in one phase)"
+        out[f"ordered-{arm}-measured"] = " and ".join(
+            f"{float(r['b_minus_a_s']):+.2f} s [{float(r['ci95_low_s']):+.2f}, {float(r['ci95_high_s']):+.2f}]" for r in mine)
+        if arm != "cyclic":
+            continue
+        # Round-robin's: A's own times, and what the order adds to the two mappings' predictions.
+        out["ordered-cyclic-a-times"] = " and ".join(f"{float(r['mean_a_s']):.2f} s" for r in mine)
+        added = {round(float(pred[(r["case"], x)]["ordered_s"]) - float(pred[(r["case"], x)]["predicted_s"]), 2)
+                 for r in mine for x in (r["arm_a"], arm)}
+        out["ordered-cyclic-added"] = " and ".join(f"{v:.2f} s" for v in sorted(added))
+    loads = [float(r[k]) for r in rows for k in ("load_before", "load_after")]
+    out["ordered-load"] = f"{min(loads):.0f} to {max(loads):.0f}"
+    return out
+
+
 def readme_figures(folder):
     """README.md's generated figures (results/readme_figures.py): this script's tables, and the figures
     the text quotes, from the committed CSVs and json/ reports alone."""
@@ -137,12 +189,14 @@ def readme_figures(folder):
         "fig4a-predicted-table": only_table(printed(predicted_table, path("fig4a-measured.csv"))),
         "fig5-predicted-table": only_table(printed(predicted_table, path("fig5-measured.csv"))),
         "objective-table": printed(objective_table, path("objective-measured.csv")),
+        "ordered-table": printed(ordered_table, path("ordered-measured.csv")),
         "fig4a-np32-cyclic": difference(folder, "fig4a-measured.csv", "np32-10000000", "cyclic"),
         "objective-np32-first": difference(folder, "objective-measured.csv", "np32-10000000", "time"),
         "objective-np32-again": difference(folder, "objective-measured.csv", "np32-10000000-again", "time"),
         "ordered-np32-cyclic": f"{cyclic:.2f} s",
         "ordered-np32-choice": f"{choice:.2f} s",
         "ordered-np32-difference": f"{cyclic - choice:+.2f} s",
+        **ordered_figures(folder),
     }
 
 
@@ -151,5 +205,7 @@ if __name__ == "__main__":
         predicted_table(sys.argv[2])
     elif sys.argv[1] == "--objective":
         objective_table(sys.argv[2])
+    elif sys.argv[1] == "--ordered":
+        ordered_table(sys.argv[2])
     else:
         main(sys.argv[1])
