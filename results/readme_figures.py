@@ -32,9 +32,10 @@ FOLDERS = {
     "reorder": "reorder/plot.py",
     "placement/simulated": "placement/simulated/summarise.py",
     "placement/measured": "placement/measured/summarise.py",
+    "ompi-versions": "ompi-versions/summarise.py",
 }
 
-MARKED = re.compile(r"<!-- figure ([a-z0-9-]+) -->(.*?)<!-- /figure -->", re.S)
+MARKED = re.compile(r"<!-- figure ([a-z0-9.-]+) -->(.*?)<!-- /figure -->", re.S)
 
 
 def load(script):

@@ -11,7 +11,7 @@ python=/usr/bin/python3
 
 run "$python" "$repo/results/readme_figures.py" --check
 expect_eq "$rc" 0 "the READMEs' figures equal the committed data's ($out $err)"
-for folder in reorder placement/simulated placement/measured; do
+for folder in reorder placement/simulated placement/measured ompi-versions; do
   expect_contains "$out" "results/$folder/README.md:" "results/$folder is checked"
 done
 
