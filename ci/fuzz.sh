@@ -86,7 +86,7 @@ build_targets=()
 for t in "${targets[@]}"; do build_targets+=("mpimon_${t}_fuzzer"); done
 # The build's lines go to its log (shown on failure): CI keeps the end of a stage's output, the verdicts.
 cmake --build "$build" --target "${build_targets[@]}" -j "${MPIMON_JOBS:-$(nproc)}" >"$build/build.log" 2>&1 \
-  || { tail -n 60 "$build/build.log" >&2; echo "fuzz: build failed (libFuzzer runtime missing? run ci/install-deps.sh)" >&2; exit 1; }
+  || { tail -n 60 "$build/build.log" >&2; echo "fuzz: build failed with clang: the compiler's lines above (a missing libFuzzer runtime shows as an undefined LLVMFuzzerRunDriver or -fsanitize=fuzzer: run ci/install-deps.sh)" >&2; exit 1; }
 echo "fuzz: built ${build_targets[*]} (log: $build/build.log)"
 
 # Stack traces for UBSan too; ASan's defaults already stop at the first error and detect leaks.
