@@ -71,6 +71,8 @@ AppLaunchRecord run_launch(const AppSweep& s, const App& app, const AppLaunchKey
   bind_processes(l, key.np, s.h.bind);
   if (!arm.launcher_options.empty()) l.option(arm.launcher_options);
   for (const auto& [key_name, value] : arm.environment) l.environment(key_name, value);
+  const fs::path statistics = dir / "reorder-stats.json";
+  if (arm.reorder_statistics) l.environment("MPIMON_REORDER_STATS", statistics.string());
   if (arm.monitoring) {
     monitoring_on(l, s.h.monitoring_mode, (dir / "prof" / "run").string());
   } else {
@@ -86,6 +88,10 @@ AppLaunchRecord run_launch(const AppSweep& s, const App& app, const AppLaunchKey
   record.seconds = record.wall_seconds;
   record.status = failure_status(r, s.h.timeout);
   record.bindings = binding_lines(r.output);
+  if (arm.reorder_statistics && fs::exists(statistics)) {
+    std::ifstream in(statistics);
+    record.reorder_stats.assign(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+  }
   try {
     if (record.status.empty() && app.workload) {
       auto report = find_workload_report(r.output, app.label + " np " + std::to_string(key.np));
@@ -171,6 +177,7 @@ const std::vector<PlacementKind>& placement_kinds() {
        "the application's mpimon_reorder calls (docs/reorder.md)",
        [](Arm& arm) {
          arm.environment = {{"LD_PRELOAD", find_reorder_library()}};
+         arm.reorder_statistics = true;
        }},
       {"reorder-off",
        "MPIMON_REORDER=off: an application linking libmpimon-reorder keeps its order (mpimon_reorder returns a "

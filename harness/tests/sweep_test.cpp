@@ -261,11 +261,14 @@ TEST(PlacementArms, KindsAddTheirLauncherOptionsAndVariables) {
   EXPECT_EQ(arms[1].launcher_options, Words{});
   EXPECT_EQ(arms[1].environment, (Environment{{"LD_PRELOAD", library}}));
   EXPECT_EQ(arms[1].description.rfind("reorder: ", 0), 0u) << arms[1].description;
+  EXPECT_FALSE(arms[0].reorder_statistics);
+  EXPECT_TRUE(arms[1].reorder_statistics);  // each launch keeps the library's statistics
   arms = placement_arms({"reorder-off", "treematch"}, 4, "/opt/ompi/bin/mpiexec");
   EXPECT_EQ(arms[0].launcher_options, Words{});
   EXPECT_EQ(arms[0].environment, (Environment{{"MPIMON_REORDER", "off"}}));
   EXPECT_EQ(arms[1].launcher_options, (Words{"--mca", "topo", "treematch"}));
   EXPECT_EQ(arms[1].environment, Environment{});
+  EXPECT_FALSE(arms[0].reorder_statistics || arms[1].reorder_statistics);
   // A rankfile against a kind.
   const std::string a = dir.write("a.rf", "rank 0=h slot=0\n");
   arms = placement_arms({"rankfile:" + a, "launcher"}, 1, "mpirun");

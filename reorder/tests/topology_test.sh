@@ -12,7 +12,8 @@
 #   - the C API's bad inputs (mpimon-reorder-api): every process returns the same error, with a
 #     message naming the problem, and "monitoring" on Open MPI 4.1 names its defect;
 #   - mpimon-workload --topology-reorder cart|dist-graph (what bench placement --arm times): the
-#     stencil's own check passes on the renumbered communicator, the library saw the constructor.
+#     stencil's own check passes on the renumbered communicator, the library saw the constructor;
+#     `mpimon bench placement --arm launcher --arm reorder` of it keeps each reorder launch's statistics.
 # Needs one package of at least 2 cores (the model's distance between cores); skipped otherwise.
 # Usage: topology_test.sh MPIMON TOPOLOGY_PROGRAM API_PROGRAM SOURCE_DIR WORKLOAD_PROGRAM
 set -u
@@ -79,6 +80,29 @@ for topology in cart:MPI_Cart_create dist-graph:MPI_Dist_graph_create_adjacent; 
   expect_contains "$(cat "workload-${topology%%:*}.json" 2>/dev/null)" \
     "\"call\":\"${topology#*:}\",\"source\":\"declared graph\",\"status\":0" "the library reordered ${topology#*:}"
 done
+# bench placement --arm launcher --arm reorder (results/reorder's measurements): every launch of the
+# reorder arm keeps the library's statistics (reorder_stats), one line for the stencil's one
+# MPI_Cart_create over its 16 grid points; the launcher's arm has none (no library).
+run "$mpimon" bench placement --arm launcher --arm reorder --np 16 --pairs 2 -o arms.h5 \
+  --mca pml=^monitoring --mca coll=^monitoring --mca osc=^monitoring --time-regex '"seconds":([0-9.e+-]+)' -- \
+  "$workload" --workload stencil --iterations 2 --topology-reorder cart
+expect_eq "$rc" 0 "bench placement --arm launcher --arm reorder: exit code ($err)"
+run /usr/bin/python3 - arms.h5 <<'PY'
+import json, sys, h5py
+text = lambda v: v.decode() if isinstance(v, bytes) else str(v)
+for name, group in h5py.File(sys.argv[1], "r")["launches"].items():
+    arm, stats = text(group.attrs["arm"]), text(group.attrs.get("reorder_stats", ""))
+    lines = [json.loads(line) for line in stats.splitlines()]
+    if arm == "A":
+        print(f"{name} A {len(lines)} lines")
+        continue
+    r = lines[0] if len(lines) == 1 else {}
+    print(f"{name} B {len(lines)} lines", r.get("call"), r.get("status"), r.get("processes"), r.get("vertices"))
+PY
+expect_eq "$rc" 0 "the launches of bench placement ($err)"
+expect_eq "$(grep -c ' A 0 lines$' <<<"$out")" 2 "the launcher's arm: no statistics ($out)"
+expect_eq "$(grep -c ' B 1 lines MPI_Cart_create 0 16 16$' <<<"$out")" 2 \
+  "the reorder arm: the statistics of the stencil's MPI_Cart_create in each launch ($out)"
 run "${bound[@]}" "$workload" --workload cg --topology-reorder cart
 expect_eq "$rc" 2 "--topology-reorder with another workload than the stencil: usage error ($err)"
 expect_contains "$out$err" "--topology-reorder runs the stencil alone" "the error says why"

@@ -248,6 +248,7 @@ void write_launch(hid_t g, const AppLaunchRecord& l) {
   results_detail::write_number_attribute(g, "wall_seconds", l.wall_seconds);
   if (l.comm_share) results_detail::write_number_attribute(g, "comm_share", *l.comm_share);
   if (!l.bindings.empty()) h5::write_attribute(g, "bindings", l.bindings);
+  if (!l.reorder_stats.empty()) h5::write_attribute(g, "reorder_stats", l.reorder_stats);
   if (l.simulated_seconds) results_detail::write_number_attribute(g, "simulated_seconds", *l.simulated_seconds);
   if (!l.host_traffic.empty()) h5::write_attribute(g, "host_traffic", l.host_traffic);
   if (l.traffic) {
@@ -271,6 +272,7 @@ AppLaunchRecord read_app_launch(hid_t g, const std::string& where) {
   l.wall_seconds = results_detail::read_number_attribute(g, "wall_seconds", where);
   if (h5::has_attribute(g, "comm_share")) l.comm_share = results_detail::read_number_attribute(g, "comm_share", where);
   if (h5::has_attribute(g, "bindings")) l.bindings = h5::read_string_attribute(g, "bindings", where);
+  if (h5::has_attribute(g, "reorder_stats")) l.reorder_stats = h5::read_string_attribute(g, "reorder_stats", where);
   if (h5::has_attribute(g, "simulated_seconds")) {
     l.simulated_seconds = results_detail::read_number_attribute(g, "simulated_seconds", where);
   }

@@ -234,6 +234,15 @@ TEST(AppResults, RoundTripsLaunchesAndMarksCompletedOnes) {
   ASSERT_EQ(back.size(), 3u);
   EXPECT_EQ(back[2].bindings, bound.bindings);
   EXPECT_EQ(back[0].bindings, "");
+  // So are the reordering library's statistics (bench placement --arm reorder), and compact keeps them.
+  AppLaunchRecord reordered = launch("gmx", 2, 3, "B", 2);
+  reordered.reorder_stats = "{\"call\":\"MPI_Cart_create\",\"reordered\":true}\n{\"call\":\"MPI_Graph_create\"}\n";
+  results.append(reordered);
+  back = results.launches();
+  ASSERT_EQ(back.size(), 4u);
+  EXPECT_EQ(back[3].reorder_stats, reordered.reorder_stats);
+  EXPECT_EQ(compact(back[3]).reorder_stats, reordered.reorder_stats);
+  EXPECT_EQ(back[2].reorder_stats, "");
 }
 
 }  // namespace

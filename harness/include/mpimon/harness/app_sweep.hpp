@@ -30,6 +30,9 @@ struct Arm {
   std::vector<std::string> launcher_options;  ///< e.g. --rankfile FILE --report-bindings
   std::string description;                    ///< provenance: what the arm is (a rankfile: its text)
   std::vector<std::pair<std::string, std::string>> environment{};  ///< exported to the ranks
+  /// libmpimon-reorder's statistics of each launch kept with it (MPIMON_REORDER_STATS into the
+  /// launch's directory, read back into the record's reorder_stats).
+  bool reorder_statistics = false;
 };
 
 /// `bench app`'s arms: monitoring off (the base of the comparison), then on.

@@ -73,6 +73,9 @@ struct AppLaunchRecord {
   std::string report;                    ///< the workload's JSON, "" for a command
   std::optional<TrafficTotals> traffic;  ///< "on" launches: totals of the merged dumps
   std::string bindings;                  ///< the launcher's --report-bindings lines, "" when none
+  /// `bench placement --arm reorder`: libmpimon-reorder's statistics of the launch, one JSON line
+  /// per reordering rank 0 did (MPIMON_REORDER_STATS, docs/reorder.md); "" when none.
+  std::string reorder_stats;
   /// mpimon simulate: SimGrid's clock when the simulation ended (the compared time may be a report's).
   std::optional<double> simulated_seconds;
   /// mpimon simulate: the bytes between hosts in the simulation, "FROM TO BYTES" lines ("" when not counted).
