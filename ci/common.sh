@@ -45,3 +45,10 @@ configure_and_build() {
     { cat "$dir/configure.log"; return 1; }
   cmake --build "$dir" -j "$jobs"
 }
+
+# ci_build [CMAKE ARGS...]: the one build of $build that the README's two commands share (ci/main.sh,
+# ci/test.sh, and ci/readme_setup.sh's run of the first inside the second): CMake's unity build (a
+# third less compile time) and warnings as errors (-DMPIMON_WERROR=ON, the CI's), so that whichever
+# runs second compiles nothing again. A build with other settings in the same directory (e.g.
+# -DMPIMON_WERROR=OFF) is compiled again by the next ci_build.
+ci_build() { unity_build=ON configure_and_build "$build" -DMPIMON_WERROR=ON "$@"; }

@@ -1,5 +1,6 @@
-# Sourced by ci/fuzz.sh (and its test, ci/tests/fuzz_triage_test.sh): whether a crash or hang the
-# fuzzers found is libhdf5's own fault on the input (set aside as upstream) or ours (a failure).
+# Sourced by ci/fuzz.sh (and its test, ci/tests/fuzz_triage_test.sh): whether a crash, hang or
+# out-of-memory the fuzzers found is libhdf5's own fault on the input (set aside as upstream) or
+# ours (a failure).
 # Raw HDF5 bytes reach libhdf5's parser before any code of mpimon: Debian 12's libhdf5 1.10.8 has
 # memory errors and endless loops on corrupted files that no caller can guard against
 # (docs/fuzzing.md). The excuse is tied to the fault: triage says "upstream" only when
@@ -12,8 +13,10 @@
 #      (plain_hdf5_report): h5dump under valgrind's memcheck (an invalid access), h5dump or h5py
 #      reading every attribute and dataset (ci/h5_read_everything.py; h5dump stops at the first
 #      broken object) killed by a signal or, for a hang, still running after $PLAIN_HDF5_SECONDS
-#      s (default 60, six times the fuzzers' timeout; no valgrind there, whose slowdown would look
-#      like a hang). The stacks come from gdb (ci/install-deps.sh installs it).
+#      s (default 60, the fuzzers' timeout; no valgrind there, whose slowdown would look like a
+#      hang), or, for an out-of-memory, asking malloc, calloc or realloc for
+#      $PLAIN_HDF5_ALLOCATION_MB MB or more at once (default 2048, the fuzzers' limit; stopped
+#      there, before it takes the memory). The stacks come from gdb (ci/install-deps.sh installs it).
 # Anything else is ours, including a report without a stack, a libhdf5 frame without a function
 # name, and a plain reader failing somewhere else on the file.
 
@@ -43,10 +46,12 @@ crash_origin() {
 }
 
 # first_libhdf5_function LOG: the name of the first function inside libhdf5 in the first report's
-# stack ("H5HG_read"); nothing when libhdf5's frames there have no name.
+# stack ("H5HG_read"), past libhdf5's memory helpers (H5MM_*, H5FL_*: every allocation and copy
+# passes there, an out-of-memory's stack starts with them); nothing when libhdf5's frames there
+# have no name.
 first_libhdf5_function() {
   first_report_stack "$1" | awk -v hdf5="$fuzz_libhdf5_frame" '
-    $0 ~ hdf5 && !found && match($0, /^ *#[0-9]+ 0x[0-9a-f]+ in [A-Za-z0-9_]+ /) {
+    $0 ~ hdf5 && !found && match($0, /^ *#[0-9]+ 0x[0-9a-f]+ in [A-Za-z0-9_]+ /) && !/ in H5(MM|FL)_/ {
       found = 1; sub(/^ *#[0-9]+ 0x[0-9a-f]+ in /, ""); sub(/ .*/, ""); print }'
 }
 
@@ -67,15 +72,23 @@ mpimon_allocation() {
   ' "$1"
 }
 
-# plain_hdf5_report INPUT [hang]: libhdf5 alone on INPUT. Prints one block per reader that failed,
-# "== WHAT" and the stack of the failure; nothing when every reader read the file or refused it
-# cleanly. Without "hang": h5dump under memcheck (invalid accesses, even without a crash), then h5dump
-# and h5py under gdb (killed by a signal); with "hang": h5dump and h5py under gdb, each stopped after
-# $PLAIN_HDF5_SECONDS s, the stack where it was then.
+# plain_hdf5_report INPUT [hang|oom]: libhdf5 alone on INPUT. Prints one block per reader that
+# failed, "== WHAT" and the stack of the failure; nothing when every reader read the file or refused
+# it cleanly. Without a kind: h5dump under memcheck (invalid accesses, even without a crash), then
+# h5dump and h5py under gdb (killed by a signal); with "hang": h5dump and h5py under gdb, each
+# stopped after $PLAIN_HDF5_SECONDS s, the stack where it was then; with "oom": h5dump and h5py under
+# gdb, stopped at their first allocation of $PLAIN_HDF5_ALLOCATION_MB MB or more, its stack.
 plain_hdf5_report() {
-  local input=$1 hang=${2:-} seconds=${PLAIN_HDF5_SECONDS:-60} log
+  local input=$1 kind=${2:-} seconds=${PLAIN_HDF5_SECONDS:-60} log
+  local bytes=$((${PLAIN_HDF5_ALLOCATION_MB:-2048} << 20)) stops=(-ex run)
   log=$(mktemp)
-  if [ -z "$hang" ]; then
+  # The allocators' breakpoints set once libc is loaded, at their first instruction, where the
+  # sizes are still in the first two argument registers (x86-64): `break malloc` would also stop in
+  # the program's PLT and ld.so's own malloc, past a prologue that may have moved them.
+  [ "$kind" = oom ] && stops=(-ex 'set breakpoint pending on' -ex 'tbreak __libc_start_main' -ex run
+    -ex "break *__libc_malloc if \$rdi >= $bytes" -ex "break *__libc_calloc if \$rdi * \$rsi >= $bytes"
+    -ex "break *__libc_realloc if \$rsi >= $bytes" -ex continue)
+  if [ -z "$kind" ]; then
     timeout 120 valgrind -q --error-exitcode=99 h5dump "$input" >/dev/null 2>"$log"
     if grep -qE '^==[0-9]+== (Invalid|Conditional|Use of uninit|Process terminating)' "$log"; then
       echo "== h5dump under memcheck: $(grep -m1 -E '^==[0-9]+== (Invalid|Conditional|Use of uninit|Process terminating)' "$log" | sed 's/^==[0-9]*== //')"
@@ -85,9 +98,12 @@ plain_hdf5_report() {
   local reader
   for reader in "h5dump:h5dump $input" "h5py reading every attribute and dataset:/usr/bin/python3 $(dirname "${BASH_SOURCE[0]}")/h5_read_everything.py $input"; do
     # shellcheck disable=SC2086 # the reader's command line, split on purpose
-    timeout -s INT "$seconds" gdb -q -batch -ex run -ex bt --args ${reader#*:} >"$log" 2>&1 </dev/null
+    timeout -s INT "$seconds" gdb -q -batch "${stops[@]}" -ex bt --args ${reader#*:} >"$log" 2>&1 </dev/null
     if grep -q '^Program received signal SIGINT' "$log"; then
-      [ -n "$hang" ] && { echo "== ${reader%%:*} runs over $seconds s"; grep '^#' "$log"; }
+      [ "$kind" = hang ] && { echo "== ${reader%%:*} runs over $seconds s"; grep '^#' "$log"; }
+    elif [ "$kind" = oom ] && grep -qE '^Breakpoint [0-9]+, ' "$log"; then
+      echo "== ${reader%%:*} asks for ${PLAIN_HDF5_ALLOCATION_MB:-2048} MB or more at once"
+      grep '^#' "$log"
     elif grep -q '^Program received signal' "$log"; then
       echo "== ${reader%%:*} killed by $(grep -m1 '^Program received signal' "$log" | sed 's/^Program received signal \([A-Z]*\).*/\1/')"
       grep '^#' "$log"
@@ -96,15 +112,24 @@ plain_hdf5_report() {
   rm -f "$log"
 }
 
-# triage LOG INPUT: "upstream: WHY" when the crash or hang LOG reports on INPUT is libhdf5's own
-# fault (the three conditions above), else "ours: WHY".
+# fault_kind LOG: "hang" for a libFuzzer timeout, "oom" for its out-of-memory, "" for a crash.
+fault_kind() {
+  if grep -q 'ERROR: libFuzzer: timeout' "$1"; then
+    echo hang
+  elif grep -q 'ERROR: libFuzzer: out-of-memory' "$1"; then
+    echo oom
+  fi
+}
+
+# triage LOG INPUT: "upstream: WHY" when the crash, hang or out-of-memory LOG reports on INPUT is
+# libhdf5's own fault (the three conditions above), else "ours: WHY".
 triage() {
-  local kind=""
-  grep -q 'ERROR: libFuzzer: timeout' "$1" && kind=hang
+  local kind
+  kind=$(fault_kind "$1")
   triage_with "$1" "$(plain_hdf5_report "$2" $kind)" "$kind"
 }
 
-# triage_with LOG PLAIN_REPORT [hang]: triage's verdict on LOG given plain_hdf5_report's of its input.
+# triage_with LOG PLAIN_REPORT [hang|oom]: triage's verdict on LOG given plain_hdf5_report's of its input.
 triage_with() {
   local log=$1 plain=$2 kind=${3:-} function allocation frames
   if [ "$(crash_origin "$log")" != libhdf5 ]; then
@@ -120,7 +145,9 @@ triage_with() {
   if [ -z "$function" ]; then
     echo "ours: no libhdf5 function named in the report's stack to find in a plain reader's"
   elif [ -z "$plain" ]; then
-    echo "ours: libhdf5 alone reads the same bytes without ${kind:-a crash} (h5dump, h5py)"
+    local what=${kind:-a crash}
+    [ "$what" = oom ] && what="such an allocation"
+    echo "ours: libhdf5 alone reads the same bytes without $what (h5dump, h5py)"
   elif frames=$(grep -E '^#|^(at|by) 0x' <<<"$plain") && grep -qw -- "$function" <<<"$frames"; then
     echo "upstream: libhdf5 alone fails in $function on the same bytes ($(grep -m1 '^== ' <<<"$plain" | cut -c4-))"
   else

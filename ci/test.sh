@@ -1,10 +1,13 @@
 #!/usr/bin/env bash
 # Every test: install what is missing, build, run the whole CTest suite (unit, CLI, validation
 # under mpiexec); the overhead regression gate; the README's other setup commands as written
-# (ci/readme_setup.sh: the main job, the build by hand); then, in a second build with AddressSanitizer and
-# UndefinedBehaviorSanitizer, the tests that need no MPI and run a program of that build; then a
-# short fuzzing run of the readers.
-# MPIMON_FUZZ_SECONDS (default 60) sets the fuzzing time, 0 skips it (counted as skipped).
+# (ci/readme_setup.sh: the main job, the build by hand); then, in a second build (made during the
+# tests, in the background) with AddressSanitizer and
+# UndefinedBehaviorSanitizer, the tests that need no MPI and run a program of that build; then the
+# fuzzers' check of the readers (ci/fuzz.sh: every committed corpus and regression input replayed,
+# and a bounded run from a fixed seed: it decides, it does not search, so the same commit gets the
+# same verdict; the search is ci/fuzz.sh --explore SECONDS, run by hand, docs/fuzzing.md).
+# MPIMON_FUZZ_RUNS (default 1000) sets the runs per target, 0 skips the stage (counted as skipped).
 # Then the validation suite again against Open MPI 5.0 in a Debian 13 chroot (ci/ompi5.sh). Under
 # CI=true that stage is required: if it cannot run here, the test command fails with the reason.
 # MPIMON_SKIP_OMPI5=1 skips it explicitly (counted as skipped), for machines that cannot host it.
@@ -28,8 +31,10 @@ step "dependencies"
 "$repo/ci/install-deps.sh"
 
 # The two Debian roots (debootstrap and apt: the network and the disk more than the processors) are
-# prepared in the background while the builds below use the processors; each is waited for where
-# it is needed, its output printed then. An interrupted test command stops them (they clean up).
+# prepared in the background while the builds below use the processors, and the sanitizer build
+# while the tests run; each is waited for where it is needed, its output printed then. An
+# interrupted test command stops them (the roots clean up; a job started with setsid, in a
+# process group of its own, is stopped whole: a build's compilers too).
 declare -A background_pid=()
 start_background() {  # start_background NAME COMMAND...: output in $build/NAME.log
   "${@:2}" >"$build/$1.log" 2>&1 &
@@ -42,24 +47,38 @@ wait_background() {  # wait_background NAME: its output, and its exit code
   cat "$build/$1.log"
   return $status
 }
-trap 'for pid in "${background_pid[@]}"; do kill "$pid" 2>/dev/null; wait "$pid" 2>/dev/null; done' EXIT
+trap 'for pid in "${background_pid[@]}"; do kill -- "-$pid" 2>/dev/null || kill "$pid" 2>/dev/null; wait "$pid" 2>/dev/null; done' EXIT
 start_background ompi5-root "$repo/ci/ompi5.sh" root
 start_background debian12-root "$repo/ci/debian-package.sh" prepare
 
 step "build ($build)"
-unity_build=ON configure_and_build "$build" -DMPIMON_WERROR=ON ||
+# The main job's build (ci_build, ci/common.sh): after bash ci/main.sh nothing is compiled again.
+ci_build ||
   { summary failed build "the build failed"; summary print; exit 1; }
 # The Debian 13 root before the tests: cli.cluster_ompi5 (main tests) runs Open MPI 5 from it across
 # emulated nodes. A root that cannot be made shows there as a skip with the reason (a failure under
 # CI=true) and in the ompi5 stage below.
 step "the Debian 13 root with Open MPI 5 (ci/ompi5.sh root, since the dependencies, in the background)"
 wait_background ompi5-root || echo "ci/ompi5.sh root failed: counted by the ompi5 stage"
+# The sanitizer build (its stage below) in the background during the tests, at nice 19: the MPI
+# tests run one at a time (each reserves its ranks as PROCESSORS, ctest -j 2 runs it alone) and
+# leave about a core idle (68 validation tests: 25 s of CPU in 53 s). Waited for after the tests,
+# before the gate and the main job, whose timings it would disturb.
+sanitized=${build}-sanitize
+rm -f "$sanitized/ctest.xml"
+# -O1: half the compile time of -O2 under the sanitizers, and what they are usually run with.
+start_background sanitizer-build setsid nice -n 19 bash -c 'source "$1/ci/common.sh" &&
+  build_flags="-O1 -g1 -DNDEBUG" unity_build=ON configure_and_build "$2" -DMPIMON_ENABLE_MPI=OFF \
+    -DMPIMON_SANITIZER=address,undefined' sanitizer-build "$repo" "$sanitized"
 step "tests"
 rm -f "$build/ctest.xml"
 ctest_status=0
 (cd "$build" && ctest -j "$jobs" --output-on-failure --timeout 600 --output-junit "$build/ctest.xml" |
   tee "$build/ctest.log") || ctest_status=$?
 summary junit main "$build/ctest.xml" "$ctest_status"
+step "sanitizer build ($sanitized: address,undefined, without MPI; since the tests, in the background at nice 19)"
+sanitizer_built=yes
+wait_background sanitizer-build || sanitizer_built=no
 
 # The overhead regression gate against this repository's baseline (docs/gate.md), each measure
 # counted on its own: the instruction counts must match (every other verdict fails); the timing is
@@ -80,12 +99,8 @@ else
   summary status readme-setup "$readme_status" "$build/readme-setup.log"
 fi
 
-sanitized=${build}-sanitize
-step "sanitizer build ($sanitized): address,undefined, tests without MPI"
-rm -f "$sanitized/ctest.xml"
-# -O1: half the compile time of -O2 under the sanitizers, and what they are usually run with.
-if build_flags="-O1 -g1 -DNDEBUG" unity_build=ON configure_and_build "$sanitized" -DMPIMON_ENABLE_MPI=OFF \
-  -DMPIMON_SANITIZER=address,undefined; then
+step "sanitizer tests ($sanitized): address,undefined, tests without MPI"
+if [ $sanitizer_built = yes ]; then
   ctest_status=0
   # Not the tests labelled repository: they run no program of this build (scripts, docs, the CTest
   # registrations), and the main build runs them.
@@ -97,14 +112,14 @@ else
   summary failed "sanitizer build" "the build failed"
 fi
 
-fuzz_seconds=${MPIMON_FUZZ_SECONDS:-60}
-if [ "$fuzz_seconds" -gt 0 ]; then
-  step "fuzzing the readers for ${fuzz_seconds}s"
+fuzz_runs=${MPIMON_FUZZ_RUNS:-1000}
+if [ "$fuzz_runs" != 0 ]; then
+  step "the fuzzers' check: committed inputs, then $fuzz_runs runs per target from a fixed seed"
   fuzz_status=0
-  "$repo/ci/fuzz.sh" "$fuzz_seconds" 2>&1 | tee "$build/fuzz.log" || fuzz_status=${PIPESTATUS[0]}
+  "$repo/ci/fuzz.sh" --runs "$fuzz_runs" 2>&1 | tee "$build/fuzz.log" || fuzz_status=${PIPESTATUS[0]}
   summary status fuzz "$fuzz_status" "$build/fuzz.log"
 else
-  summary skipped fuzz "MPIMON_FUZZ_SECONDS=0"
+  summary skipped fuzz "MPIMON_FUZZ_RUNS=0"
 fi
 
 step "validation against Open MPI 5.0 (Debian 13 chroot): ci/ompi5.sh validate"

@@ -52,10 +52,10 @@ void print_case_lines(const CaseResult& r) {
 
 // The closing counts: exact runs, runs showing a known defect of the MPI library (by id), runs
 // not checked (whose subject this MPI library cannot reach, or left out for a component ompi_info
-// does not list; shown only when there are some), failing runs. Returns how many runs checked
-// something.
+// does not list; shown only when there are some), runs not decided (a pinned crash whose runs gave
+// no answer; likewise), failing runs. Returns how many runs checked something.
 std::size_t print_counts(const std::vector<std::pair<Selection, CaseResult>>& results) {
-  std::size_t exact = 0, unreachable = 0, left_out = 0, failing = 0;
+  std::size_t exact = 0, unreachable = 0, left_out = 0, undecided = 0, failing = 0;
   std::map<std::string, std::size_t> defects;
   for (const auto& [s, r] : results) {
     if (r.outcome == Outcome::holds)
@@ -66,6 +66,8 @@ std::size_t print_counts(const std::vector<std::pair<Selection, CaseResult>>& re
       ++unreachable;
     else if (r.outcome == Outcome::left_out)
       ++left_out;
+    else if (r.outcome == Outcome::undecided)
+      ++undecided;
     else
       ++failing;
   }
@@ -93,9 +95,13 @@ std::size_t print_counts(const std::vector<std::pair<Selection, CaseResult>>& re
                                                      std::to_string(left_out) + " " + not_installed;
     unchecked = ", " + std::to_string(unreachable + left_out) + " not checked (" + why + ")";
   }
+  if (undecided > 0) {
+    unchecked += ", " + std::to_string(undecided) +
+                 " not decided (a defect's runs gave no answer in as many tries: " + "see their lines)";
+  }
   std::printf("%zu runs: %zu exact, %zu showing a known defect of the MPI library%s%s, %zu failing\n", results.size(),
               exact, defective, ids.c_str(), unchecked.c_str(), failing);
-  return results.size() - unreachable - left_out;
+  return results.size() - unreachable - left_out - undecided;
 }
 
 }  // namespace
@@ -111,8 +117,9 @@ int validate_command(const std::string& name, const std::vector<std::string>& ar
               "reported as such, with what they mean for your numbers (docs/defects.md). A case needing a\n"
               "component ompi_info does not list is not run: reported \"not checked\" with the reason. Ends\n"
               "with the counts of runs exact, showing a known defect (by id), not checked and failing.\n"
-              "Exit code 0 when every run holds, shows its pinned defect exactly or is not checked, 1\n"
-              "otherwise, 77 when nothing was checked at all."};
+              "A pinned crash whose runs give no answer in as many tries is reported \"not decided\".\n"
+              "Exit code 0 when every run holds, shows its pinned defect exactly, is not checked or not\n"
+              "decided, 1 otherwise, 77 when nothing was checked at all."};
   return run_command(cmd, [&] {
     po::options_description options("Options");
     std::vector<std::string> patterns;

@@ -9,7 +9,9 @@
 #   although libhdf5 alone fails on that file;
 # - a hang in H5C_protect on bytes where h5py loops in H5C_protect: upstream (found without
 #   valgrind, in seconds); a hang in a function the plain readers do not loop in: ours;
-# - a crash or hang inside libhdf5 on a valid file or on bytes that are not HDF5: ours;
+# - an out-of-memory in H5T__conv_vlen (past libhdf5's allocator H5FL_blk_malloc) on bytes where
+#   h5dump and h5py alone ask malloc for 4 GiB there: upstream; in mpimon's own code: ours;
+# - a crash, hang or out-of-memory inside libhdf5 on a valid file or on bytes that are not HDF5: ours;
 # - the same verdicts under pipefail (as ci/fuzz.sh runs it) with a plain report of 20000 frames.
 # Usage: fuzz_triage_test.sh REPO
 set -u
@@ -69,9 +71,10 @@ expect_eq "$(first_libhdf5_function "$work/alloc.log")" H5T__conv_vlen "the firs
 # The whole triage: reports against real bytes. libhdf5 alone is run once per file and kind
 # (plain_hdf5_report); each report is judged against it (triage_with), as triage does.
 vlen=$repo/analysis/fuzz/regressions/matrices/libhdf5-vlen-length-mismatch.h5
-loop=$repo/ci/tests/data/libhdf5-global-heap-loop.h5
+loop=$repo/analysis/fuzz/regressions/matrices/libhdf5-global-heap-loop.h5
 valid=$repo/analysis/tests/data/v1/mode2_sample.h5
 huge=$repo/analysis/fuzz/regressions/matrices/libhdf5-huge-allocation.h5
+vlen4g=$repo/analysis/fuzz/regressions/matrices/vlen-string-length-4gib.h5
 head -c 4096 /dev/urandom >"$work/random.bin"
 # A hang is a reader still running after 20 s (ci/fuzz.sh: 60 s), enough for python3 to start
 # h5py on a loaded machine.
@@ -80,6 +83,7 @@ for input in vlen valid random huge; do
   plain_hdf5_report "${!input:-$work/random.bin}" >"$work/plain-$input-crash.txt"
 done
 for input in loop valid; do plain_hdf5_report "${!input}" hang >"$work/plain-$input-hang.txt"; done
+for input in vlen4g valid; do plain_hdf5_report "${!input}" oom >"$work/plain-$input-oom.txt"; done
 expect_contains "$(head -1 "$work/plain-vlen-crash.txt")" "== h5dump under memcheck: Invalid read" \
   "the vlen overflow of libhdf5 is seen by a plain h5dump under memcheck"
 expect_contains "$(cat "$work/plain-loop-hang.txt")" "== h5py reading every attribute and dataset runs over 20 s" \
@@ -88,6 +92,10 @@ for input in valid random huge; do
   expect_eq "$(cat "$work/plain-$input-crash.txt")" "" "libhdf5 alone reads $input or refuses it cleanly"
 done
 expect_eq "$(cat "$work/plain-valid-hang.txt")" "" "libhdf5 alone reads the valid file in time"
+expect_contains "$(head -1 "$work/plain-vlen4g-oom.txt")" "== h5dump asks for 2048 MB or more at once" \
+  "the 4 GiB string: h5dump alone asks for it (stopped before it takes it)"
+expect_contains "$(cat "$work/plain-vlen4g-oom.txt")" "in H5T__conv_vlen ()" "h5dump's allocation is in H5T__conv_vlen"
+expect_eq "$(cat "$work/plain-valid-oom.txt")" "" "libhdf5 alone reads the valid file without a huge allocation"
 judge() {  # judge INPUT KIND REPORT-LINES...: triage_with on those lines and INPUT's plain report
   local input=$1 kind=$2
   shift 2
@@ -135,6 +143,30 @@ expect_contains "$(judge loop hang "${hang[@]}")" "ours: libhdf5 alone fails on 
 mapfile -t hang <<<"$(timeout_in H5C_protect)"
 expect_eq "$(judge valid hang "${hang[@]}")" "ours: libhdf5 alone reads the same bytes without hang (h5dump, h5py)" \
   "a hang in libhdf5 on a valid file"
+oom_in() {  # the stack of a libFuzzer out-of-memory (its malloc limit) under FRAMES...
+  printf '%s\n' '==1== ERROR: libFuzzer: out-of-memory (malloc(4294967304))' \
+    '   To change the out-of-memory limit use -rss_limit_mb=<N>' '' "    #0 0x5 in __sanitizer_print_stack_trace $fuzzer" \
+    "    #1 0x5 in fuzzer::PrintStackTrace() $fuzzer" "    #2 0x5 in fuzzer::Fuzzer::HandleMalloc(unsigned long) $fuzzer" \
+    "    #3 0x5 in fuzzer::MallocHook(void const volatile*, unsigned long) $fuzzer" \
+    "    #4 0x5 in __sanitizer::RunMallocHooks(void const*, unsigned long) $fuzzer" \
+    "    #5 0x5 in __asan::Allocator::Allocate(unsigned long, unsigned long) $fuzzer" "    #6 0x5 in malloc $fuzzer" "$@"
+}
+mapfile -t oom <<<"$(oom_in "    #7 0x7 $hdf5" "    #8 0x7 in H5FL_blk_malloc $hdf5" "    #9 0x7 in H5T__conv_vlen $hdf5" \
+  "    #10 0x7 in H5Aread $hdf5" "    #11 0x5 in mpimon::h5::read_strings(long) $ours")"
+printf '%s\n' "${oom[@]}" >"$work/oom.log"
+expect_eq "$(fault_kind "$work/oom.log")" oom "libFuzzer's out-of-memory is its own kind"
+expect_eq "$(first_libhdf5_function "$work/oom.log")" H5T__conv_vlen "past libhdf5's allocator, the function that asked"
+expect_contains "$(judge vlen4g oom "${oom[@]}")" \
+  "upstream: libhdf5 alone fails in H5T__conv_vlen on the same bytes (h5dump asks for 2048 MB or more at once)" \
+  "the 4 GiB string: h5dump alone asks for it where the fuzzer ran out of memory"
+expect_eq "$(judge valid oom "${oom[@]}")" \
+  "ours: libhdf5 alone reads the same bytes without such an allocation (h5dump, h5py)" \
+  "an out-of-memory in libhdf5 on a valid file"
+mapfile -t oom <<<"$(oom_in "    #7 0x5 in operator new(unsigned long) $fuzzer" \
+  "    #8 0x5 in std::vector<unsigned long>::vector(unsigned long) $fuzzer" \
+  "    #9 0x5 in mpimon::h5::read_uint64(long) $ours")"
+expect_eq "$(judge vlen4g oom "${oom[@]}")" "ours: the report's first frame is not inside libhdf5" \
+  "an out-of-memory in mpimon's own allocation, on bytes where libhdf5 alone asks for 4 GiB too"
 # triage itself, on one pair: the report and the bytes.
 printf '%s\n' "INFO: Seed: 1" "${segv[@]}" >"$work/pair.log"
 expect_contains "$(triage "$work/pair.log" "$vlen")" "upstream: libhdf5 alone fails in H5HG_read" "triage: report and bytes"

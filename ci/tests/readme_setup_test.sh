@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # ci/readme_setup.sh on a repository of its own making: the README's setup lines run as written,
-# in order, from the repository's root, the test command's line left out; a failing line fails it;
+# in order, from the repository's root, the test command's line left out; a failing line fails it,
+# also when it fails before `&&`;
 # a README without the main command and a build outside ./build are refused (exit 2).
 # Usage: readme_setup_test.sh REPO
 set -u
@@ -29,6 +30,21 @@ echo after >>"'"$work"'/ran"' >"$fake/README.md"
 run env -u MPIMON_BUILD_DIR bash "$fake/ci/readme_setup.sh"
 expect_eq "$rc" 1 "a failing line fails the stage"
 expect_eq "$(cat "$work/ran")" "main $fake" "nothing runs after the failing line"
+
+# A failure before && does not stop a `bash -e` shell (the README's configure-and-build line):
+# each line's own status is checked.
+rm -f "$work/ran"
+readme 'false && true
+echo after >>"'"$work"'/ran"' >"$fake/README.md"
+run env -u MPIMON_BUILD_DIR bash "$fake/ci/readme_setup.sh"
+expect_eq "$rc" 1 "a line failing before && fails the stage"
+expect_eq "$(cat "$work/ran")" "main $fake" "nothing runs after the line failing before &&"
+expect_contains "$err" "false && true" "the error names the failing line"
+
+readme 'echo one \
+  two' >"$fake/README.md"
+run env -u MPIMON_BUILD_DIR bash "$fake/ci/readme_setup.sh"
+expect_eq "$rc" 2 "a line continued on the next is refused"
 
 printf '```sh setup\nbash ci/test.sh\n```\n' >"$fake/README.md"
 run env -u MPIMON_BUILD_DIR bash "$fake/ci/readme_setup.sh"

@@ -48,10 +48,7 @@ cost_of() {
 # looks for it, or MPIMON_TREEMATCH_LIB) and treematch_unusable to why it cannot be used here (empty
 # when it can): missing, or the oracle cannot load it. Called before anything is checked.
 treematch_check() {
-  library=${MPIMON_TREEMATCH_LIB:-} treematch_unusable=""
-  for candidate in /usr/lib/*/openmpi/lib/openmpi3/mca_topo_treematch.so /usr/lib64/openmpi/lib/openmpi/mca_topo_treematch.so; do
-    [ -z "$library" ] && [ -e "$candidate" ] && library=$candidate
-  done
+  library=$(treematch_library) treematch_unusable=""
   if [ -z "$library" ]; then
     treematch_unusable="TreeMatch (Open MPI 4.1's mca_topo_treematch.so) not installed"
     return

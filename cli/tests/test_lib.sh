@@ -54,6 +54,20 @@ expect_ring_dumps() {
     "$2: the ranks' dumps hold the ring's messages, and only them"
 }
 
+# treematch_library: the TreeMatch library mpimon place uses (Open MPI 4.1's mca_topo_treematch.so,
+# or MPIMON_TREEMATCH_LIB), printed; nothing when it is not installed. Whether TreeMatch can run is
+# decided by it, before anything is checked: where it is installed, a failing TreeMatch is a failure.
+treematch_library() {
+  local candidate
+  if [ -n "${MPIMON_TREEMATCH_LIB:-}" ]; then
+    echo "$MPIMON_TREEMATCH_LIB"
+    return
+  fi
+  for candidate in /usr/lib/*/openmpi/lib/openmpi3/mca_topo_treematch.so /usr/lib64/openmpi/lib/openmpi/mca_topo_treematch.so; do
+    [ -e "$candidate" ] && { echo "$candidate"; return; }
+  done
+}
+
 # finish NAME: the verdict line, and the exit code
 finish() {
   if [ "$failures" -ne 0 ]; then

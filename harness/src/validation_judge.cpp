@@ -14,16 +14,46 @@ namespace mpimon::harness {
 
 namespace {
 
-constexpr std::array<Named<Outcome>, 7> kOutcomeNames{{{Outcome::holds, "holds"},
+constexpr std::array<Named<Outcome>, 8> kOutcomeNames{{{Outcome::holds, "holds"},
                                                        {Outcome::fails, "FAILS"},
                                                        {Outcome::defect_present, "defect present"},
                                                        {Outcome::defect_fixed, "DEFECT FIXED"},
                                                        {Outcome::error, "ERROR"},
                                                        {Outcome::unreachable, "not reachable"},
-                                                       {Outcome::left_out, "not checked"}}};
+                                                       {Outcome::left_out, "not checked"},
+                                                       {Outcome::undecided, "not decided"}}};
+
+constexpr std::array<Named<UnmonitoredAnswer>, 5> kAnswerNames{
+    {{UnmonitoredAnswer::ends, "ended well"},
+     {UnmonitoredAnswer::refuses_as_recorded, "the library's own refusal, as recorded"},
+     {UnmonitoredAnswer::crashes_elsewhere, "a segmentation fault elsewhere"},
+     {UnmonitoredAnswer::fails_as_the_defect, "the defect's failure"},
+     {UnmonitoredAnswer::none, "no answer"}}};
 
 bool is_segmentation_fault(const std::string& output) {
   return output.find("signal 11") != std::string::npos || output.find("Segmentation fault") != std::string::npos;
+}
+
+bool shows_all(const std::vector<std::string>& patterns, const std::string& output) {
+  return std::all_of(patterns.begin(), patterns.end(),
+                     [&](const std::string& p) { return std::regex_search(output, std::regex(p)); });
+}
+
+bool is_crash_rule(const KnownDefect& d) {
+  return d.rule == DefectRule::crash || d.rule == DefectRule::crash_or_report;
+}
+
+// The defect's own failure: for the crashes a segmentation fault showing every expected line (the
+// faulting functions), for a refusal its expected lines (the call and its error).
+bool shows_the_defect(const KnownDefect& d, const std::string& output) {
+  if (output.empty() || d.expected_lines.empty()) return false;
+  return (!is_crash_rule(d) || is_segmentation_fault(output)) && shows_all(d.expected_lines, output);
+}
+
+// The MPI library's own refusal of the call on this series, as the defect table records it.
+bool shows_recorded_refusal(const KnownDefect& d, const std::string& series, const std::string& output) {
+  return std::any_of(d.unmonitored_refusals.begin(), d.unmonitored_refusals.end(),
+                     [&](const auto& refusal) { return refusal.first == series && shows_all(refusal.second, output); });
 }
 
 // The verdict of a case that pins no defect.
@@ -116,9 +146,9 @@ std::vector<std::string> differences_from_failure(const KnownDefect& d, const st
   // Only what monitoring adds is the defect: the same call failing without monitoring (Open MPI
   // 5.0.7 refuses the dist-graph call with MPI_ERR_ARG) is not.
   std::vector<std::string> out;
-  if (d.rule == DefectRule::crash || d.rule == DefectRule::crash_or_report) {
+  if (is_crash_rule(d)) {
     if (!is_segmentation_fault(failure)) out.push_back("no segmentation fault");
-    if (is_segmentation_fault(control_failure)) out.push_back("the run without monitoring crashes too");
+    if (shows_the_defect(d, control_failure)) out.push_back("the run without monitoring crashes the same way");
   } else {
     if (failure.empty()) out.push_back("the run succeeded");
     if (!control_failure.empty()) out.push_back("the run without monitoring fails too");
@@ -127,6 +157,25 @@ std::vector<std::string> differences_from_failure(const KnownDefect& d, const st
     if (!std::regex_search(failure, std::regex(e))) out.push_back("the failure's output does not show " + e);
   }
   return out;
+}
+
+UnmonitoredAnswer unmonitored_answer(const KnownDefect& d, const std::string& series, const std::string& failure) {
+  if (failure.empty()) return UnmonitoredAnswer::ends;
+  if (shows_the_defect(d, failure)) return UnmonitoredAnswer::fails_as_the_defect;
+  if (is_segmentation_fault(failure)) return UnmonitoredAnswer::crashes_elsewhere;
+  if (shows_recorded_refusal(d, series, failure)) return UnmonitoredAnswer::refuses_as_recorded;
+  return UnmonitoredAnswer::none;
+}
+
+const char* answer_name(UnmonitoredAnswer a) { return to_name(kAnswerNames, a); }
+
+bool refused_before_the_crash(const KnownDefect& d, const std::string& series, const std::string& failure) {
+  return is_crash_rule(d) && !failure.empty() && !is_segmentation_fault(failure) &&
+         shows_recorded_refusal(d, series, failure);
+}
+
+Verdict judge_undecided(const KnownDefect& d, const std::string& why, const std::vector<std::string>& outputs) {
+  return {Outcome::undecided, "not decided: " + d.id + " (" + d.rule_text + "): " + why, outputs};
 }
 
 std::vector<std::string> expected_lines_at(const KnownDefect& d, int np) {
@@ -217,6 +266,8 @@ const char* outcome_name(Outcome o) { return to_name(kOutcomeNames, o); }
 
 bool outcome_expected(Outcome o) { return o == Outcome::holds || o == Outcome::defect_present || outcome_unchecked(o); }
 
-bool outcome_unchecked(Outcome o) { return o == Outcome::unreachable || o == Outcome::left_out; }
+bool outcome_unchecked(Outcome o) {
+  return o == Outcome::unreachable || o == Outcome::left_out || o == Outcome::undecided;
+}
 
 }  // namespace mpimon::harness

@@ -22,6 +22,10 @@ namespace fs = std::filesystem;
 
 namespace {
 
+// The runs a crash or refusal defect's case makes at most, with monitoring and without: which
+// ranks crash follows address-space randomisation, and a run can fail otherwise first.
+constexpr int kPinnedFailureRuns = 5;
+
 // The findings a self-checking program printed.
 std::vector<std::string> reported_lines(const std::string& output, bool& checked) {
   std::vector<std::string> lines;
@@ -226,6 +230,24 @@ Verdict judge_recorded(const ValidationCase& c, int np, const RunPaths& run, con
   return judge_recording(c, series, recorded, ledgers);
 }
 
+// The run without monitoring of a crash or refusal defect's case, again until its signature
+// answers (unmonitored_answer: ending well, the library's own refusal recorded for this series, a
+// crash elsewhere or the defect's failure itself; a rank killed, a timeout or an error not recorded
+// say nothing about the defect), at most kPinnedFailureRuns times, as the crash is tried. Returns the last run's
+// failure ("" when it ended well); `answered` is false when no run answered.
+std::string run_unmonitored(const ValidationCase& c, int np, const fs::path& dir, const SuiteOptions& options,
+                            const KnownDefect& d, bool& answered) {
+  const RunPaths plain{(dir / "unmonitored" / "prof" / "run").string(),
+                       (dir / "unmonitored" / "ledger" / "run").string()};
+  std::string failure;
+  for (int runs = 0; runs < kPinnedFailureRuns; ++runs) {
+    failure = launch(c, np, 0, false, plain, options);
+    answered = unmonitored_answer(d, options.mpi_series, failure) != UnmonitoredAnswer::none;
+    if (answered) break;
+  }
+  return failure;
+}
+
 }  // namespace
 
 CaseResult run_case(const ValidationCase& c, int np, int mode, const SuiteOptions& options) {
@@ -243,26 +265,38 @@ CaseResult run_case(const ValidationCase& c, int np, int mode, const SuiteOption
     std::string unmonitored_failure;
     const KnownDefect* failing = nullptr;  // a failing run is the defect's model (crash or refused)
     if (!c.defect.empty() && fails_when_present(known_defect(c.defect))) failing = &known_defect(c.defect);
-    if (failing != nullptr && failure.empty()) {
-      const RunPaths plain{(dir / "unmonitored" / "prof" / "run").string(),
-                           (dir / "unmonitored" / "ledger" / "run").string()};
-      unmonitored_failure = launch(c, np, 0, false, plain, options);
-    }
+    bool unmonitored_answered = true;
+    if (failing != nullptr && failure.empty())
+      unmonitored_failure = run_unmonitored(c, np, dir, options, *failing, unmonitored_answered);
     // A pinned crash hits only the ranks where the misread value is bad, and a rank failing
     // otherwise first (5.0.7's MPI_ERR_ARG) can end the job before any crash: up to five runs
     // until one shows the failure as modelled.
     const auto shows_modelled_failure = [&] {
       return !failure.empty() && differences_from_failure(*failing, failure, unmonitored_failure).empty();
     };
-    const int max_runs = failure.empty() ? (failing != nullptr ? 5 : 1) : 0;  // none after a failed control
+    // None after a failed control run, nor when the run without monitoring could not answer.
+    const int max_runs = !failure.empty() || !unmonitored_answered ? 0 : (failing != nullptr ? kPinnedFailureRuns : 1);
+    int refused_first = 0;  // monitored runs the library's own refusal ended before any crash
     for (int runs = 0; runs < max_runs; ++runs) {
       output.clear();
       failure = launch(c, np, mode, false, run, options, &output);
       if (failing == nullptr || shows_modelled_failure()) break;
       if (failure.empty() && failing->rule == DefectRule::crash_or_report) break;  // the other symptom
+      if (refused_before_the_crash(*failing, options.mpi_series, failure)) ++refused_first;
     }
     Verdict v;
-    if (!failure.empty()) {
+    if (!unmonitored_answered) {
+      v = judge_undecided(*failing,
+                          "the run without monitoring gave no answer in " + std::to_string(kPinnedFailureRuns) +
+                              " runs (it neither ended well, nor refused the call as recorded for Open MPI " +
+                              options.mpi_series + ", nor crashed)",
+                          {unmonitored_failure});
+    } else if (refused_first == max_runs && max_runs > 1) {
+      v = judge_undecided(*failing,
+                          "the library's own refusal of the call (recorded for Open MPI " + options.mpi_series +
+                              ") ended all " + std::to_string(max_runs) + " runs with monitoring before any crash",
+                          {failure});
+    } else if (!failure.empty()) {
       v = judge_failed_run(c, failure, unmonitored_failure, options.mpi_series);
     } else if (c.self_checking && failing != nullptr) {
       v = judge_survived(*failing, c, self_checked_report(c, np, output, run, dir, options), options.mpi_series, np);

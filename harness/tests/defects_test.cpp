@@ -86,6 +86,173 @@ TEST(CrashModel, AFailureWithoutTheCrashOrACrashElsewhereIsNotTheDefect) {
   EXPECT_FALSE(differences_from_failure(d, kDistGraphCrash41, kDistGraphCrash41).empty());
 }
 
+// Open MPI 5.0.7 without monitoring (1000 runs on the loaded host): its own refusals of the
+// dist-graph call (MPI_ERR_ARG, or MPI_ERR_INTERN in about a third of the runs), its own crash at
+// NULL in coll/basic (2 runs: the test command's "crashes too"), a rank killed (signal 9, 2 runs:
+// no answer about the defect).
+const std::string kErrIntern50 =
+    "[vm:00000] *** An error occurred in MPI_Neighbor_alltoall\n[vm:00000] *** reported by process [2921005057,2]\n"
+    "[vm:00000] *** on communicator mpimon_graph\n[vm:00000] *** MPI_ERR_INTERN: internal error\n";
+const std::string kErrArgOnGraph50 =
+    "[vm:00000] *** An error occurred in MPI_Neighbor_alltoall\n[vm:00000] *** reported by process [1991311361,1]\n"
+    "[vm:00000] *** on communicator mpimon_graph\n[vm:00000] *** MPI_ERR_ARG: invalid argument of some other kind\n";
+const std::string kRankKilled50 =
+    "prterun noticed that process rank 1 with PID 25372 on node vm exited on\nsignal 9 (Killed).\n";
+const std::string kCrashElsewhere50 =
+    "[vm:10989:0:10989] Caught signal 11 (Segmentation fault: address not mapped to object at address (nil))\n"
+    " 4  /lib/x86_64-linux-gnu/libmpi.so.40(mca_coll_basic_neighbor_alltoall+0x343) [0x7fbed6f71763]\n"
+    " 5  /lib/x86_64-linux-gnu/libmpi.so.40(MPI_Neighbor_alltoall+0x10d) [0x7fbed6ecabad]\n"
+    "prterun noticed that process rank 2 with PID 10989 on node vm exited on\nsignal 11 (Segmentation fault).\n";
+
+TEST(CrashModel, AControlRunCrashingElsewhereIsNotTheDefectsCrash) {
+  const KnownDefect d = known_defect("distgraph-neighbor-crash");
+  // Was "the run without monitoring crashes too": any segmentation fault without monitoring.
+  EXPECT_TRUE(differences_from_failure(d, kDistGraphCrash50, kCrashElsewhere50).empty());
+  EXPECT_TRUE(differences_from_failure(d, kDistGraphCrash50, kErrIntern50).empty());
+  const auto same = differences_from_failure(d, kDistGraphCrash50, kDistGraphCrash50);
+  ASSERT_EQ(same.size(), 1U);
+  EXPECT_EQ(same.front(), "the run without monitoring crashes the same way");
+}
+
+TEST(CrashModel, TheRunWithoutMonitoringAnswersByItsSignature) {
+  const KnownDefect d = known_defect("distgraph-neighbor-crash");
+  EXPECT_EQ(unmonitored_answer(d, "4.1", ""), UnmonitoredAnswer::ends);
+  EXPECT_EQ(unmonitored_answer(d, "5.0", kErrArgOnGraph50), UnmonitoredAnswer::refuses_as_recorded);
+  EXPECT_EQ(unmonitored_answer(d, "5.0", kErrIntern50), UnmonitoredAnswer::refuses_as_recorded);
+  // Recorded for 5.0 only: the same refusal on 4.1 is no answer, nor on another communicator.
+  EXPECT_EQ(unmonitored_answer(d, "4.1", kErrArgOnGraph50), UnmonitoredAnswer::none);
+  EXPECT_EQ(unmonitored_answer(d, "5.0", kErrArg50), UnmonitoredAnswer::none);
+  EXPECT_EQ(unmonitored_answer(d, "5.0", kDistGraphCrash50), UnmonitoredAnswer::fails_as_the_defect);
+  EXPECT_EQ(unmonitored_answer(d, "5.0", kCrashElsewhere50), UnmonitoredAnswer::crashes_elsewhere);
+  EXPECT_EQ(unmonitored_answer(d, "5.0", kErrArgOnGraph50 + kCrashElsewhere50), UnmonitoredAnswer::crashes_elsewhere);
+  EXPECT_EQ(unmonitored_answer(d, "5.0", kRankKilled50), UnmonitoredAnswer::none);
+  EXPECT_EQ(unmonitored_answer(d, "5.0", "killed after 120 s\n"), UnmonitoredAnswer::none);
+  // A refused window: its own expected lines are the defect's failure.
+  const KnownDefect w = known_defect("one-process-window-refused");
+  EXPECT_EQ(unmonitored_answer(w, "4.1", "MPI_Win_create ... MPI_ERR_WIN: invalid window"),
+            UnmonitoredAnswer::fails_as_the_defect);
+  EXPECT_STREQ(answer_name(UnmonitoredAnswer::none), "no answer");
+}
+
+TEST(CrashModel, AMonitoredRunTheRefusalEndedFirstSaysNothing) {
+  const KnownDefect d = known_defect("distgraph-neighbor-crash");
+  EXPECT_TRUE(refused_before_the_crash(d, "5.0", kErrArgOnGraph50));
+  EXPECT_FALSE(refused_before_the_crash(d, "5.0", kErrArgOnGraph50 + kDistGraphCrash50));
+  EXPECT_FALSE(refused_before_the_crash(d, "4.1", kErrArgOnGraph50));
+  EXPECT_FALSE(refused_before_the_crash(d, "5.0", ""));
+}
+
+TEST(CrashModel, UndecidedIsNamedAndNeitherAPassNorAFailure) {
+  const Verdict v = judge_undecided(known_defect("distgraph-neighbor-crash"), "why", {"output"});
+  EXPECT_EQ(v.outcome, Outcome::undecided);
+  EXPECT_STREQ(outcome_name(v.outcome), "not decided");
+  EXPECT_EQ(v.summary.rfind("not decided: distgraph-neighbor-crash (", 0), 0U);
+  EXPECT_TRUE(outcome_expected(v.outcome));
+  EXPECT_TRUE(outcome_unchecked(v.outcome));
+}
+
+// run_case on the pinned dist-graph case with a launcher that plays each run's output from a plan:
+// per kind of run (the control run of the set-up, with --control, ends well; "unmonitored": the
+// --mca ... ^monitoring runs; "monitored": the others), line K of KIND.plan names the output file
+// and the exit code of the K-th run (the last line repeats). Counts the runs of each kind.
+class PinnedRuns : public ::testing::Test {
+ protected:
+  ScratchDirectory scratch{"pinned-runs"};
+  std::filesystem::path dir = scratch.path();
+
+  void SetUp() override {
+    for (const auto& [name, text] : std::map<std::string, std::string>{{"defect", kDistGraphCrash50},
+                                                                       {"refusal", kErrArgOnGraph50},
+                                                                       {"intern", kErrIntern50},
+                                                                       {"elsewhere", kCrashElsewhere50},
+                                                                       {"killed", kRankKilled50}}) {
+      std::ofstream(dir / name) << text;
+    }
+    std::ofstream(dir / "mpirun")
+        << "#!/bin/bash\nd='" << dir.string()
+        << "'\ncase \"$*\" in *--control*) exit 0 ;; *'^monitoring'*) kind=unmonitored ;; "
+           "*) kind=monitored ;; esac\n"
+           "n=$(( $(cat \"$d/$kind.count\" 2>/dev/null || echo 0) + 1 )); echo $n >\"$d/$kind.count\"\n"
+           "line=$(sed -n \"${n}p\" \"$d/$kind.plan\"); [ -n \"$line\" ] || line=$(tail -n 1 "
+           "\"$d/$kind.plan\")\nset -- $line; cat \"$d/$1\"; exit $2\n";
+    std::filesystem::permissions(dir / "mpirun", std::filesystem::perms::owner_all);
+  }
+  void plan(const std::string& kind, const std::string& lines) { std::ofstream(dir / (kind + ".plan")) << lines; }
+  int runs(const std::string& kind) {
+    std::ifstream in(dir / (kind + ".count"));
+    int n = 0;
+    in >> n;
+    return n;
+  }
+  CaseResult run() {
+    const auto& cases = validation_cases();
+    const auto c = std::find_if(cases.begin(), cases.end(),
+                                [](const ValidationCase& v) { return v.name == "coll.distgraph_neighbor_alltoall"; });
+    SuiteOptions options;
+    options.launcher = (dir / "mpirun").string();
+    options.programs_dir = dir.string();
+    options.work_dir = (dir / "work").string();
+    options.mpi_series = "5.0";
+    return run_case(*c, 4, 2, options);
+  }
+};
+
+TEST_F(PinnedRuns, ARunWithoutMonitoringThatCrashedElsewhereIsAnAnswer) {
+  // The test command's failure (issue 43): "the run without monitoring crashes too" (coll/basic's).
+  plan("unmonitored", "elsewhere 139\n");
+  plan("monitored", "refusal 13\ndefect 139\n");
+  const CaseResult r = run();
+  EXPECT_EQ(r.outcome, Outcome::defect_present) << r.summary;
+  EXPECT_EQ(runs("unmonitored"), 1);
+  EXPECT_EQ(runs("monitored"), 2);
+}
+
+TEST_F(PinnedRuns, ARunWithoutMonitoringThatGaveNoAnswerIsRunAgain) {
+  plan("unmonitored", "killed 137\nkilled 137\nintern 17\n");
+  plan("monitored", "defect 139\n");
+  const CaseResult r = run();
+  EXPECT_EQ(r.outcome, Outcome::defect_present) << r.summary;
+  EXPECT_EQ(runs("unmonitored"), 3);
+  EXPECT_EQ(runs("monitored"), 1);
+}
+
+TEST_F(PinnedRuns, NoAnswerWithoutMonitoringInFiveRunsIsNotDecided) {
+  plan("unmonitored", "killed 137\n");
+  plan("monitored", "defect 139\n");
+  const CaseResult r = run();
+  EXPECT_EQ(r.outcome, Outcome::undecided) << r.summary;
+  EXPECT_NE(r.summary.find("the run without monitoring gave no answer in 5 runs"), std::string::npos) << r.summary;
+  EXPECT_EQ(runs("unmonitored"), 5);
+  EXPECT_EQ(runs("monitored"), 0);
+}
+
+TEST_F(PinnedRuns, TheRefusalEndingEveryMonitoredRunFirstIsNotDecided) {
+  plan("unmonitored", "refusal 13\n");
+  plan("monitored", "refusal 13\n");
+  const CaseResult r = run();
+  EXPECT_EQ(r.outcome, Outcome::undecided) << r.summary;
+  EXPECT_NE(r.summary.find("ended all 5 runs with monitoring before any crash"), std::string::npos) << r.summary;
+  EXPECT_EQ(runs("monitored"), 5);
+}
+
+TEST_F(PinnedRuns, AnotherCrashWithMonitoringStillFails) {
+  // Not the library's refusal: a crash elsewhere in every monitored run is an answer, not the model.
+  plan("unmonitored", "refusal 13\n");
+  plan("monitored", "refusal 13\nelsewhere 139\n");
+  const CaseResult r = run();
+  EXPECT_EQ(r.outcome, Outcome::fails) << r.summary;
+  EXPECT_EQ(runs("monitored"), 5);
+}
+
+TEST_F(PinnedRuns, TheDefectsCrashWithoutMonitoringFails) {
+  plan("unmonitored", "defect 139\n");
+  plan("monitored", "defect 139\n");
+  const CaseResult r = run();
+  EXPECT_EQ(r.outcome, Outcome::fails) << r.summary;
+  EXPECT_NE(r.summary.find("the run without monitoring crashes the same way"), std::string::npos) << r.summary;
+  EXPECT_EQ(runs("unmonitored"), 1);
+}
+
 TEST(CrashModel, TheVerdictOfAMissingCrashIsAFailureNotAPass) {
   const KnownDefect d = known_defect("distgraph-neighbor-crash");
   const Verdict v =

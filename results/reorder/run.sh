@@ -47,7 +47,7 @@ library=$build/reorder/libmpimon-reorder.so
 nodes=${NODES:-4} rates=${RATES:-1gbit 100mbit} pairs=${PAIRS:-8} np=${NP:-48} demo_np=${DEMO_NP:-16}
 demo_bytes=${DEMO_BYTES:-262144}
 nps=${NPS-16 64 144 256} ompi5_nps=${OMPI5_NPS-16 64 144} repeat=${REPEAT:-3} stencil_class=${STENCIL_CLASS:-medium}
-stencil_iterations=${STENCIL_ITERATIONS:-10}
+stencil_iterations=${STENCIL_ITERATIONS-10}
 decide_sizes=${DECIDE_SIZES-64,256,1024,4096,10000}
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_rmaps_base_oversubscribe=1
 export MPIMON_REORDER_LIBRARY=$library
@@ -97,17 +97,33 @@ compare() {
   cat "$out.txt"
   load_after=$(cut -d' ' -f1 /proc/loadavg)
   "$mpimon" show "$out.h5" --csv "$out.csv" >/dev/null
-  /usr/bin/python3 - "$out.csv" "$label" "$rate" "$n" "$a" "$b" "$cost_a" "$cost_b" "$load_before" "$load_after" \
-    >>"$here/measured.csv" <<'EOF'
+  # The comparison's row replaces an earlier one of the same case (a part run again).
+  /usr/bin/python3 - "$here/measured.csv" "$out.csv" "$label" "$rate" "$n" "$a" "$b" "$cost_a" "$cost_b" "$load_before" \
+    "$load_after" <<'EOF'
 import csv, sys
-path, *fields = sys.argv[1:]
+table, path, *fields = sys.argv[1:]
 row = next(csv.DictReader(open(path)))
 times = [row[k] for k in ("A_mean_s", "B_mean_s", "difference_s", "difference_ci_low_s", "difference_ci_high_s", "pairs")]
-print(",".join(fields[:5] + times + fields[5:]))
+text = open(table, newline="").read()
+end = "\r\n" if "\r\n" in text else "\n"  # the file's own line ends, kept
+lines = [l for l in text.splitlines() if l.split(",")[0] != fields[0]]
+open(table, "w", newline="").write(end.join(lines + [",".join(fields[:5] + times + fields[5:])]) + end)
 EOF
   printf '%s\n' "case=$label" "arm_A_name=$a" "arm_B_name=$b" "modelled_A=$cost_a" "modelled_B=$cost_b" \
     "load_before=$load_before" "load_after=$load_after" "nodes=$nodes" "link_rate=$rate" \
     "mca=${mca[*]}" "ranks=unbound (the nodes share this machine's cores)" >"$out.set"
+}
+
+# weights_arrived FILE: the weighted dist graph's modelled costs must differ from the Cartesian
+# call's, whose every neighbour weighs 1: equal costs mean the faces' areas never reached the library.
+weights_arrived() {
+  local cart graph
+  cart=$(modelled MPI_Cart_create "$1") graph=$(modelled MPI_Dist_graph_create_adjacent "$1")
+  [ "$cart" != "$graph" ] || {
+    echo "run.sh: the weighted dist graph's modelled costs equal the Cartesian call's ($graph, $1):" \
+      "its weights never reached libmpimon-reorder" >&2
+    exit 1
+  }
 }
 
 stencil() {
@@ -123,6 +139,7 @@ stencil() {
       interruptible "$mpimon" run --reorder --stats "$stats" -- "$launcher" -np "$np" --map-by node \
         "$workload" "${run[@]}" --topology-reorder "$topology" >/dev/null
     done
+    weights_arrived "$stats"
     IFS=, read -r before after < <(modelled MPI_Cart_create "$stats")
     compare "$tag-cart" "$np" launcher reorder "$before" "$after" "$seconds" rmaps_base_mapping_policy=node topo=basic \
       -- "$workload" "${run[@]}" --topology-reorder cart
@@ -201,9 +218,11 @@ cost_monitoring() {
 
 compact() {
   mkdir -p "$here/compact"
-  rm -f "$here"/compact/*.h5
+  # One per comparison in runs/, made again; those of comparisons runs/ no longer holds (not
+  # committed, from an earlier session) are kept.
   local set settings line
   for set in "$here"/runs/*.set; do
+    rm -f "$here/compact/$(basename "${set%.set}")-compact.h5"
     settings=()
     while read -r line; do settings+=(--set "$line"); done <"$set"
     settings+=(--set "launcher=the launcher of mpimon cluster (mpirun through ip netns exec)" --set "workdir=")

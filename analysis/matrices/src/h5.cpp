@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cstring>
 
+#include "h5_sizes.hpp"
 #include "mpimon/base/error.hpp"
 
 namespace mpimon::h5 {
@@ -235,7 +236,10 @@ std::vector<std::string> read_vlen_strings(hid_t obj, bool is_attribute, const s
   if (n < 0) raise_error(Error::Kind::format, where, "bad dataspace");
   std::vector<std::string> out;
   if (n == 0) return out;  // nothing to read, and HDF5 1.14 refuses a read without a buffer
+  const auto count = static_cast<std::uint64_t>(n);
   if (H5Tis_variable_str(file_type.get()) > 0) {
+    // libhdf5 allocates what each string's stored length says: checked against the file first.
+    check_vlen_strings(obj, is_attribute, count, where);
     Handle mem_type = string_type(where);
     std::vector<char*> raw(static_cast<std::size_t>(n), nullptr);
     herr_t st = is_attribute ? H5Aread(obj, mem_type.get(), raw.data())
@@ -252,6 +256,11 @@ std::vector<std::string> read_vlen_strings(hid_t obj, bool is_attribute, const s
     H5Dvlen_reclaim(mem_type.get(), space.get(), H5P_DEFAULT, raw.data());
   } else {
     std::size_t width = H5Tget_size(file_type.get());
+    if (is_attribute) {
+      check_attribute_bytes(obj, count * width, where);
+    } else {
+      check_dataset_bytes(obj, count * width, where);
+    }
     std::vector<char> buf(width * static_cast<std::size_t>(n));
     herr_t st = is_attribute ? H5Aread(obj, file_type.get(), buf.data())
                              : H5Dread(obj, file_type.get(), H5S_ALL, H5S_ALL, H5P_DEFAULT, buf.data());
@@ -285,6 +294,8 @@ std::vector<std::uint64_t> read_uint_attribute(hid_t obj, const std::string& nam
   }
   Handle space(check(H5Aget_space(attr.get()), where, "dataspace"));
   hssize_t n = H5Sget_simple_extent_npoints(space.get());
+  check_attribute_bytes(attr.get(), static_cast<std::uint64_t>(std::max<hssize_t>(n, 0)) * H5Tget_size(type.get()),
+                        where);
   std::vector<std::uint64_t> out(static_cast<std::size_t>(std::max<hssize_t>(n, 0)));
   if (!out.empty()) check_status(H5Aread(attr.get(), H5T_NATIVE_UINT64, out.data()), where, "reading attribute");
   return out;
@@ -352,6 +363,7 @@ std::vector<double> read_doubles(hid_t dataset, const std::string& where) {
   if (H5Tget_class(type.get()) != H5T_FLOAT) raise_error(Error::Kind::format, where, "expected floating point");
   Handle space(check(H5Dget_space(dataset), where, "dataspace"));
   hssize_t n = H5Sget_simple_extent_npoints(space.get());
+  check_dataset_stored(dataset, where);
   std::vector<double> out(static_cast<std::size_t>(std::max<hssize_t>(n, 0)));
   if (!out.empty()) {
     check_status(H5Dread(dataset, H5T_NATIVE_DOUBLE, H5S_ALL, H5S_ALL, H5P_DEFAULT, out.data()), where, "reading");
@@ -384,6 +396,7 @@ std::vector<T> read_all(hid_t dataset, hid_t mem_type, const std::string& where)
   if (H5Tget_class(type.get()) != H5T_INTEGER) raise_error(Error::Kind::format, where, "expected integers");
   Handle space(check(H5Dget_space(dataset), where, "dataspace"));
   hssize_t n = H5Sget_simple_extent_npoints(space.get());
+  check_dataset_stored(dataset, where);
   std::vector<T> out(static_cast<std::size_t>(std::max<hssize_t>(n, 0)));
   if (!out.empty()) {
     check_status(H5Dread(dataset, mem_type, H5S_ALL, H5S_ALL, H5P_DEFAULT, out.data()), where, "reading");

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "h5_sizes.hpp"
 #include "mpimon/base/error.hpp"
 #include "mpimon/matrices/h5.hpp"
 
@@ -112,12 +113,14 @@ SparseMatrix MatrixFile::matrix(const std::string& dump, TrafficClass c, Metric 
   std::string where = impl_->where(class_path + "/" + name);
   if (h5::is_group(cg.get(), name)) {
     h5::Handle mg = h5::open_group(cg.get(), name, impl_->where(class_path));
-    SparseMatrix s = SparseMatrix::zeros(n, n);
     auto read = [&](const char* ds) { return h5::read_int64(h5::open_dataset(mg.get(), ds, where).get(), where); };
+    // The row pointers first: nprocs + 1 of them stored in the file, before n rows are allocated.
     auto indptr = read("indptr");
+    if (indptr.size() != std::size_t{n} + 1) raise_error(Error::Kind::format, where, "inconsistent CSR arrays");
     auto indices = read("indices");
+    SparseMatrix s = SparseMatrix::zeros(n, n);
     s.values = h5::read_uint64(h5::open_dataset(mg.get(), "data", where).get(), where);
-    if (indptr.size() != std::size_t{n} + 1 || indices.size() != s.values.size() || indptr.front() != 0 ||
+    if (indices.size() != s.values.size() || indptr.front() != 0 ||
         static_cast<std::size_t>(indptr.back()) != s.values.size() || !std::is_sorted(indptr.begin(), indptr.end())) {
       raise_error(Error::Kind::format, where, "inconsistent CSR arrays");
     }
@@ -134,8 +137,12 @@ SparseMatrix MatrixFile::matrix(const std::string& dump, TrafficClass c, Metric 
   if (dims.size() != 2 || dims[0] != n || dims[1] != n) {
     raise_error(Error::Kind::format, where, "expected a " + std::to_string(n) + " x " + std::to_string(n) + " matrix");
   }
-  // Read by blocks of rows so that a large dense matrix is never held twice.
+  // A class without traffic was never written (its storage is allocated on first write): zeros,
+  // without reading n x n fill values. Else the file stores all of it.
   SparseMatrix s = SparseMatrix::zeros(n, n);
+  if (!h5::has_storage(ds.get())) return s;
+  h5::check_dataset_stored(ds.get(), where);
+  // Read by blocks of rows so that a large dense matrix is never held twice.
   const std::uint32_t block = std::max<std::uint32_t>(1, (1u << 20) / n);
   for (std::uint32_t first = 0; first < n; first += block) {
     std::uint32_t count = std::min(block, n - first);

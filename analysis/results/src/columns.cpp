@@ -17,6 +17,9 @@ template <typename... F>
 struct Visitor : F... {
   using F::operator()...;
 };
+// Clang 14 (the fuzz build) deduces no aggregate's template arguments without a guide.
+template <typename... F>
+Visitor(F...) -> Visitor<F...>;
 
 std::string csv_field(const ColumnFormat& column, const TableCell& cell) {
   return std::visit(Visitor{[](std::monostate) { return std::string(); },

@@ -24,9 +24,14 @@
 #   objective-fig5, objective-fig4a-npN: place's choice under --objective hop-bytes (A) against
 #              --objective time (B), both with links-RATE.json; timed in launch pairs where the
 #              rankfiles differ: objective-measured.csv (cases on other than 4 nodes carry -Nnodes).
+#   ordered-npN: the ordered model (place --objective time's guard) on a case it was not made on:
+#              Open MPI's binomial reduce (coll_tuned_reduce_algorithm 5) of COUNTS integers, the
+#              hop-bytes choice (A) against packed, cyclic and random (--seed 1), each mapping
+#              predicted in one phase and in order with links-RATE.json (ordered-predicted.csv) and
+#              timed in launch pairs (ordered-measured.csv; ITERATIONS reduces per launch, 2).
 # Needs root. Usage: results/placement/measured/run.sh [BUILD_DIR] [PART...]
 #   PART: fig5 fig4a-np16 fig4a-np32 compact (default: all, in that order); fig4a-npN for another N;
-#   probe, predict, objective-fig5, objective-fig4a-npN (not in the default)
+#   probe, predict, objective-fig5, objective-fig4a-npN, ordered-npN (not in the default)
 #   (N / NODES slots per node, ITERATIONS per count, e.g. NODES=2 ... fig4a-np8)
 # Environment: NODES (4), RATE (1gbit), PAIRS (5), CLUSTER_NAME (measuredPID), COUNTS ("100000 1000000 10000000" integers),
 # ITERATIONS_np16 ("20 5 2"), ITERATIONS_np32 ("20 5 1"): reduces per launch for each count;
@@ -353,6 +358,47 @@ objective_fig4a() {
   done
 }
 
+# ordered_predict LABEL ARM RECORD: the mapping of json/ordered-LABEL-ARM.json predicted in one phase
+# and in order (--method given --objective time with the probed links), one row of ordered-predicted.csv.
+ordered_predict() {
+  local label=$1 arm=$2 record=$3 report=$here/json/ordered-$1-$2.json out=$scratch/ordered.json
+  python3 -c 'import json,sys; r=json.load(open(sys.argv[1])); m=next(m["mapping"] for m in r["methods"] if m["method"] == r["chosen"]); print("\n".join(f"{i} {l}" for i, l in enumerate(m)))' \
+    "$report" >"$scratch/ordered.map"
+  "$mpimon" place "$record" --topology "$topology" --links "$here/links-$rate.json" --method given \
+    --start-mapping "$scratch/ordered.map" --objective time --json "$out" >/dev/null
+  # The row of the mapping given (the time objective may choose another: packed, if faster).
+  python3 -c 'import json,sys; m=next(m for m in json.load(open(sys.argv[1]))["methods"] if m["method"] == "given"); print(",".join(["ordered", *sys.argv[2:5], str(m["predicted_seconds"]), str(m["computed_ordered_seconds"]), sys.argv[5]]))' \
+    "$out" "$label" "$np" "$arm" "$rate" >>"$here/ordered-predicted.csv"
+}
+
+# ordered_fig4a N "ITERATIONS...": the ordered model on a case it was not designed on (it was made on
+# the binary reduce at 32 ranks): Open MPI's binomial reduce (coll_tuned_reduce_algorithm 5) on N
+# ranks; A = the hop-bytes choice, B = packed, cyclic and random (--seed 1); every mapping predicted
+# in one phase and in order (ordered-predicted.csv), timed in launch pairs (ordered-measured.csv).
+ordered_fig4a() {
+  np=$1
+  cluster $((np / nodes))
+  [ -s "$here/links-$rate.json" ] || { echo "run.sh: no links-$rate.json: run the probe part first" >&2; exit 1; }
+  local iterations i=0 count label record arm b binomial=(--mca coll_tuned_use_dynamic_rules=1 --mca coll_tuned_reduce_algorithm=5)
+  read -ra iterations <<<"$2"
+  for count in $counts; do
+    label=binomial-np$np-$count$rate_tag$node_tag$case_tag record=$here/runs/ordered-$label.h5
+    interruptible "$mpimon" record --launcher "$launcher" --np "$np" -o "$record" "${binomial[@]}" -- \
+      "$collective" --op reduce --count "$count" --type-size 4 >/dev/null 2>&1
+    declare -A cost=()
+    cost[hop-bytes]=$(place "ordered-$label" hop-bytes "$record")
+    for arm in packed cyclic; do cost[$arm]=$(place "ordered-$label" "$arm" "$record" --method "$arm"); done
+    cost[random]=$(place "ordered-$label" random "$record" --method random --seed 1)
+    for arm in hop-bytes packed cyclic random; do ordered_predict "$label" "$arm" "$record"; done
+    for b in packed cyclic random; do
+      compare ordered "$label" hop-bytes "$b" "${cost[hop-bytes]}" "${cost[$b]}" 'seconds per iteration: ([0-9.]+)' \
+        "${iterations[$i]}" "${binomial[@]}" -- "$collective" --op reduce --count "$count" --type-size 4 \
+        --iterations "${iterations[$i]}"
+    done
+    i=$((i + 1))
+  done
+}
+
 conditions() {
   {
     echo "part: $1"
@@ -377,6 +423,13 @@ for part in "${parts[@]}"; do
       [ -s "$here/objective-predicted.csv" ] ||
         echo "figure,case,np,predicted_hop_bytes_s,predicted_time_s,rate" >"$here/objective-predicted.csv"
       ;;&
+    ordered-np[0-9]*)
+      figure=ordered
+      [ -s "$here/ordered-measured.csv" ] || echo "$header" >"$here/ordered-measured.csv"
+      [ -s "$here/ordered-predicted.csv" ] ||
+        echo "figure,case,np,arm,predicted_s,ordered_s,rate" >"$here/ordered-predicted.csv"
+      ;;&
+    ordered-np[0-9]*) ordered_fig4a "${part#ordered-np}" "${ITERATIONS:-2}" ;;
     fig5) fig5 ;;
     probe) probe ;;
     predict) predict ;;
@@ -386,7 +439,7 @@ for part in "${parts[@]}"; do
     fig4a-np32) fig4a 32 "${ITERATIONS_np32:-20 5 1}" ;;
     fig4a-np[0-9]*) fig4a "${part#fig4a-np}" "${ITERATIONS:-20 5 2}" ;;
     compact) compact ;;
-    *) echo "run.sh: unknown part '$part' (fig5, fig4a-npN, compact, probe, predict, objective-fig5, objective-fig4a-npN)" >&2; exit 2 ;;
+    *) echo "run.sh: unknown part '$part' (fig5, fig4a-npN, compact, probe, predict, objective-fig5, objective-fig4a-npN, ordered-npN)" >&2; exit 2 ;;
   esac
   case $part in compact | predict | probe) ;; *) conditions "$part" "$figure" ;; esac
   echo "results/placement/measured: $part done in $((SECONDS - start)) s"

@@ -14,6 +14,7 @@ Usage: summarise.py DIR (this folder)"""
 import csv
 import glob
 import importlib.util
+import math
 import os
 import sys
 
@@ -179,6 +180,97 @@ def main(folder):
             cells = [f"{group[m]['ratio']:.2f} ({group[m]['modelled_cost'] / first:.2f})" if m in group else ""
                      for m in mappings]
             print(f"| {case} | {np_} | " + " | ".join(cells) + " |")
+    # README.md's generated figures, from the CSVs just written.
+    sys.path.insert(0, os.path.join(here, "../.."))
+    import readme_figures as generated
+    for problem in generated.write(folder, readme_figures(folder)):
+        print("summarise.py: README.md: " + problem, file=sys.stderr)
+
+
+def csv_rows(folder, name):
+    with open(os.path.join(folder, name)) as f:
+        return list(csv.DictReader(f))
+
+
+def wall(seconds):
+    """A wall time as the README gives it: one decimal under 10 s, whole seconds above."""
+    return f"{seconds:.1f} s" if seconds < 10 else f"{seconds:.0f} s"
+
+
+def span(values, fmt):
+    low, high = fmt(min(values)), fmt(max(values))
+    return low if low == high else f"{low} to {high}"
+
+
+def growth_figures(folder):
+    """growth.csv's table (and Fig. 5's packed run at 4096 ranks, fig5.csv), how a doubling of the
+    ranks grows the wall time, and what that predicts for the 27-point stencil at 4096 ranks."""
+    rows = csv_rows(folder, "growth.csv")
+    wall_of = {(r["case"], int(r["np"]), int(r["crosstraffic"])): float(r["wall_s"]) for r in rows if r["status"] == "ok"}
+    simulated_of = {k[:3]: float(r["simulated_s"]) for r in rows for k in [(r["case"], int(r["np"]), int(r["crosstraffic"]))]}
+    columns = [("stencil7-scrambled", 1), ("stencil7-scrambled", 0), ("stencil27-scrambled", 1), ("stencil27-scrambled", 0)]
+    nps = sorted({int(r["np"]) for r in rows})
+    lines, factors = [], []
+    for i, np_ in enumerate(nps):
+        cells = []
+        for case, cross in columns:
+            w = wall_of.get((case, np_, cross))
+            before = wall_of.get((case, nps[i - 1], cross)) if i else None
+            if w is not None and before:
+                factors.append(w / before)
+            cells.append("" if w is None else wall(w) + (f" ({w / before:.1f}x)" if before else ""))
+        lines.append(f"| {np_} | " + " | ".join(cells) + " |")
+    # Fig. 5's packed run of the 7-point stencil at 4096 ranks, cross-traffic off, one iteration.
+    fig5 = [r for r in csv_rows(folder, "fig5.csv") if (r["case"], r["np"], r["mapping"]) == ("stencil7-scrambled", "4096", "packed")]
+    if fig5:
+        w, before = float(fig5[0]["wall_s"]), wall_of[("stencil7-scrambled", nps[-1], 0)]
+        lines.append(f"| {2 * nps[-1]} | | {wall(w)} ({w / before:.1f}x; Fig. 5's packed run) | not run | not run |")
+    header = ["| ranks | 7-point | 7-point, cross-traffic off | 27-point | 27-point, cross-traffic off |",
+              "|---|---|---|---|---|"]
+    low, high = min(factors), max(factors)
+    change = [100 * (simulated_of[(case, n, 0)] / simulated_of[(case, n, 1)] - 1)
+              for case, n, cross in simulated_of if cross == 1 and (case, n, 0) in simulated_of]
+    ratio27 = [wall_of[("stencil27-scrambled", n, c)] / wall_of[("stencil7-scrambled", n, c)]
+               for n in nps for c in (0, 1) if ("stencil27-scrambled", n, c) in wall_of]
+    last = nps[-1]
+    one_off = [wall_of[("stencil27-scrambled", last, 0)] * f / 60 for f in (low, high)]
+    one_default = [wall_of[("stencil27-scrambled", last, 1)] * f / 3600 for f in (low, high)]
+    # The six mappings: about 5 times packed's time, plus packed once more for the traffic.
+    six = [6 * m / 60 for m in one_off]
+    return {
+        "growth-table": "\n".join(header + lines),
+        "growth-per-doubling": f"{low:.1f} to {high:.1f} times",
+        "growth-power": f"{math.log2(low):.1f} to {math.log2(high):.1f}",
+        "growth-27-over-7": span(ratio27, lambda v: f"{v:.0f}") + " times",
+        "growth-27-at-4096-off": f"{one_off[0]:.0f} to {one_off[1]:.0f} min",
+        "growth-27-at-4096-off-from": f"{wall_of[('stencil27-scrambled', last, 0)]:.0f} s times {low:.1f} to {high:.1f}",
+        "growth-27-at-4096-default": f"{one_default[0]:.1f} to {one_default[1]:.1f} h",
+        "growth-27-at-4096-one": f"{one_off[0] / 60:.1f} to {one_default[1]:.1f} hours",
+        "growth-27-at-4096-six": f"{six[0]:.0f} to {six[1]:.0f} hours",
+        "growth-27-at-4096-six-jobs2": f"{six[0] / 2:.0f} to {six[1] / 2:.0f}",
+        "crosstraffic-off-change": span(change, lambda v: f"{v:+.1f} %"),
+    }
+
+
+def fig5_figures(folder):
+    """The README's table of Fig. 5 (each mapping's simulated time over packed's), from fig5.csv."""
+    rows = csv_rows(folder, "fig5.csv")
+    names = {"stencil7-scrambled": "7-point stencil", "stencil27-scrambled": "27-point stencil", "cg": "CG"}
+    mappings = ["cyclic", "random", "treematch", "scotch", "default"]
+    lines = ["| case | ranks | cyclic | random | TreeMatch | Scotch | default |", "|---|---|---|---|---|---|---|"]
+    for case, label in names.items():
+        for np_ in sorted({int(r["np"]) for r in rows if r["case"] == case}):
+            ratio = {r["mapping"]: float(r["ratio"]) for r in rows if r["case"] == case and int(r["np"]) == np_}
+            lines.append(f"| {label} | {np_} | " + " | ".join(f"{ratio[m]:.2f}" if m in ratio else "" for m in mappings) + " |")
+    return {"fig5-table": "\n".join(lines)}
+
+
+def readme_figures(folder):
+    """README.md's generated figures (results/readme_figures.py), from the committed CSVs alone."""
+    figures = {"time-model-rows": str(len(csv_rows(folder, "time-model.csv")))}
+    figures.update(growth_figures(folder))
+    figures.update(fig5_figures(folder))
+    return figures
 
 
 if __name__ == "__main__":

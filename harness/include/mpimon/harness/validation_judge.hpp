@@ -20,13 +20,15 @@ bool defect_expected(const ValidationCase& c, const std::string& series);
 
 /// unreachable: the MPI library cannot reach what the case tests (the MPI_T flush on Open MPI 4.1),
 /// so nothing was checked; left_out: the case needs a component ompi_info does not list (osc/pt2pt
-/// on Open MPI 5), so it was not run. Verdicts of their own ("not checked"), neither exact nor a
-/// failure.
-enum class Outcome { holds, fails, defect_present, defect_fixed, error, unreachable, left_out };
+/// on Open MPI 5), so it was not run; undecided: a crash or refusal defect's runs gave no answer
+/// in as many tries as the case makes (judge_undecided). Verdicts of their own ("not checked",
+/// "not decided"), neither exact nor a failure.
+enum class Outcome { holds, fails, defect_present, defect_fixed, error, unreachable, left_out, undecided };
 const char* outcome_name(Outcome o);
-/// holds, defect_present, unreachable and left_out are what is expected; the others fail the suite.
+/// holds, defect_present, unreachable, left_out and undecided are what is expected; the others fail
+/// the suite.
 bool outcome_expected(Outcome o);
-/// unreachable and left_out: nothing was checked.
+/// unreachable, left_out and undecided: nothing was checked.
 bool outcome_unchecked(Outcome o);
 
 struct Verdict {
@@ -52,11 +54,33 @@ std::vector<std::string> differences_from_expected_lines(const KnownDefect& d, c
                                                          int np = 0);
 
 /// The differences between a failed run and the model of a `crash`, `crash_or_report` or `refused`
-/// defect: its output shows every one of the defect's expected lines; for the crashes, it is a segmentation fault that
-/// the unmonitored run (`control_failure`, empty when that run succeeded) does not show; for
-/// `refused`, the unmonitored run succeeded.
+/// defect: its output shows every one of the defect's expected lines; for the crashes, it is a
+/// segmentation fault, and the unmonitored run (`control_failure`, empty when that run succeeded)
+/// does not show the same crash (a crash elsewhere, or the library's own refusal, is not the
+/// defect's); for `refused`, the unmonitored run succeeded.
 std::vector<std::string> differences_from_failure(const KnownDefect& d, const std::string& failure,
                                                   const std::string& control_failure);
+
+/// What the run without monitoring of a crash or refusal defect's case answers, by the signature of
+/// its output (`failure`: "" when it ended well). The question is whether the defect's failure
+/// happens without monitoring: ending well, the MPI library's own refusal of the call recorded for
+/// this series (`unmonitored_refusals`: Open MPI 5.0.7's MPI_ERR_ARG on the dist-graph call), or a
+/// segmentation fault elsewhere (5.0.7's own coll/basic, 2 runs in 1000) answer no; showing the
+/// defect's failure itself answers yes; anything else (a rank killed, a timeout, an error not
+/// recorded) does not answer, and the runner runs it again.
+enum class UnmonitoredAnswer { ends, refuses_as_recorded, crashes_elsewhere, fails_as_the_defect, none };
+UnmonitoredAnswer unmonitored_answer(const KnownDefect& d, const std::string& series, const std::string& failure);
+const char* answer_name(UnmonitoredAnswer a);
+
+/// Whether a monitored run of a crash defect's case ended in the MPI library's own refusal of the
+/// call recorded for this series, before any rank crashed (no segmentation fault): it says nothing
+/// about the crash, and the runner runs it again.
+bool refused_before_the_crash(const KnownDefect& d, const std::string& series, const std::string& failure);
+
+/// The verdict of a crash or refusal defect's case whose runs gave no answer in as many tries as
+/// the case makes (`why`: which runs, and what they showed; `outputs`: the last of them): outcome
+/// undecided, "not decided: DEFECT ...", never a pass or a failure by chance.
+Verdict judge_undecided(const KnownDefect& d, const std::string& why, const std::vector<std::string>& outputs);
 
 /// The verdict of a case pinning defect `d`. `against_ideal`: the differences between the run and
 /// the correct behaviour (the ideal ledger); `against_defect`: between the run and the defect's

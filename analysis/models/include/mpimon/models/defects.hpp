@@ -6,6 +6,7 @@
 
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "mpimon/models/ledger.hpp"
@@ -49,6 +50,11 @@ struct KnownDefect {
   std::vector<std::string> expected_lines = {};
   /// For `crash_or_report`: the report lines of a run that survived (as `exact_report`'s).
   std::vector<std::string> survived_lines = {};
+  /// For `crash` and `crash_or_report`: where the MPI library itself refuses the pinned call, the
+  /// series and what its refusal shows without monitoring (regular expressions, each searched for
+  /// anywhere in the output; e.g. Open MPI 5.0.7's MPI_ERR_ARG on the dist-graph call). On that
+  /// series this refusal is the run without monitoring's answer, as ending well is elsewhere.
+  std::vector<std::pair<std::string, std::vector<std::string>>> unmonitored_refusals = {};
 };
 
 /// Every known defect, in docs/defects.md's order.
