@@ -260,7 +260,18 @@ def readme_figures(folder):
     figures.update(np16_figures(results))
     before, after = modelled_between_nodes(results, "stencil-medium-10it-np48-100mbit", "dist-graph")
     figures["stencil48-bytes-between-nodes"] = f"{after / before:.2f} (from {before:,} to {after:,}".replace(",", " ")
+    if (results / "gromacs.csv").exists():
+        figures.update(gromacs_module().readme_figures(str(results)))
     return figures
+
+
+def gromacs_module():
+    """gromacs.py beside this file (GROMACS's figures), whatever the importer's path."""
+    import importlib.util
+    spec = importlib.util.spec_from_file_location("reorder_gromacs", Path(__file__).resolve().parent / "gromacs.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
 
 
 if __name__ == "__main__":

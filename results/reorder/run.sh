@@ -19,13 +19,21 @@
 #             at OMPI5_NPS ranks, and rank 0's computation alone on synthetic gathers of 64 to 10^4
 #             processes (mpimon-reorder-decide-bench: this machine cannot launch 10^4 ranks);
 #   compact:  one compact results file per comparison (mpimon compact) into compact/, summary.csv and
-#             the figure (plot.py) redrawn from them.
+#             the figure (plot.py) redrawn from them;
+#   gromacs:  GROMACS (Debian's gmx_mpi) with -ddorder cartesian and separate PME ranks on GMX_NODES x
+#             GMX_SLOTS emulated nodes at GMX_RATE, launched round-robin (--map-by node) and packed
+#             (--map-by slot): the launcher's order (A) against the library preloaded (B), timed by
+#             mdrun's own wall time (its Time: line), the library's statistics of every B launch
+#             kept (bench placement --arm reorder): gromacs.csv, gromacs-launches.csv, compact/;
+#   gromacs-traffic: one monitored run of each launch order and arm (mpimon record): the bytes
+#             between nodes (traffic/); README.md's GROMACS figures (gromacs.py) from both.
 # The modelled costs of each comparison are the library's own statistics from one launch with
 # MPIMON_REORDER_STATS (stats/). Needs root. Usage: results/reorder/run.sh [BUILD_DIR] [PART...]
-# (default: stencil dynamic cost compact). Environment: NODES (4), RATES ("1gbit 100mbit"),
-# PAIRS (8), NP (48), STENCIL_CLASS (medium), STENCIL_ITERATIONS (10; empty: the class's), DEMO_NP (16), DEMO_BYTES (262144), NPS ("16 64 144
+# (default: stencil dynamic cost compact gromacs gromacs-traffic). Environment: NODES (4), RATES ("1gbit 100mbit"),
+# CLUSTER_NAME (reorderPID), PAIRS (8), NP (48), STENCIL_CLASS (medium), STENCIL_ITERATIONS (10; empty: the class's), DEMO_NP (16), DEMO_BYTES (262144), NPS ("16 64 144
 # 256"), OMPI5_NPS ("16 64 144"), DECIDE_SIZES ("64,256,1024,4096,10000"), REPEAT (3); an empty
-# list skips its runs.
+# list skips its runs. GROMACS: GMX_NODES (8), GMX_SLOTS (2), GMX_RATE (100mbit), GMX_PAIRS (12),
+# GMX_ORDERS ("node slot"), GMX_BOX (4: nm of water a side), GMX_STEPS (100), GMX_NPME (4).
 # Writes next to this script: runs/ (full results, not committed), stats/, compact/, *.csv,
 # conditions.txt, reorder.png/.svg.
 set -euo pipefail
@@ -34,10 +42,10 @@ repo=$(cd "$here/../.." && pwd)
 build=$(cd "${1:-build}" && pwd)
 shift $(($# > 0 ? 1 : 0))
 parts=("$@")
-[ ${#parts[@]} -gt 0 ] || parts=(stencil dynamic cost compact)
+[ ${#parts[@]} -gt 0 ] || parts=(stencil dynamic cost compact gromacs gromacs-traffic)
 for part in "${parts[@]}"; do
-  case $part in stencil | dynamic | cost | compact) ;; *)
-    echo "run.sh: unknown part '$part' (stencil, dynamic, cost, compact)" >&2
+  case $part in stencil | dynamic | cost | compact | gromacs | gromacs-traffic) ;; *)
+    echo "run.sh: unknown part '$part' (stencil, dynamic, cost, compact, gromacs, gromacs-traffic)" >&2
     exit 2
     ;;
   esac
@@ -51,7 +59,7 @@ stencil_iterations=${STENCIL_ITERATIONS-10}
 decide_sizes=${DECIDE_SIZES-64,256,1024,4096,10000}
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_rmaps_base_oversubscribe=1
 export MPIMON_REORDER_LIBRARY=$library
-name=reorder$$ cluster_is_up=0 child=
+name=${CLUSTER_NAME:-reorder$$} cluster_is_up=0 child=
 cleanup() {
   if [ -n "$child" ]; then kill -TERM "$child" 2>/dev/null || true; wait "$child" 2>/dev/null || true; fi
   if [ "$cluster_is_up" = 1 ]; then "$mpimon" cluster down --name "$name" >/dev/null || true; fi
@@ -61,11 +69,12 @@ trap 'exit 130' INT TERM HUP
 source "$(dirname "${BASH_SOURCE[0]}")/../interruptible.sh" # interruptible COMMAND...: a signal reaches the trap at once
 mkdir -p "$here/runs" "$here/stats"
 
-# cluster RATE: the cluster (re)built with its links at RATE; sets launcher.
+# cluster RATE [NODES SLOTS]: the cluster (re)built with its links at RATE, NODES nodes (default:
+# $nodes) of SLOTS slots (default: 4); sets launcher.
 cluster() {
   if [ "$cluster_is_up" = 1 ]; then "$mpimon" cluster down --name "$name" >/dev/null; fi
   cluster_is_up=1
-  "$mpimon" cluster up --nodes "$nodes" --slots 4 --rate "$1" --name "$name" >/dev/null
+  "$mpimon" cluster up --nodes "${2:-$nodes}" --slots "${3:-4}" --rate "$1" --name "$name" >/dev/null
   launcher=$("$mpimon" cluster launcher --name "$name")
   rate=$1
 }
@@ -258,11 +267,118 @@ conditions() {
   } >>"$here/conditions.txt"
 }
 
+# gromacs_setup: GROMACS's input in runs/gromacs-input and the settings both GROMACS parts share
+# (gmx_* variables, mdrun: the command line), the cluster up at GMX_RATE with GMX_NODES x GMX_SLOTS.
+gromacs_setup() {
+  gmx_nodes=${GMX_NODES:-8} gmx_slots=${GMX_SLOTS:-2} gmx_rate=${GMX_RATE:-100mbit} gmx_pairs=${GMX_PAIRS:-12}
+  gmx_orders=${GMX_ORDERS:-node slot} gmx_box=${GMX_BOX:-4} gmx_steps=${GMX_STEPS:-100} gmx_npme=${GMX_NPME:-4}
+  gmx_work=$here/runs/gromacs-input gmx_np=$((gmx_nodes * gmx_slots))
+  command -v gmx_mpi >/dev/null || { echo "run.sh gromacs: no gmx_mpi (Debian package gromacs)" >&2; exit 1; }
+  rm -rf "$gmx_work"
+  gmx_waters=$(bash "$repo/reorder/tests/gromacs_input.sh" "$gmx_work" "$gmx_box" "$gmx_steps")
+  # mdrun as reorder.gromacs runs it (docs/reorder.md): the PP + PME grid by MPI_Cart_create(reorder=1)
+  # (-ddorder cartesian); no dynamic load balancing and no PME tuning, so that every launch sends
+  # the same pattern; one OpenMP thread a rank, no pinning (the nodes share this host's cores).
+  mdrun=(gmx_mpi -quiet -nobackup mdrun -s md.tpr -ddorder cartesian -npme "$gmx_npme" -dlb no -notunepme
+    -ntomp 1 -pin off)
+  cluster "$gmx_rate" "$gmx_nodes" "$gmx_slots"
+}
+
+# gromacs: each launch order of GMX_ORDERS timed in GMX_PAIRS launch pairs, the launcher's order
+# (A) against libmpimon-reorder preloaded (B); the rows of gromacs.csv (the comparison, with its
+# conditions) and gromacs-launches.csv (every launch, with the library's statistics of B's), the
+# compact results files, and README.md's GROMACS figures (gromacs.py).
+gromacs() {
+  local order out load_before load_after started gromacs_version
+  gromacs_setup
+  gromacs_version=$(dpkg-query -W -f '${Version}' gromacs 2>/dev/null || echo unknown)
+  mkdir -p "$here/compact"
+  for order in $gmx_orders; do
+    out=$here/runs/gromacs-$order
+    rm -rf "$out.h5" "$out.h5.logs"
+    started=$(date -u +%FT%TZ)
+    load_before=$(cut -d' ' -f1-3 /proc/loadavg)
+    interruptible "$mpimon" bench placement --launcher "$launcher" --np "$gmx_np" --pairs "$gmx_pairs" \
+      --workdir "$gmx_work" --timeout 300 --name "gromacs-$order" --arm launcher --arm reorder \
+      --mca "rmaps_base_mapping_policy=$order" --time-regex 'Time:[ ]+[0-9.]+[ ]+([0-9.]+)' -o "$out.h5" \
+      -- "${mdrun[@]}" >"$out.txt"
+    cat "$out.txt"
+    load_after=$(cut -d' ' -f1-3 /proc/loadavg)
+    "$mpimon" show "$out.h5" --csv "$out.csv" >/dev/null
+    /usr/bin/python3 "$here/gromacs.py" record "$here" "$out.h5" "$out.csv" "order=$order" "rate=$gmx_rate" \
+      "nodes=$gmx_nodes" "slots=$gmx_slots" "npme=$gmx_npme" "waters=$gmx_waters" "box_nm=$gmx_box" \
+      "steps=$gmx_steps" "dt_ps=$(sed -n 's/^dt *= *//p' "$gmx_work/md.mdp")" "load_before=$load_before" \
+      "load_after=$load_after" "started=$started" "ended=$(date -u +%FT%TZ)" \
+      "open_mpi=$(mpirun --version | head -n 1)" "gromacs=$gromacs_version" "mdrun=${mdrun[*]}"
+    gromacs_compact "$out.h5" "$order"
+  done
+  /usr/bin/python3 "$here/gromacs.py" summary "$here"
+}
+
+# gromacs-traffic: for each launch order of GMX_ORDERS, what crosses between nodes without and with
+# the library (gromacs_traffic), then README.md's GROMACS figures (gromacs.py).
+gromacs-traffic() {
+  local order
+  gromacs_setup
+  for order in $gmx_orders; do gromacs_traffic "$order" "$gmx_np" "$gmx_work" "${mdrun[@]}"; done
+  /usr/bin/python3 "$here/gromacs.py" summary "$here"
+}
+
+# gromacs_traffic ORDER NP WORKDIR MDRUN...: what crosses between nodes, launched ORDER without and
+# with the library: one monitored run each (mpimon record; the library preloaded through a launcher
+# that adds it), its pairs into traffic/gromacs-ORDER-ARM.csv (external + internal bytes, by
+# MPI_COMM_WORLD rank), the library's statistics of the recorded run into
+# traffic/gromacs-ORDER-reorder.json, and where each rank ran (mpirun --tag-output hostname, the
+# same mapping) into traffic/gromacs-ORDER-hosts.txt.
+gromacs_traffic() {
+  local order=$1 n=$2 work=$3 arm record via rc
+  shift 3
+  mkdir -p "$here/traffic" "$here/runs/reorder-launcher"
+  printf '%s\n' '#!/bin/bash' "exec $launcher -x LD_PRELOAD=$library -x MPIMON_REORDER_STATS=$here/runs/traffic-stats.json \"\$@\"" \
+    >"$here/runs/reorder-launcher/mpirun"
+  chmod +x "$here/runs/reorder-launcher/mpirun"
+  for arm in launcher reorder; do
+    record=$here/runs/traffic-gromacs-$order-$arm.h5
+    rm -f "$record" "$here/runs/traffic-stats.json"
+    via=$launcher rc=0
+    [ "$arm" = launcher ] || via=$here/runs/reorder-launcher/mpirun
+    cd "$work"  # mdrun's files there
+    interruptible "$mpimon" record --launcher "$via" --np "$n" --mca "rmaps_base_mapping_policy=$order" -o "$record" \
+      -- "$@" >"$here/runs/traffic-gromacs-$order-$arm.txt" 2>&1 || rc=$?
+    cd "$here"
+    [ "$rc" = 0 ] || { cat "$here/runs/traffic-gromacs-$order-$arm.txt" >&2; exit 1; }
+    "$mpimon" export pairs "$record" -o "$here/traffic/gromacs-$order-$arm.csv" >/dev/null
+    [ "$arm" = launcher ] || cp "$here/runs/traffic-stats.json" "$here/traffic/gromacs-$order-reorder.json"
+  done
+  interruptible "$launcher" -np "$n" --mca rmaps_base_mapping_policy "$order" --tag-output hostname \
+    >"$here/runs/hosts-$order.txt"
+  sed -n 's/^\[[0-9]*,\([0-9]*\)\]<stdout>:\(.*\)$/\1 \2/p' "$here/runs/hosts-$order.txt" | sort -n \
+    >"$here/traffic/gromacs-$order-hosts.txt"
+}
+
+# gromacs_compact FULL.h5 ORDER: compact/gromacs-ORDER-compact.h5, without this machine's paths.
+gromacs_compact() {
+  local line settings=(--set "case=GROMACS -ddorder cartesian, launched --map-by $2" --set "arm_A_name=launcher"
+    --set "arm_B_name=reorder" --set "launcher=the launcher of mpimon cluster (mpirun through ip netns exec)"
+    --set "workdir=")
+  while IFS= read -r -d '' line; do settings+=(--set "$line"); done < <(PYTHONPATH="$repo/analysis/scripts" \
+    /usr/bin/python3 - "$1" <<'EOF'
+import re, sys
+from mpimon_results import read_configuration
+config, _ = read_configuration(sys.argv[1])
+for key in ("arm_A", "arm_B", "mca", "programs"):
+    if key in config:
+        sys.stdout.write(key + "=" + re.sub(r"/[^\s:]*/([^/\s:]+)", r"\1", config[key]) + "\0")
+EOF
+  )
+  "$mpimon" compact "$1" -o "$here/compact/gromacs-$2-compact.h5" "${settings[@]}" >/dev/null
+}
+
 header="case,rate,np,arm_a,arm_b,mean_a_s,mean_b_s,b_minus_a_s,ci95_low_s,ci95_high_s,pairs,modelled_a,modelled_b,load_before,load_after"
 for part in "${parts[@]}"; do
   start=$SECONDS
   case $part in stencil | dynamic) [ -s "$here/measured.csv" ] || echo "$header" >"$here/measured.csv" ;; esac
   "$part"
-  [ "$part" = compact ] || conditions "$part"
+  case $part in compact | gromacs*) ;; *) conditions "$part" ;; esac
   echo "results/reorder: $part done in $((SECONDS - start)) s"
 done
