@@ -80,13 +80,17 @@ int parallel_merge_command(const std::string& name, const std::vector<std::strin
   return run_command(cmd, [&] {
     po::options_description options("Options");
     std::string output, layout, files_from;
-    std::uint32_t csr_above = 0;
+    std::uint32_t csr_above = 0, nprocs = 0;
     unsigned threads = 0;
+    const std::string nprocs_help =
+        "the size of MPI_COMM_WORLD when the files do not say it (no MPI_COMM_WORLD line: coll monitoring off); "
+        "default: the highest rank or peer + 1, up to " + std::to_string(kMaxInferredProcesses);
     options.add_options()("output,o", po::value(&output)->default_value("matrices.h5"), "output HDF5 file")(
         "layout", po::value(&layout)->default_value("auto"),
         "matrix layout: dense, csr (compressed sparse rows), or auto")(
         "csr-above", po::value(&csr_above)->default_value(2048),
         "with --layout auto, use csr above this many processes")(
+        "nprocs", po::value(&nprocs), nprocs_help.c_str())(
         "threads", po::value(&threads)->default_value(0),
         "threads that read and parse the input files (0: one per core, at most 4)")(
         "files-from", po::value(&files_from), "read input paths from this file, one per line ('-': standard input)")(
@@ -108,7 +112,7 @@ int parallel_merge_command(const std::string& name, const std::vector<std::strin
       }
       option_args.push_back(a);
       const bool takes_value = a == "-o" || a == "--output" || a == "--layout" || a == "--csr-above" ||
-                               a == "--threads" || a == "--files-from";
+                               a == "--nprocs" || a == "--threads" || a == "--files-from";
       if (takes_value && i + 1 < args.size()) option_args.push_back(args[++i]);
     }
     po::variables_map vm;
@@ -118,6 +122,10 @@ int parallel_merge_command(const std::string& name, const std::vector<std::strin
     merge.layout = parse_layout(layout);
     merge.csr_above = csr_above;
     merge.threads = threads;
+    if (vm.count("nprocs")) {
+      if (nprocs == 0) throw po::error("--nprocs must be at least 1");
+      merge.nprocs = nprocs;
+    }
     merge.generator = std::string("mpimon ") + kVersion;
     if (file_args.empty() && files_from.empty()) {
       throw po::error("no input: give .prof files, directories of them, or --files-from LIST");

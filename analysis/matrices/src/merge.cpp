@@ -244,7 +244,7 @@ class DumpWriter {
   }
 
   DumpSummary finish() {
-    const std::uint32_t n = rows_.world.resolve(inputs_);
+    const std::uint32_t n = rows_.world.resolve(inputs_, options_.nprocs);
     histogram_pairs_.finish();
     histogram_indptr_.finish();
     histogram_bucket_.finish();

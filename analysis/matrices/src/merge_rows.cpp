@@ -111,28 +111,51 @@ void WorldSize::follow(const WorldSize& later) {
   source = later.source;
 }
 
-std::uint32_t WorldSize::resolve(const DumpInputs& inputs) const {
-  if (!size) {
-    std::uint32_t highest = highest_rank;
-    if (highest_peer) highest = std::max(highest, highest_peer->peer);
-    return highest + 1;
+std::uint32_t WorldSize::resolve(const DumpInputs& inputs, std::optional<std::uint32_t> stated) const {
+  if (!size) return inferred(inputs, stated);
+  if (stated && *stated != *size) {
+    raise_input_error(first_source, 0,
+                      "MPI_COMM_WORLD has " + std::to_string(*size) + " processes here but --nprocs says " +
+                          std::to_string(*stated));
   }
-  const std::uint32_t n = *size;
+  check_within(*size, inputs, source);
+  return *size;
+}
+
+std::uint32_t WorldSize::inferred(const DumpInputs& inputs, std::optional<std::uint32_t> stated) const {
+  if (stated) {
+    check_within(*stated, inputs, "--nprocs");
+    return *stated;
+  }
+  const std::uint64_t highest = std::max<std::uint64_t>(highest_rank, highest_peer ? highest_peer->peer : 0);
+  if (highest < kMaxInferredProcesses) return static_cast<std::uint32_t>(highest + 1);
+  const std::string implied = std::to_string(highest + 1) + " processes, but no file has an MPI_COMM_WORLD line "
+                              "to confirm it (more than " + std::to_string(kMaxInferredProcesses) +
+                              " are taken from a file's word only with --nprocs N)";
+  if (highest_peer && highest_peer->peer == highest) {
+    raise_input_error(highest_peer->path, highest_peer->line, "peer " + std::to_string(highest) + " implies " + implied);
+  }
+  for (const auto& [rank, path] : inputs.files) {
+    if (rank == highest) raise_input_error(path, 0, "rank " + std::to_string(rank) + " implies " + implied);
+  }
+  raise_input_error(inputs.name, 0, "rank " + std::to_string(highest) + " implies " + implied);
+}
+
+void WorldSize::check_within(std::uint32_t n, const DumpInputs& inputs, const std::string& from) const {
   if (highest_rank >= n) {
     for (const auto& [rank, path] : inputs.files) {
       if (rank >= n) {
         raise_input_error(path, 0,
                           "rank " + std::to_string(rank) + " is outside MPI_COMM_WORLD (" + std::to_string(n) +
-                              " processes, from " + source + ")");
+                              " processes, from " + from + ")");
       }
     }
   }
   if (highest_peer && highest_peer->peer >= n) {
     raise_input_error(highest_peer->path, highest_peer->line,
                       "peer " + std::to_string(highest_peer->peer) + " is outside MPI_COMM_WORLD (" +
-                          std::to_string(n) + " processes, from " + source + ")");
+                          std::to_string(n) + " processes, from " + from + ")");
   }
-  return n;
 }
 
 std::uint64_t CommunicatorTable::index(const std::string& name, const std::vector<std::uint32_t>& list) {

@@ -70,8 +70,14 @@ struct WorldSize {
   /// Continues with the files that `later` saw, as if noted here one by one after these (the
   /// parallel merge joins its processes' shares in order).
   void follow(const WorldSize& later);
-  /// The dump's number of processes; a rank or a peer outside it is an input error.
-  [[nodiscard]] std::uint32_t resolve(const DumpInputs& inputs) const;
+  /// The dump's number of processes: its MPI_COMM_WORLD line's, else `stated` (--nprocs), else
+  /// the highest rank or peer + 1 up to kMaxInferredProcesses; a rank or a peer outside it, or a
+  /// stated size the files contradict, is an input error.
+  [[nodiscard]] std::uint32_t resolve(const DumpInputs& inputs, std::optional<std::uint32_t> stated) const;
+
+ private:
+  [[nodiscard]] std::uint32_t inferred(const DumpInputs& inputs, std::optional<std::uint32_t> stated) const;
+  void check_within(std::uint32_t n, const DumpInputs& inputs, const std::string& from) const;
 };
 
 /// The communicator table of a dump: each distinct (name, members) once, in order of first sight.

@@ -230,6 +230,34 @@ void expect_failure_leaves_nothing(const TempDir& dir, const std::vector<std::st
   EXPECT_EQ(files_in(dir.path()), before);
 }
 
+// Without an MPI_COMM_WORLD line a peer's rank alone sets the size up to 2^20 processes; beyond,
+// the size must be stated: one line naming rank 2^31 - 2 made merge allocate 24 GB (killed).
+TEST(MergeErrors, HugeInferredSizeNeedsStatedSize) {
+  TempDir dir;
+  auto f0 = dir.write("x.0.prof", prof("E\t0\t2147483646\t8 bytes\t1 msgs sent\n"));
+  expect_failure_leaves_nothing(dir, {f0},
+                                f0 + ":2: peer 2147483646 implies 2147483647 processes, but no file has an "
+                                     "MPI_COMM_WORLD line to confirm it (more than 1048576 are taken from a "
+                                     "file's word only with --nprocs N)");
+  auto f1 = dir.write("y.0.prof", prof("E\t0\t1048575\t8 bytes\t1 msgs sent\n"));  // 2^20 processes: taken
+  EXPECT_EQ(merge_prof_files({f1}, dir.file("y.h5"), {})[0].nprocs, 1048576u);
+}
+
+TEST(Merge, StatedSizeWithoutWorldLine) {
+  TempDir dir;
+  auto f0 = dir.write("x.0.prof", prof("E\t0\t2\t4 bytes\t1 msgs sent\n"));
+  MergeOptions o;
+  o.nprocs = 8;
+  EXPECT_EQ(merge_prof_files({f0}, dir.file("m.h5"), o)[0].nprocs, 8u);
+  o.nprocs = 2;
+  EXPECT_EQ(error_of([&] { merge_prof_files({f0}, dir.file("n.h5"), o); }),
+            f0 + ":2: peer 2 is outside MPI_COMM_WORLD (2 processes, from --nprocs)");
+  auto w = dir.write("w.0.prof", prof("", world_block(0, "0,1")));
+  o.nprocs = 3;
+  EXPECT_EQ(error_of([&] { merge_prof_files({w}, dir.file("w.h5"), o); }),
+            w + ": MPI_COMM_WORLD has 2 processes here but --nprocs says 3");
+}
+
 TEST(MergeErrors, PeerOutsideWorldAcrossFiles) {
   TempDir dir;
   auto f0 = dir.write("x.0.prof", prof("E\t0\t3\t4 bytes\t1 msgs sent\n"));

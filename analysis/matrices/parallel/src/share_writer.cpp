@@ -198,7 +198,7 @@ std::vector<char> decide(const std::vector<DumpInputs>& dumps, const std::vector
     }
     if (failure.failed) continue;
     try {
-      const std::uint32_t n = joined.world.resolve(dumps[d]);
+      const std::uint32_t n = joined.world.resolve(dumps[d], options.nprocs);
       const bool csr = md::uses_csr(options, n);
       out.put(n);
       out.put<std::uint8_t>(csr);

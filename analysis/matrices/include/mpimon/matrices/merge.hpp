@@ -4,6 +4,7 @@
 #include <array>
 #include <cstdint>
 #include <functional>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -26,7 +27,15 @@ struct MergeOptions {
   std::vector<std::pair<std::string, std::string>> root_strings;
   /// Threads that read and parse the input files; 0: one per core, at most 4.
   unsigned threads = 0;
+  /// The size of MPI_COMM_WORLD for dumps whose files have no MPI_COMM_WORLD line (a run without
+  /// coll monitoring); unset: the highest rank or peer + 1, refused above kMaxInferredProcesses.
+  std::optional<std::uint32_t> nprocs;
 };
+
+/// Without an MPI_COMM_WORLD line, the largest size a peer rank may imply: the matrices hold
+/// nprocs + 1 row offsets per class and metric (80 bytes a process), so one line naming rank
+/// 2^31 - 2 would make 160 GiB from a few bytes. Larger runs state their size (MergeOptions::nprocs).
+inline constexpr std::uint32_t kMaxInferredProcesses = 1u << 20;
 
 struct ClassTotals {
   std::uint64_t messages = 0;
