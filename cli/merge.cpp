@@ -84,13 +84,13 @@ int parallel_merge_command(const std::string& name, const std::vector<std::strin
     unsigned threads = 0;
     const std::string nprocs_help =
         "the size of MPI_COMM_WORLD when the files do not say it (no MPI_COMM_WORLD line: coll monitoring off); "
-        "default: the highest rank or peer + 1, up to " + std::to_string(kMaxInferredProcesses);
+        "default: the highest rank or peer + 1, up to " +
+        std::to_string(kMaxInferredProcesses);
     options.add_options()("output,o", po::value(&output)->default_value("matrices.h5"), "output HDF5 file")(
         "layout", po::value(&layout)->default_value("auto"),
         "matrix layout: dense, csr (compressed sparse rows), or auto")(
         "csr-above", po::value(&csr_above)->default_value(2048),
-        "with --layout auto, use csr above this many processes")(
-        "nprocs", po::value(&nprocs), nprocs_help.c_str())(
+        "with --layout auto, use csr above this many processes")("nprocs", po::value(&nprocs), nprocs_help.c_str())(
         "threads", po::value(&threads)->default_value(0),
         "threads that read and parse the input files (0: one per core, at most 4)")(
         "files-from", po::value(&files_from), "read input paths from this file, one per line ('-': standard input)")(

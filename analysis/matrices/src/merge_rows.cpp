@@ -114,9 +114,9 @@ void WorldSize::follow(const WorldSize& later) {
 std::uint32_t WorldSize::resolve(const DumpInputs& inputs, std::optional<std::uint32_t> stated) const {
   if (!size) return inferred(inputs, stated);
   if (stated && *stated != *size) {
-    raise_input_error(first_source, 0,
-                      "MPI_COMM_WORLD has " + std::to_string(*size) + " processes here but --nprocs says " +
-                          std::to_string(*stated));
+    raise_input_error(
+        first_source, 0,
+        "MPI_COMM_WORLD has " + std::to_string(*size) + " processes here but --nprocs says " + std::to_string(*stated));
   }
   check_within(*size, inputs, source);
   return *size;
@@ -129,11 +129,14 @@ std::uint32_t WorldSize::inferred(const DumpInputs& inputs, std::optional<std::u
   }
   const std::uint64_t highest = std::max<std::uint64_t>(highest_rank, highest_peer ? highest_peer->peer : 0);
   if (highest < kMaxInferredProcesses) return static_cast<std::uint32_t>(highest + 1);
-  const std::string implied = std::to_string(highest + 1) + " processes, but no file has an MPI_COMM_WORLD line "
-                              "to confirm it (more than " + std::to_string(kMaxInferredProcesses) +
+  const std::string implied = std::to_string(highest + 1) +
+                              " processes, but no file has an MPI_COMM_WORLD line "
+                              "to confirm it (more than " +
+                              std::to_string(kMaxInferredProcesses) +
                               " are taken from a file's word only with --nprocs N)";
   if (highest_peer && highest_peer->peer == highest) {
-    raise_input_error(highest_peer->path, highest_peer->line, "peer " + std::to_string(highest) + " implies " + implied);
+    raise_input_error(highest_peer->path, highest_peer->line,
+                      "peer " + std::to_string(highest) + " implies " + implied);
   }
   for (const auto& [rank, path] : inputs.files) {
     if (rank == highest) raise_input_error(path, 0, "rank " + std::to_string(rank) + " implies " + implied);
