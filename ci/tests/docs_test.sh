@@ -69,7 +69,17 @@ export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 start=$SECONDS
 MPIMON_CLUSTER_NAME=$cluster_name PATH="$mpimon_dir:$PATH" bash -e -x run.sh >run.log 2>&1
 rc=$?
-[ "$rc" -eq 0 ] || fail "the page's commands stopped (exit $rc): $(tail -25 run.log)"
+if [ "$rc" -ne 0 ]; then
+  fail "the page's commands stopped (exit $rc): $(tail -25 run.log)"
+  # The evidence outlives the scratch directory: the failed launches' logs (mpimon's FILE.h5.logs)
+  # printed, since CI keeps only the output, and everything kept beside the build.
+  for log in *.h5.logs/*.log; do
+    [ -f "$log" ] && printf '%s\n' "--- the end of $log:" && tail -n 40 "$log"
+  done
+  kept=$build_dir/docs-failures/$(basename "$page" .md)
+  rm -rf "$kept" && mkdir -p "$kept" && cp -r run.log ./*.logs "$kept" 2>/dev/null
+  echo "the page's run log and launch logs: $kept"
+fi
 echo "$(basename "$page"): the sh blocks took $((SECONDS - start)) s"
 if [ -s install.sh ]; then
   ln -s "$build_dir" build
