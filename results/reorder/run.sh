@@ -60,13 +60,7 @@ decide_sizes=${DECIDE_SIZES-64,256,1024,4096,10000}
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_rmaps_base_oversubscribe=1
 export MPIMON_REORDER_LIBRARY=$library
 name=${CLUSTER_NAME:-reorder$$} cluster_is_up=0 child=
-cleanup() {
-  if [ -n "$child" ]; then kill -TERM "$child" 2>/dev/null || true; wait "$child" 2>/dev/null || true; fi
-  if [ "$cluster_is_up" = 1 ]; then "$mpimon" cluster down --name "$name" >/dev/null || true; fi
-}
-trap cleanup EXIT
-trap 'exit 130' INT TERM HUP
-source "$(dirname "${BASH_SOURCE[0]}")/../interruptible.sh" # interruptible COMMAND...: a signal reaches the trap at once
+source "$(dirname "${BASH_SOURCE[0]}")/../interruptible.sh" # interruptible COMMAND...; the traps that stop it and the cluster
 mkdir -p "$here/runs" "$here/stats"
 
 # cluster RATE [NODES SLOTS]: the cluster (re)built with its links at RATE, NODES nodes (default:

@@ -35,14 +35,7 @@ nodes=${NODES:-4} slots=${SLOTS:-4} np=$((${NODES:-4} * ${SLOTS:-4}))
 name=${CLUSTER_NAME:-realapps$$} cluster_is_up=0
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 scratch=$(mktemp -d) child=
-cleanup() {
-  if [ -n "$child" ]; then kill -TERM "$child" 2>/dev/null || true; wait "$child" 2>/dev/null || true; fi
-  if [ "$cluster_is_up" = 1 ]; then "$mpimon" cluster down --name "$name" >/dev/null || true; fi
-  rm -rf "$scratch"
-}
-trap cleanup EXIT
-trap 'exit 130' INT TERM HUP
-source "$here/../../interruptible.sh" # interruptible COMMAND...: a signal reaches the trap at once
+source "$here/../../interruptible.sh" # interruptible COMMAND...; the traps that stop it, the cluster, $scratch
 
 # ---- The applications: program, inputs, the regular expression of their own time ----------------
 

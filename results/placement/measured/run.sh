@@ -67,16 +67,7 @@ for label in $fig5_cases; do
 done
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 scratch=$(mktemp -d) child=
-cleanup() {
-  # The running mpimon first (bash runs a trap only between commands: hence `interruptible`), then
-  # the cluster, whose `down` also ends any rank still running in its namespaces.
-  if [ -n "$child" ]; then kill -TERM "$child" 2>/dev/null || true; wait "$child" 2>/dev/null || true; fi
-  if [ "$cluster_is_up" = 1 ]; then "$mpimon" cluster down --name "$name" >/dev/null || true; fi
-  rm -rf "$scratch"
-}
-trap cleanup EXIT
-trap 'exit 130' INT TERM HUP
-source "$(dirname "${BASH_SOURCE[0]}")/../../interruptible.sh" # interruptible COMMAND...: a signal reaches the trap at once
+source "$(dirname "${BASH_SOURCE[0]}")/../../interruptible.sh" # interruptible COMMAND...; the traps that stop it, the cluster, $scratch
 mkdir -p "$here/runs" "$here/json"
 
 # cluster SLOTS: the cluster (re)built with SLOTS per node; sets launcher, hostfile, topology.
