@@ -41,6 +41,10 @@ expect_eq "$(pgrep -fc "slurmctld -f .*cluster/$name/")" 1 "up: one slurmctld of
 expect_eq "$(pgrep -fc "slurmd -f .*cluster/$name/")" 2 "up: one slurmd per node"
 run cluster run -- sinfo -h -N -o "%N %T %c %X %Y"
 expect_eq "$out" $'node0 idle 4 2 2\nnode1 idle 4 2 2' "sinfo: every node idle, CPUs = slots, 2 sockets x 2 cores"
+# One fence algorithm for the modex and the barrier of MPI_Init (docs/cluster.md, "One fence
+# algorithm"): Slurm's default mix let a rank leave MPI_Init before its peers had left the modex.
+run cluster run -- scontrol show config
+expect_eq "$(awk '$1 == "PMIxCollFence" { print $3 }' <<<"$out")" "tree" "scontrol: the PMIx plugin's fence algorithm"
 run cluster status
 expect_contains "$out" "node     2 sockets x 2 cores" "status: the node shape"
 expect_contains "$out" "slurm    node0 idle, node1 idle" "status: Slurm's nodes"
