@@ -73,11 +73,14 @@ if [ "$rc" -ne 0 ]; then
   fail "the page's commands stopped (exit $rc): $(tail -25 run.log)"
   # The evidence outlives the scratch directory: the failed launches' logs (mpimon's FILE.h5.logs)
   # printed, since CI keeps only the output, and everything kept beside the build.
-  for log in *.h5.logs/*.log; do
-    [ -f "$log" ] && printf '%s\n' "--- the end of $log:" && tail -n 40 "$log"
+  # A page may cd (the quickstart works in myapp/): the logs are looked for in every directory.
+  launch_logs=$(find . -path '*.h5.logs/*.log' -type f | sort)
+  for log in $launch_logs; do
+    printf '%s\n' "--- the end of $log:" && tail -n 40 "$log"
   done
   kept=$build_dir/docs-failures/$(basename "$page" .md)
-  rm -rf "$kept" && mkdir -p "$kept" && cp -r run.log ./*.logs "$kept" 2>/dev/null
+  rm -rf "$kept" && mkdir -p "$kept" && cp run.log "$kept"
+  for log in $launch_logs; do mkdir -p "$kept/$(dirname "$log")" && cp "$log" "$kept/$log"; done
   echo "the page's run log and launch logs: $kept"
 fi
 echo "$(basename "$page"): the sh blocks took $((SECONDS - start)) s"
